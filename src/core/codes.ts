@@ -1,0 +1,87 @@
+// Response codes shared by server and client (DESIGN §3.3). Every JSON body is {code, msg, data}.
+
+export const OK = '200';
+/** Access token missing, invalid or expired: the client refreshes once and retries. */
+export const TOKEN_INVALID = '5012';
+/** Session ended: refresh token expired, revoked or reused; logged out; password changed. */
+export const SESSION_ENDED = '5011';
+/** Account or company disabled, or caller's IP not on the company's whitelist. */
+export const ACCESS_REFUSED = '5019';
+/** Unexpected server error; msg carries an error id findable in the error log. */
+export const SERVER_ERROR = '500';
+
+export interface Envelope<T = unknown> {
+  code: string;
+  msg: string;
+  data: T;
+}
+
+/**
+ * Business codes: NAME_4xxx → Chinese message. `{x}` placeholders are filled by the server.
+ * One registry for the whole product; the client reads it for its silent list (spec §8).
+ */
+export const BUSINESS_CODES = {
+  // common
+  COMMON_VALIDATION_4000: '{detail}',
+  COMMON_BAD_REQUEST_4001: '请求格式错误：{detail}',
+  COMMON_NO_RIGHT_4003: '无权限执行“{name}”，请联系管理员授权',
+  COMMON_NOT_FOUND_4004: '{entity}不存在或已被删除',
+  COMMON_API_NOT_EXIST_4005: '接口不存在：{code}',
+  COMMON_METHOD_4006: '接口 {code} 不支持 {method} 请求',
+  COMMON_VERSION_CONFLICT_4009: '{entity}已被其他人修改，请刷新后重试',
+  COMMON_REFERENCED_4010: '{entity}“{label}”正在被{refEntity}使用，不能删除',
+  COMMON_UNIQUE_4011: '{field}“{value}”已存在',
+  COMMON_IMPORT_4012: '导入失败：共 {count} 行有错误，未写入任何数据',
+  COMMON_IMPORT_FILE_4013: '附件格式错误，请重新上传！',
+  COMMON_IMPORT_EMPTY_4014: '请上传附件！',
+  COMMON_TOO_LARGE_4015: '请求内容过大',
+  COMMON_BUSY_4029: '请求过于频繁，请稍后再试',
+  // auth
+  AUTH_LOGIN_4033: '用户名或密码错误',
+  AUTH_LOGIN_LOCKED_4034: '登录失败次数过多，请 {minutes} 分钟后再试',
+  AUTH_COMPANY_4035: '公司代码不存在或已停用',
+  AUTH_PASSWORD_4036: '原密码错误',
+  AUTH_PASSWORD_WEAK_4037: '新密码至少 6 位，且不能与原密码相同',
+  // storage
+  STORAGE_TYPE_4041: '不支持的文件类型，仅支持 {allowed}',
+  STORAGE_SIZE_4042: '文件过大，最大 {max}',
+  STORAGE_NOT_EXIST_4043: '文件不存在',
+  STORAGE_SIZE_PARAM_4044: '图片尺寸不支持，可选：{allowed}',
+  STORAGE_EMPTY_4045: '请选择要上传的文件',
+  // products (spec §8; the full set grows with the commodity module)
+  PRODUCT_NOT_EXIST_4001: '商品不存在',
+  PRODUCT_BIG_QTY_4002: '大包装数量不正确',
+  PRODUCT_MID_QTY_4003: '中包装数量不正确',
+  PRODUCT_BOX_SPEC_4004: '箱规格式错误，应为“中包装数/大包装数”',
+  PRODUCT_PRICE_TITLE_STATUS_4005: '价格表已停用',
+  PRODUCT_LOCK_4006: '商品已锁定，不能操作',
+  PRODUCT_ATTACHMENT_TYPE_4007: '附件类型错误',
+} as const;
+
+export type BusinessCode = keyof typeof BUSINESS_CODES;
+
+export function formatMessage(template: string, params: Record<string, unknown> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}
+
+/**
+ * Codes the client hands back to the caller with no toast (spec §8). The spec's `{token}` entries are
+ * placeholders in the source; the named ones are kept exactly.
+ */
+export const SILENT_CODES: readonly string[] = [
+  'AUTH_LOGIN_4033',
+  'INVOICE_QTY_ERROR_4020',
+  'INVOICE_QTY_ERROR_4025',
+  'INVOICE_QTY_ERROR_4026',
+  'PLO_ADD_ERROR_4016',
+  'PLO_ADD_ERROR_4023',
+  'PLO_ADD_ERROR_4011',
+  'PLO_ADD_ERROR_4017',
+  'PLO_ADD_ERROR_4027',
+  'PLO_NOT_EXIST_4001',
+  'PLO_NOT_EXIST_4037',
+];
+
+export function isSilentCode(code: string): boolean {
+  return SILENT_CODES.includes(code) || code.startsWith('PRODUCT_');
+}
