@@ -1,0 +1,124 @@
+// Persistent client state: the token pair and the 990104 session object, in localStorage so a reload
+// keeps the user logged in. localStorage is the source of truth (another tab may rotate the tokens or
+// log out); an in-memory map stands in where localStorage is unavailable. This module has no
+// dependency on the request core, so the request core can use it.
+
+import type { SessionInfo, Tokens } from './types';
+
+export const STORAGE_KEYS = {
+  accessToken: 'tbo.accessToken',
+  refreshToken: 'tbo.refreshToken',
+  session: 'tbo.session',
+} as const;
+
+const memory = new Map<string, string>();
+
+function store(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'clear'> {
+  try {
+    if (typeof localStorage !== 'undefined' && localStorage) return localStorage;
+  } catch {
+    // access denied (privacy mode): fall through to memory
+  }
+  return {
+    getItem: (k) => memory.get(k) ?? null,
+    setItem: (k, v) => void memory.set(k, String(v)),
+    removeItem: (k) => void memory.delete(k),
+    clear: () => memory.clear(),
+  };
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+let version = 0;
+
+/** Subscribe to any change of tokens or session (this tab or, via the storage event, another tab). */
+export function subscribe(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Increases on every change; lets snapshots be cached. */
+export function storageVersion(): number {
+  return version;
+}
+
+function notify(): void {
+  version += 1;
+  for (const l of [...listeners]) l();
+}
+
+if (typeof window !== 'undefined' && typeof window.addEventListener === 'function') {
+  window.addEventListener('storage', (e: StorageEvent) => {
+    if (e.key === null || (Object.values(STORAGE_KEYS) as string[]).includes(e.key)) notify();
+  });
+}
+
+export function getAccessToken(): string | null {
+  return store().getItem(STORAGE_KEYS.accessToken) || null;
+}
+
+export function getRefreshToken(): string | null {
+  return store().getItem(STORAGE_KEYS.refreshToken) || null;
+}
+
+let ended = false;
+
+/**
+ * Store a new token pair (login or refresh). Rotation: the refresh token is always replaced when the
+ * server sends one. Storing tokens also re-arms the "session ended" latch (see markSessionEnded).
+ */
+export function setTokens(tokens: Partial<Tokens>): void {
+  const s = store();
+  if (tokens.accessToken) s.setItem(STORAGE_KEYS.accessToken, tokens.accessToken);
+  if (tokens.refreshToken) s.setItem(STORAGE_KEYS.refreshToken, tokens.refreshToken);
+  if (tokens.accessToken) ended = false;
+  notify();
+}
+
+let cachedSession: { raw: string | null; value: SessionInfo | null } = { raw: null, value: null };
+
+export function getStoredSession(): SessionInfo | null {
+  const raw = store().getItem(STORAGE_KEYS.session);
+  if (raw !== cachedSession.raw) {
+    let value: SessionInfo | null = null;
+    try {
+      value = raw ? (JSON.parse(raw) as SessionInfo) : null;
+    } catch {
+      value = null;
+    }
+    cachedSession = { raw, value };
+  }
+  return cachedSession.value;
+}
+
+export function setStoredSession(session: SessionInfo | null): void {
+  if (session) store().setItem(STORAGE_KEYS.session, JSON.stringify(session));
+  else store().removeItem(STORAGE_KEYS.session);
+  notify();
+}
+
+/** Clear local storage (spec §8: tokens, session and everything else the app kept there). */
+export function clearStorage(): void {
+  store().clear();
+  memory.clear();
+  notify();
+}
+
+/**
+ * One-shot latch for ending the session: returns true the first time it is called after tokens were
+ * last stored, false afterwards, so that many failing requests end the session (clear + /login) once.
+ */
+export function markSessionEnded(): boolean {
+  if (ended) return false;
+  ended = true;
+  return true;
+}
+
+export function isSessionEnded(): boolean {
+  return ended;
+}
+
+/** For tests: forget the latch. */
+export function resetSessionLatch(): void {
+  ended = false;
+}

@@ -1,0 +1,111 @@
+// Access and refresh tokens: random, stored only as SHA-256 hashes, checked against the database so
+// revocation holds across every server process sharing it. A one-second in-process cache keeps hot
+// paths off the database without letting a revoked token live longer than that.
+import crypto from 'node:crypto';
+import type { DB } from '../db/connection.ts';
+import { sessionEnded, tokenInvalid } from '../http/errors.ts';
+
+export const CACHE_MS = 1000;
+
+export function newToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface TokenTtl {
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function issuePair(db: DB, sessionId: string, ttl: TokenTtl): Promise<TokenPair> {
+  const now = Date.now();
+  const accessToken = newToken();
+  const refreshToken = newToken();
+  await db.insertInto('authToken').values([
+    { tokenHash: hashToken(accessToken), sessionId, kind: 'access', expiresAt: iso(now + ttl.accessTokenTtlSec * 1000) },
+    { tokenHash: hashToken(refreshToken), sessionId, kind: 'refresh', expiresAt: iso(now + ttl.refreshTokenTtlSec * 1000) },
+  ]).execute();
+  return { accessToken, refreshToken };
+}
+
+export async function startSession(db: DB, s: { companyId: number; accountId: number; ip: string; userAgent: string }, ttl: TokenTtl): Promise<TokenPair> {
+  const id = crypto.randomUUID();
+  await db.insertInto('authSession').values({ id, companyId: s.companyId, accountId: s.accountId, createdAt: iso(Date.now()), ip: s.ip, userAgent: s.userAgent.slice(0, 300) }).execute();
+  return issuePair(db, id, ttl);
+}
+
+/**
+ * Rotates a refresh token. The old one is spent by a conditional update, so two concurrent uses cannot
+ * both succeed; presenting a spent token again means it leaked or was replayed: the session ends.
+ */
+export async function rotateRefresh(db: DB, refreshToken: string, ttl: TokenTtl): Promise<TokenPair> {
+  const hash = hashToken(refreshToken);
+  const now = iso(Date.now());
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom('authToken').innerJoin('authSession', 'authSession.id', 'authToken.sessionId')
+      .select(['authToken.sessionId', 'authToken.expiresAt', 'authToken.usedAt', 'authSession.endedAt'])
+      .where('authToken.tokenHash', '=', hash).where('authToken.kind', '=', 'refresh').executeTakeFirst();
+    if (!row || row.endedAt) throw sessionEnded();
+    if (row.usedAt) {
+      await endSession(trx, row.sessionId as string, 'refresh-reuse');
+      throw sessionEnded('登录凭证已被使用，会话已结束，请重新登录');
+    }
+    if (String(row.expiresAt) <= now) throw sessionEnded('登录已过期，请重新登录');
+    const spent = await trx.updateTable('authToken').set({ usedAt: now })
+      .where('tokenHash', '=', hash).where('usedAt', 'is', null).executeTakeFirst();
+    if (Number(spent.numUpdatedRows) !== 1) {
+      await endSession(trx, row.sessionId as string, 'refresh-reuse');
+      throw sessionEnded('登录凭证已被使用，会话已结束，请重新登录');
+    }
+    // The old access token dies with the rotation.
+    await trx.updateTable('authToken').set({ expiresAt: now }).where('sessionId', '=', row.sessionId).where('kind', '=', 'access').where('expiresAt', '>', now).execute();
+    return issuePair(trx, row.sessionId as string, ttl);
+  });
+}
+
+export async function endSession(db: DB, sessionId: string, reason: string): Promise<void> {
+  await db.updateTable('authSession').set({ endedAt: iso(Date.now()), endReason: reason }).where('id', '=', sessionId).where('endedAt', 'is', null).execute();
+  tokenCache.clear();
+}
+
+export async function endAccountSessions(db: DB, accountId: number, reason: string): Promise<void> {
+  await db.updateTable('authSession').set({ endedAt: iso(Date.now()), endReason: reason }).where('accountId', '=', accountId).where('endedAt', 'is', null).execute();
+  tokenCache.clear();
+}
+
+export interface AccessRow {
+  sessionId: string;
+  accountId: number;
+  companyId: number;
+}
+
+const tokenCache = new Map<string, { row: AccessRow; until: number }>();
+
+/** Resolves an access token to its live session, or throws 5012 (unknown/expired) / 5011 (ended). */
+export async function resolveAccess(db: DB, token: string | null): Promise<AccessRow> {
+  if (!token) throw tokenInvalid();
+  const hash = hashToken(token);
+  const cached = tokenCache.get(hash);
+  const nowMs = Date.now();
+  if (cached && cached.until > nowMs) return cached.row;
+  const row = await db.selectFrom('authToken').innerJoin('authSession', 'authSession.id', 'authToken.sessionId')
+    .select(['authToken.sessionId', 'authToken.expiresAt', 'authSession.endedAt', 'authSession.accountId', 'authSession.companyId'])
+    .where('authToken.tokenHash', '=', hash).where('authToken.kind', '=', 'access').executeTakeFirst();
+  if (!row || String(row.expiresAt) <= iso(nowMs)) throw tokenInvalid();
+  if (row.endedAt) throw sessionEnded();
+  const access: AccessRow = { sessionId: String(row.sessionId), accountId: Number(row.accountId), companyId: Number(row.companyId) };
+  const expiresMs = Date.parse(String(row.expiresAt));
+  tokenCache.set(hash, { row: access, until: Math.min(nowMs + CACHE_MS, expiresMs) });
+  if (tokenCache.size > 10_000) tokenCache.clear();
+  return access;
+}

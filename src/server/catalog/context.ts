@@ -1,0 +1,72 @@
+// What every handler receives: the caller, its company scope, the database, and helpers.
+import type { EndpointEntry, Family } from '../../core/catalog.ts';
+import type { CompanyFlag } from '../../core/flags.ts';
+import type { ServerConfig } from '../config.ts';
+import type { DB, Database } from '../db/connection.ts';
+import type { Tenant } from './tenant.ts';
+import type { MultipartFile } from '@fastify/multipart';
+
+export interface CompanyInfo {
+  id: number;
+  code: string;
+  name: string;
+  timeZone: number;
+  flags: Record<CompanyFlag, boolean>;
+}
+
+export interface Caller {
+  sessionId: string;
+  accountId: number;
+  userName: string;
+  company: CompanyInfo;
+  allRights: boolean;
+  rights: ReadonlySet<string>;
+}
+
+export interface CallContext {
+  family: Family;
+  entry: EndpointEntry;
+  database: Database;
+  db: DB;
+  config: ServerConfig;
+  ip: string;
+  userAgent: string;
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, string>;
+  /** The access token the call came with (for handlers such as logout). */
+  token: string | null;
+  /** null only for public calls. */
+  caller: Caller | null;
+  /** The caller's company scope; throws for public calls. */
+  tenant: Tenant;
+  /** For multipart calls: the uploaded file, read lazily by the handler. */
+  file?: () => Promise<MultipartFile | undefined>;
+  /** Runs fn in one transaction (retried on PostgreSQL serialization failures and deadlocks). */
+  transaction<T>(fn: (db: DB, tenant: Tenant) => Promise<T>): Promise<T>;
+  /** Records a write in the audit log (inside the caller's transaction when db is given). */
+  audit(entry: AuditEntry, db?: DB): Promise<void>;
+}
+
+export interface AuditChange {
+  field: string;
+  title?: string;
+  from: unknown;
+  to: unknown;
+}
+
+export interface AuditEntry {
+  action: 'create' | 'update' | 'remove' | 'import' | string;
+  entity: string;
+  recordId?: string | number | null;
+  recordLabel?: string | null;
+  changes?: AuditChange[];
+}
+
+/** A JSON Schema (draft 2020-12) for a handler's input; properties carry Chinese `title`s. */
+export type InputSchema = Record<string, unknown>;
+
+export interface OpHandler<I = any> {
+  /** Validated (and defaults applied) before run; field titles name fields in error messages. */
+  input?: InputSchema;
+  run(ctx: CallContext, input: I): Promise<unknown>;
+}

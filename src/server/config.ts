@@ -1,0 +1,58 @@
+// Server configuration, read once from the environment (documented in README).
+import path from 'node:path';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  trustProxy: boolean | string;
+  uploadMaxBytes: number;
+  loginMaxFailuresPerAccount: number;
+  loginMaxFailuresPerIp: number;
+  loginWindowSec: number;
+  smtp: { host?: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
+  clientDir: string;
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`环境变量 ${name} 必须是非负数字，当前为 “${raw}”`);
+  return n;
+}
+
+function trustProxy(raw: string | undefined): boolean | string {
+  if (!raw || raw === 'false' || raw === '0') return false;
+  if (raw === 'true' || raw === '1') return true;
+  return raw; // a list of addresses/CIDRs of trusted proxies
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = path.resolve(env.DATA_DIR || 'data');
+  return {
+    port: int('PORT', 8080),
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    accessTokenTtlSec: int('ACCESS_TOKEN_TTL', 30 * 60),
+    refreshTokenTtlSec: int('REFRESH_TOKEN_TTL', 7 * 24 * 3600),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    uploadMaxBytes: int('UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
+    loginMaxFailuresPerAccount: int('LOGIN_MAX_FAILURES', 5),
+    loginMaxFailuresPerIp: int('LOGIN_MAX_FAILURES_PER_IP', 30),
+    loginWindowSec: int('LOGIN_WINDOW', 15 * 60),
+    smtp: {
+      host: env.SMTP_HOST || undefined,
+      port: int('SMTP_PORT', 25),
+      secure: env.SMTP_SECURE === 'true',
+      user: env.SMTP_USER || undefined,
+      pass: env.SMTP_PASS || undefined,
+      from: env.SMTP_FROM || 'noreply@localhost',
+    },
+    clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
+  };
+}

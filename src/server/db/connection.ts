@@ -1,0 +1,44 @@
+// One Kysely instance over SQLite (default, a file under DATA_DIR) or PostgreSQL (DATABASE_URL).
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+
+// Tables are addressed by name from schemas (generic resources), so the query layer is untyped here;
+// hand-written domain code narrows its rows with local interfaces.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type DB = Kysely<any>;
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: DB;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// pg returns int8/numeric as strings; our int8 columns hold scaled integers well inside 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Database {
+  const plugins = [new CamelCasePlugin()];
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const file = path.join(opts.dataDir, 'app.sqlite');
+  const sqlite = new SQLite(file);
+  // WAL lets readers run while one writer commits; busy_timeout makes concurrent writers wait, not fail.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 10000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,40 @@
+// Runs migrations in order, once each, on either dialect. Kept tiny so both dialects see the same steps.
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Dialect } from './connection.ts';
+import * as m001 from './migrations/001-core.ts';
+import * as m002 from './migrations/002-master-data.ts';
+
+interface Migration {
+  name: string;
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>;
+}
+
+export const MIGRATIONS: Migration[] = [
+  { name: '001-core', up: m001.up },
+  { name: '002-master-data', up: m002.up },
+];
+
+export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
+  await db.schema
+    .createTable('schema_migration')
+    .ifNotExists()
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('applied_at', 'text', (c) => c.notNull())
+    .execute();
+  const done = new Set((await db.selectFrom('schemaMigration').select('name').execute()).map((r) => r.name as string));
+  const applied: string[] = [];
+  for (const m of MIGRATIONS) {
+    if (done.has(m.name)) continue;
+    // Each migration is all-or-nothing: PostgreSQL and SQLite both run DDL inside transactions.
+    await db.transaction().execute(async (trx) => {
+      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(424242)`.execute(trx);
+      const again = await trx.selectFrom('schemaMigration').select('name').where('name', '=', m.name).executeTakeFirst();
+      if (again) return;
+      await m.up(trx, dialect);
+      await trx.insertInto('schemaMigration').values({ name: m.name, appliedAt: new Date().toISOString() }).execute();
+      applied.push(m.name);
+    });
+  }
+  return applied;
+}

@@ -1,0 +1,93 @@
+// Demo data (README documents it; tests rely on it): companies demo and demo2.
+import type { DB } from './connection.ts';
+import { hashPassword } from '../auth/password.ts';
+
+export const DEMO_PASSWORD = 'demo123';
+export const CLERK_RIGHTS = [
+  'procurement.supplier',
+  'procurement.supplier.edit',
+  'procurement.list',
+  'procurement.purchaseOrder',
+];
+
+interface CompanySeed {
+  code: string;
+  name: string;
+  flags: Record<string, boolean>;
+  currencies: Array<{ code: string; currencyName: string; currencyCharacter: string; isBase?: boolean; rate?: string }>;
+}
+
+const stamp = (companyId: number, now: string) => ({ companyId, version: 1, createdAt: now, updatedAt: now });
+
+async function insertId(db: DB, table: string, values: Record<string, unknown>): Promise<number> {
+  const row = await db.insertInto(table).values(values).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+async function seedCompany(db: DB, c: CompanySeed, passwordHash: string): Promise<{ companyId: number; adminRoleId: number }> {
+  const now = new Date().toISOString();
+  const companyId = await insertId(db, 'company', {
+    code: c.code, name: c.name, timeZone: 8, defaultLanguage: 'zh-CN', receMultiple: '1.1', limitMultiple: '0.8',
+    ceilingMultiple: '1.5', addRooType: 0, containerTypes: JSON.stringify(['20GP', '40GP', '40HQ']),
+    flags: JSON.stringify(c.flags), enabled: 1, version: 1, createdAt: now, updatedAt: now,
+  });
+  const s = stamp(companyId, now);
+  let baseId = 0;
+  for (const cur of c.currencies) {
+    const id = await insertId(db, 'currency', { ...s, code: cur.code, currencyName: cur.currencyName, currencyCharacter: cur.currencyCharacter, isBase: cur.isBase ? 1 : 0, enabled: 1 });
+    if (cur.isBase) baseId = id;
+    if (cur.rate) {
+      // rates are scaled by 1e6 (exact); "7.123400" → 7123400
+      const [i, f = ''] = cur.rate.split('.');
+      await db.insertInto('exchangeRate').values({ ...s, currencyId: id, rateDate: '2026-01-01', rate: Number(i) * 1e6 + Number((f + '000000').slice(0, 6)) }).execute();
+    }
+  }
+  await db.updateTable('company').set({ currencyId: baseId }).where('id', '=', companyId).execute();
+  const warehouseId = await insertId(db, 'warehouse', { ...s, code: 'WH01', name: '主仓库', address: '上海市浦东新区', enabled: 1 });
+  const purchasePriceId = await insertId(db, 'priceTitle', { ...s, code: 'PP01', name: '标准采购价', kind: 'purchase', currencyId: baseId, enabled: 1 });
+  const salePriceId = await insertId(db, 'priceTitle', { ...s, code: 'SP01', name: '标准销售价', kind: 'sale', currencyId: baseId, enabled: 1 });
+  const deptId = await insertId(db, 'department', { ...s, code: 'D01', name: '总经办', sort: 1 });
+  const buyDeptId = await insertId(db, 'department', { ...s, code: 'D02', name: '采购部', sort: 2, parentId: deptId });
+  const adminStaff = await insertId(db, 'staff', { ...s, code: 'E001', name: '系统管理员', departmentId: deptId, enabled: 1 });
+  const adminRoleId = await insertId(db, 'role', { ...s, name: '管理员', allRights: 1, rights: '[]', remark: '拥有全部权限' });
+  await insertId(db, 'account', {
+    ...s, userName: 'admin', staffId: adminStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([adminRoleId]),
+    warehouseId, purchasePriceId, salePriceId,
+  });
+  for (const [i, label] of ['个', '件', '盒', '包', '箱', '套', '千克'].entries()) {
+    await db.insertInto('dictItem').values({ ...s, dictCode: 'unit', value: label, label, sort: i, enabled: 1 }).execute();
+  }
+  void buyDeptId;
+  return { companyId, adminRoleId };
+}
+
+export async function seedIfEmpty(db: DB): Promise<boolean> {
+  const any = await db.selectFrom('company').select('id').limit(1).executeTakeFirst();
+  if (any) return false;
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.transaction().execute(async (trx) => {
+    const demo = await seedCompany(trx, {
+      code: 'demo', name: '演示贸易有限公司',
+      flags: { multiCurrency: true, containerManagement: true, presale: true, invoiceStock: true },
+      currencies: [
+        { code: 'CNY', currencyName: '人民币', currencyCharacter: '¥', isBase: true },
+        { code: 'USD', currencyName: '美元', currencyCharacter: '$', rate: '7.1234' },
+        { code: 'EUR', currencyName: '欧元', currencyCharacter: '€', rate: '7.7856' },
+      ],
+    }, passwordHash);
+    const now = new Date().toISOString();
+    const s = stamp(demo.companyId, now);
+    const buyDept = await trx.selectFrom('department').select('id').where('companyId', '=', demo.companyId).where('code', '=', 'D02').executeTakeFirstOrThrow();
+    const clerkStaff = await insertId(trx, 'staff', { ...s, code: 'E002', name: '采购员小王', departmentId: buyDept.id, enabled: 1 });
+    const clerkRole = await insertId(trx, 'role', { ...s, name: '采购员', allRights: 0, rights: JSON.stringify(CLERK_RIGHTS) });
+    const wh = await trx.selectFrom('warehouse').select('id').where('companyId', '=', demo.companyId).executeTakeFirstOrThrow();
+    await insertId(trx, 'account', { ...s, userName: 'clerk', staffId: clerkStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([clerkRole]), warehouseId: wh.id });
+    await insertId(trx, 'supplier', { ...s, code: 'S001', name: '宁波华东五金制品厂', contact: '陈经理', phone: '0574-88886666', paymentDays: 30, enabled: 1 });
+    await insertId(trx, 'client', { ...s, code: 'C001', name: '杭州百货贸易公司', contact: '李小姐', phone: '0571-86668888', creditLimit: 5_000_000, enabled: 1 });
+    await seedCompany(trx, {
+      code: 'demo2', name: '第二演示公司', flags: {},
+      currencies: [{ code: 'CNY', currencyName: '人民币', currencyCharacter: '¥', isBase: true }],
+    }, passwordHash);
+  });
+  return true;
+}

@@ -1,0 +1,154 @@
+// The Fastify app: the four call families, the envelope, error mapping, catalog docs and the client.
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { Catalog, Family } from '../../core/catalog.ts';
+import { BUSINESS_CODES, SERVER_ERROR, formatMessage } from '../../core/codes.ts';
+import { authenticate, holdsRight } from '../auth/caller.ts';
+import type { BoundEndpoint } from '../catalog/bind.ts';
+import type { CallContext } from '../catalog/context.ts';
+import { Tenant } from '../catalog/tenant.ts';
+import { validateInput } from '../catalog/validate-input.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/connection.ts';
+import { fail, ok } from './envelope.ts';
+import { ApiError, bizError } from './errors.ts';
+import { contentDisposition, FileResponse } from './file-response.ts';
+import { writeAudit, writeErrorLog } from './logs.ts';
+import { buildOpenApi } from './openapi.ts';
+import { inTransaction } from './transaction.ts';
+
+export interface AppDeps {
+  config: ServerConfig;
+  database: Database;
+  catalog: Catalog;
+  bound: Map<string, BoundEndpoint>;
+}
+
+/** Codes whose token may also arrive in the body on a retry (spec §7). */
+const TOKEN_IN_BODY = new Set(['990104', '990106']);
+
+function headerToken(req: FastifyRequest): string | null {
+  const t = req.headers.token;
+  if (typeof t === 'string' && t) return t;
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
+  return null;
+}
+
+function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
+  return reply.code(200).type('application/json; charset=utf-8').send(fail(e.code, e.message, e.data));
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, database, bound, catalog } = deps;
+  const app = Fastify({
+    logger: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 2 * 1024 * 1024,
+    routerOptions: { maxParamLength: 200 },
+  } as any);
+
+  // Empty bodies are fine for no-body calls; anything else must be a JSON object.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body).trim();
+    if (!text) return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(bizError('COMMON_BAD_REQUEST_4001', { detail: 'JSON 无法解析' }), undefined);
+    }
+  });
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
+  await app.register(multipart, { limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 20 } });
+
+  app.setErrorHandler(async (err: any, req, reply) => {
+    if (err instanceof ApiError) return sendError(reply, err);
+    if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err?.statusCode === 413) return sendError(reply, bizError('COMMON_TOO_LARGE_4015'));
+    if (err?.statusCode && err.statusCode < 500) return sendError(reply, bizError('COMMON_BAD_REQUEST_4001', { detail: '请求无法解析' }));
+    const id = await writeErrorLog(database.db, { method: req.method, url: req.url, error: err });
+    return reply.code(200).send(fail(SERVER_ERROR, `服务器内部错误，错误编号 ${id}，请把此编号告诉管理员`));
+  });
+
+  const dispatch = (family: Family) => async (req: FastifyRequest, reply: FastifyReply) => {
+    const code = (req.params as { code: string }).code;
+    const ep = bound.get(`${family}:${code}`);
+    const isPublicUrl = req.url.startsWith('/auth/public/');
+    if (!ep || (family === 'auth' && isPublicUrl !== (ep.entry.permission === 'public'))) {
+      throw bizError('COMMON_API_NOT_EXIST_4005', { code: String(code).slice(0, 20) });
+    }
+    if (req.method !== ep.entry.method) throw bizError('COMMON_METHOD_4006', { code, method: req.method });
+    const body = ep.entry.body === 'json' ? (req.body ?? {}) : {};
+    if (ep.entry.body === 'json' && (typeof body !== 'object' || Array.isArray(body) || body === null)) {
+      throw bizError('COMMON_BAD_REQUEST_4001', { detail: '请求体必须是 JSON 对象' });
+    }
+    let token = headerToken(req) ?? (typeof (req.query as any)?.token === 'string' ? (req.query as any).token : null);
+    if (!token && TOKEN_IN_BODY.has(code) && typeof (body as any).token === 'string') token = (body as any).token;
+    const caller = ep.entry.permission === 'public' ? null : await authenticate(database.db, token, req.ip);
+    if (caller && !holdsRight(caller, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
+    const endpointName = `${family}:${code}`;
+    const tenant = caller ? new Tenant(database.db, caller.company.id) : undefined;
+    const ctx: CallContext = {
+      family, entry: ep.entry, database, db: database.db, config, ip: req.ip,
+      userAgent: String(req.headers['user-agent'] ?? ''), headers: req.headers, query: (req.query ?? {}) as Record<string, string>,
+      token, caller,
+      get tenant(): Tenant {
+        if (!tenant) throw new Error(`${endpointName} is public and has no company scope`);
+        return tenant;
+      },
+      file: ep.entry.body === 'multipart' ? async () => (req.isMultipart() ? req.file() : undefined) : undefined,
+      transaction: (fn) => inTransaction(database.db, (trx) => fn(trx, tenant ? tenant.with(trx) : (undefined as any))),
+      audit: (e, db) => writeAudit(db ?? database.db, caller!, req.ip, endpointName, e),
+    };
+    const input = validateInput(ep.handler.input, body);
+    const result = await ep.handler.run(ctx, input);
+    if (result instanceof FileResponse) {
+      reply.header('Content-Type', result.contentType);
+      reply.header('Content-Disposition', contentDisposition(result.fileName, result.inline));
+      reply.header('Cache-Control', 'private, no-store');
+      reply.header('X-Content-Type-Options', 'nosniff');
+      return reply.send(result.body);
+    }
+    return reply.send(ok(result ?? null));
+  };
+
+  for (const family of ['cdm', 'oms'] as Family[]) {
+    app.route({ method: ['GET', 'POST'], url: `/${family}/api/:code`, handler: dispatch(family) });
+  }
+  app.route({ method: ['GET', 'POST'], url: '/auth/public/:code', handler: dispatch('auth') });
+  app.route({ method: ['GET', 'POST'], url: '/auth/api/:code', handler: dispatch('auth') });
+  app.route({ method: ['GET', 'POST'], url: '/storage/api/:code', handler: dispatch('storage') });
+
+  app.get('/api/catalog', async (req) => {
+    await authenticate(database.db, headerToken(req), req.ip);
+    return ok(catalog);
+  });
+  app.get('/api/openapi.json', async () => buildOpenApi(catalog));
+  app.get('/api/codes', async () => ok(Object.fromEntries(Object.entries(BUSINESS_CODES).map(([k, v]) => [k, formatMessage(v)]))));
+
+  // Unknown API paths answer with an envelope, never an HTML page.
+  app.setNotFoundHandler(async (req, reply) => {
+    if (/^\/(auth|cdm|oms|storage|api)(\/|$)/.test(req.url)) return sendError(reply, bizError('COMMON_API_NOT_EXIST_4005', { code: req.url.split('?')[0].slice(0, 60) }));
+    const index = path.join(config.clientDir, 'index.html');
+    if (req.method === 'GET' && fs.existsSync(index)) return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.createReadStream(index));
+    return reply.code(404).type('text/plain; charset=utf-8').send('客户端尚未构建：请运行 npm run build');
+  });
+  if (fs.existsSync(config.clientDir)) {
+    await app.register(fastifyStatic, { root: config.clientDir, wildcard: false, index: false, cacheControl: false,
+      setHeaders(res, file) {
+        res.setHeader('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
+      reply.header('Content-Security-Policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'self'; base-uri 'self'");
+    }
+    return payload;
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+// The audit log (every write) and the error log (every unexpected failure, found by its id).
+import crypto from 'node:crypto';
+import type { AuditEntry, Caller } from '../catalog/context.ts';
+import type { DB } from '../db/connection.ts';
+
+export async function writeAudit(db: DB, caller: Caller, ip: string, endpoint: string, e: AuditEntry): Promise<void> {
+  await db.insertInto('auditLog').values({
+    companyId: caller.company.id,
+    accountId: caller.accountId,
+    userName: caller.userName,
+    at: new Date().toISOString(),
+    ip,
+    endpoint,
+    action: e.action,
+    entity: e.entity,
+    recordId: e.recordId == null ? null : String(e.recordId),
+    recordLabel: e.recordLabel ?? null,
+    changes: JSON.stringify(e.changes ?? []),
+  }).execute();
+}
+
+export async function writeErrorLog(db: DB, info: { companyId?: number; accountId?: number; method: string; url: string; error: unknown }): Promise<string> {
+  const id = crypto.randomBytes(6).toString('hex').toUpperCase();
+  const err = info.error as Error;
+  try {
+    await db.insertInto('errorLog').values({
+      id, companyId: info.companyId ?? null, accountId: info.accountId ?? null, at: new Date().toISOString(),
+      method: info.method, url: info.url.slice(0, 500), message: String(err?.message ?? err).slice(0, 2000), stack: String(err?.stack ?? '').slice(0, 8000),
+    }).execute();
+  } catch (logErr) {
+    console.error('error log write failed', logErr);
+  }
+  console.error(`[error ${id}]`, err);
+  return id;
+}

@@ -1,0 +1,25 @@
+// Every hand-written handler, keyed by the name the endpoint catalog binds (`op:<name>`).
+import type { Catalog } from '../../core/catalog.ts';
+import type { OpHandler } from '../catalog/context.ts';
+import type { RightInfo } from '../catalog/rights-catalog.ts';
+import type { ResourceRegistry } from '../resources/index.ts';
+import { authOps } from './auth-ops.ts';
+import { masterDataOps } from './master-data-ops.ts';
+import { settingsOps } from './settings-ops.ts';
+import { storageOps } from './storage-ops.ts';
+
+export interface OpsDeps {
+  catalog: Catalog;
+  rights: RightInfo[];
+  resources: ResourceRegistry;
+}
+
+export function allOps(deps: OpsDeps): Record<string, OpHandler> {
+  const rightCodes = deps.rights.map((r) => r.code);
+  return {
+    ...authOps(() => rightCodes),
+    ...settingsOps(deps),
+    ...storageOps(deps),
+    ...masterDataOps(deps),
+  };
+}

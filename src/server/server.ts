@@ -1,0 +1,37 @@
+// Assembles the server: database (migrated, seeded when empty), catalog bound to handlers, HTTP app.
+import type { FastifyInstance } from 'fastify';
+import { bindCatalog } from './catalog/bind.ts';
+import { loadCatalog } from './catalog/load-catalog.ts';
+import { buildRightsCatalog } from './catalog/rights-catalog.ts';
+import type { ServerConfig } from './config.ts';
+import { openDatabase, type Database } from './db/connection.ts';
+import { migrate } from './db/migrate.ts';
+import { seedIfEmpty } from './db/seed.ts';
+import { buildApp } from './http/app.ts';
+import { allOps } from './ops/index.ts';
+import { loadResources, resourceResolver } from './resources/index.ts';
+
+export interface Server {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function createServer(config: ServerConfig, opts: { seed?: boolean } = {}): Promise<Server> {
+  const catalog = loadCatalog();
+  const rights = buildRightsCatalog(catalog);
+  const resources = loadResources();
+  const ops = allOps({ catalog, rights, resources });
+  // Binding first: a catalog/handler mismatch must stop start-up before anything touches the database.
+  const bound = bindCatalog(catalog, ops, resourceResolver(resources));
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await migrate(database.db, database.dialect);
+    if (opts.seed !== false) await seedIfEmpty(database.db);
+    const app = await buildApp({ config, database, catalog, bound });
+    return { app, database, close: async () => { await app.close(); await database.close(); } };
+  } catch (e) {
+    await database.close();
+    throw e;
+  }
+}
