@@ -3,7 +3,7 @@
 // paths off the database without letting a revoked token live longer than that.
 import crypto from 'node:crypto';
 import type { DB } from '../db/connection.ts';
-import { sessionEnded, tokenInvalid } from '../http/errors.ts';
+import { accessRefused, sessionEnded, tokenInvalid } from '../http/errors.ts';
 
 export const CACHE_MS = 1000;
 
@@ -99,9 +99,10 @@ export async function resolveAccess(db: DB, token: string | null): Promise<Acces
   const nowMs = Date.now();
   if (cached && cached.until > nowMs) return cached.row;
   const row = await db.selectFrom('authToken').innerJoin('authSession', 'authSession.id', 'authToken.sessionId')
-    .select(['authToken.sessionId', 'authToken.expiresAt', 'authSession.endedAt', 'authSession.accountId', 'authSession.companyId'])
+    .select(['authToken.sessionId', 'authToken.expiresAt', 'authSession.endedAt', 'authSession.endReason', 'authSession.accountId', 'authSession.companyId'])
     .where('authToken.tokenHash', '=', hash).where('authToken.kind', '=', 'access').executeTakeFirst();
   if (!row || String(row.expiresAt) <= iso(nowMs)) throw tokenInvalid();
+  if (row.endReason === 'account-disabled') throw accessRefused('账号已停用，请联系管理员');
   if (row.endedAt) throw sessionEnded();
   const access: AccessRow = { sessionId: String(row.sessionId), accountId: Number(row.accountId), companyId: Number(row.companyId) };
   const expiresMs = Date.parse(String(row.expiresAt));

@@ -8,7 +8,7 @@ import type { Catalog, Family } from '../../core/catalog.ts';
 import { BUSINESS_CODES, SERVER_ERROR, formatMessage } from '../../core/codes.ts';
 import { authenticate, holdsRight } from '../auth/caller.ts';
 import type { BoundEndpoint } from '../catalog/bind.ts';
-import type { CallContext } from '../catalog/context.ts';
+import type { CallContext, Caller } from '../catalog/context.ts';
 import { Tenant } from '../catalog/tenant.ts';
 import { validateInput } from '../catalog/validate-input.ts';
 import type { ServerConfig } from '../config.ts';
@@ -69,7 +69,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (err instanceof ApiError) return sendError(reply, err);
     if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err?.statusCode === 413) return sendError(reply, bizError('COMMON_TOO_LARGE_4015'));
     if (err?.statusCode && err.statusCode < 500) return sendError(reply, bizError('COMMON_BAD_REQUEST_4001', { detail: '请求无法解析' }));
-    const id = await writeErrorLog(database.db, { method: req.method, url: req.url, error: err });
+    const caller = (req as FastifyRequest & { caller?: Caller | null }).caller;
+    const id = await writeErrorLog(database.db, { method: req.method, url: req.url, error: err, companyId: caller?.company.id, accountId: caller?.accountId });
     return reply.code(200).send(fail(SERVER_ERROR, `服务器内部错误，错误编号 ${id}，请把此编号告诉管理员`));
   });
 
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     let token = headerToken(req) ?? (typeof (req.query as any)?.token === 'string' ? (req.query as any).token : null);
     if (!token && TOKEN_IN_BODY.has(code) && typeof (body as any).token === 'string') token = (body as any).token;
     const caller = ep.entry.permission === 'public' ? null : await authenticate(database.db, token, req.ip);
+    (req as FastifyRequest & { caller?: Caller | null }).caller = caller;
     if (caller && !holdsRight(caller, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     const endpointName = `${family}:${code}`;
     const tenant = caller ? new Tenant(database.db, caller.company.id) : undefined;

@@ -1,0 +1,93 @@
+// Validates every schema file against its meta-schema and cross-checks references between them.
+// Each problem is one line: file, JSON pointer, what is wrong.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { SCHEMAS_DIR } from './load-catalog.ts';
+
+export interface SchemaProblem {
+  file: string;
+  pointer: string;
+  message: string;
+}
+
+export const formatProblem = (p: SchemaProblem) => `${p.file}#${p.pointer || '/'}: ${p.message}`;
+
+function listJson(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = path.join(dir, d.name);
+    return d.isDirectory() ? listJson(p) : d.name.endsWith('.json') ? [p] : [];
+  }).sort();
+}
+
+function walk(node: unknown, pointer: string, visit: (value: unknown, pointer: string, key: string) => void, key = ''): void {
+  visit(node, pointer, key);
+  if (Array.isArray(node)) node.forEach((v, i) => walk(v, `${pointer}/${i}`, visit, String(i)));
+  else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`, visit, k);
+}
+
+/** `/procurement/purchaseOrder/:id` matches `/procurement/purchaseOrder/{id}` and `/procurement/purchaseOrder/12`. */
+function routeMatcher(routes: string[]): (link: string) => boolean {
+  const res = routes.map((r) => new RegExp('^' + r.replace(/:[A-Za-z]+/g, '[^/]+') + '$'));
+  return (link) => {
+    const l = link.split('?')[0].replace(/\{[A-Za-z]+\}/g, 'x');
+    return res.some((re) => re.test(l));
+  };
+}
+
+export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const rel = (f: string) => path.relative(process.cwd(), f);
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const read = (file: string): any => {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      problems.push({ file: rel(file), pointer: '', message: `不是合法的 JSON：${(e as Error).message}` });
+      return undefined;
+    }
+  };
+  const validateAll = (files: string[], metaName: string) => {
+    const metaFile = path.join(root, 'meta', metaName);
+    if (!fs.existsSync(metaFile)) return files.map((f) => [f, read(f)] as const);
+    const validate = ajv.compile(read(metaFile));
+    return files.map((f) => {
+      const data = read(f);
+      if (data !== undefined && !validate(data)) {
+        for (const e of validate.errors ?? []) problems.push({ file: rel(f), pointer: e.instancePath, message: `${e.message}${e.params && 'additionalProperty' in e.params ? `（${(e.params as any).additionalProperty}）` : ''}` });
+      }
+      return [f, data] as const;
+    });
+  };
+
+  const endpoints = validateAll(listJson(path.join(root, 'endpoints')), 'endpoints.schema.json');
+  const resources = validateAll(listJson(path.join(root, 'resources')), 'resource.schema.json');
+  const screens = validateAll(listJson(path.join(root, 'screens')), 'screen.schema.json');
+
+  const codes = new Set<string>();
+  for (const [, data] of endpoints) for (const e of data?.endpoints ?? []) codes.add(`${data.family}:${e.code}`);
+  const resourceNames = new Set(resources.map(([f, data]) => data?.name ?? path.basename(f, '.json')));
+  for (const [f, data] of endpoints) {
+    (data?.endpoints ?? []).forEach((e: any, i: number) => {
+      const m = /^resource:([a-zA-Z]+)\./.exec(e.handler ?? '');
+      if (m && !resourceNames.has(m[1])) problems.push({ file: rel(f), pointer: `/endpoints/${i}/handler`, message: `资源 ${m[1]} 不存在（schemas/resources/${m[1]}.json）` });
+    });
+  }
+
+  const routes = new Map<string, string>();
+  for (const [f, data] of screens) {
+    if (!data?.route) continue;
+    if (routes.has(data.route)) problems.push({ file: rel(f), pointer: '/route', message: `路由 ${data.route} 与 ${routes.get(data.route)} 重复` });
+    else routes.set(data.route, rel(f));
+  }
+  const isRoute = routeMatcher([...routes.keys()]);
+  for (const [f, data] of screens) {
+    walk(data, '', (value, pointer, key) => {
+      if (typeof value !== 'string') return;
+      if (/^(auth|storage|cdm|oms):\d{6}$/.test(value) && !codes.has(value)) problems.push({ file: rel(f), pointer, message: `接口 ${value} 不在接口目录中` });
+      if ((key === 'link' || key === 'to') && value.startsWith('/') && !isRoute(value)) problems.push({ file: rel(f), pointer, message: `链接 ${value} 不指向任何路由` });
+    });
+  }
+  return problems;
+}
