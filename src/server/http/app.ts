@@ -44,12 +44,11 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, bound, catalog } = deps;
-  const app = Fastify({
+  const app: FastifyInstance = Fastify({
     logger: false,
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
-    routerOptions: { maxParamLength: 200 },
-  } as any);
+  });
 
   // Empty bodies are fine for no-body calls; anything else must be a JSON object.
   app.removeContentTypeParser('application/json');
