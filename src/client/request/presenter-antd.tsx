@@ -7,7 +7,7 @@ import { useSyncExternalStore, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Button, Modal, Space, Spin, message as staticMessage } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
-import type { HookAPI as ModalHookAPI } from 'antd/es/modal/useModal';
+import type { ModalFuncProps } from 'antd';
 import { setDefaultPresenter, type Presenter, type ToastKind } from './presenter';
 import { saveBlob } from './download';
 import { copyText } from './clipboard';
@@ -66,7 +66,9 @@ export function ProcessingOverlay(): JSX.Element | null {
 
 // ---- presenter ----------------------------------------------------------------------------------
 
-type ModalApi = Pick<ModalHookAPI, 'confirm'>;
+interface ModalApi {
+  confirm(props: ModalFuncProps): { destroy(): void };
+}
 
 export interface AntdPresenterParts {
   message?: Pick<MessageInstance, 'open' | 'destroy'>;

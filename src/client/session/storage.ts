@@ -97,10 +97,36 @@ export function setStoredSession(session: SessionInfo | null): void {
   notify();
 }
 
-/** Clear local storage (spec §8: tokens, session and everything else the app kept there). */
+const preserved: string[] = [];
+
+/**
+ * Keys (exact, or prefixes ending in '*') that clearStorage keeps, e.g. the login form's remembered
+ * company code. Nothing is kept unless registered.
+ */
+export function preserveOnClear(...keys: string[]): void {
+  for (const k of keys) if (!preserved.includes(k)) preserved.push(k);
+}
+
+function isPreserved(key: string): boolean {
+  return preserved.some((p) => (p.endsWith('*') ? key.startsWith(p.slice(0, -1)) : key === p));
+}
+
+/**
+ * Clear local storage (spec §8): tokens, session and everything else the app kept there, except keys
+ * registered with preserveOnClear.
+ */
 export function clearStorage(): void {
-  store().clear();
+  const s = store();
+  const kept: [string, string][] = [];
+  if (preserved.length && typeof localStorage !== 'undefined' && s === localStorage) {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const k = localStorage.key(i);
+      if (k !== null && isPreserved(k)) kept.push([k, localStorage.getItem(k) ?? '']);
+    }
+  }
+  s.clear();
   memory.clear();
+  for (const [k, v] of kept) s.setItem(k, v);
   notify();
 }
 
