@@ -17,8 +17,8 @@ export interface ServerConfig {
   clientDir: string;
 }
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`环境变量 ${name} 必须是非负数字，当前为 “${raw}”`);
@@ -34,20 +34,20 @@ function trustProxy(raw: string | undefined): boolean | string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(env.DATA_DIR || 'data');
   return {
-    port: int('PORT', 8080),
+    port: int(env, 'PORT', 8080),
     host: env.HOST || '0.0.0.0',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
-    accessTokenTtlSec: int('ACCESS_TOKEN_TTL', 30 * 60),
-    refreshTokenTtlSec: int('REFRESH_TOKEN_TTL', 7 * 24 * 3600),
+    accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 30 * 60),
+    refreshTokenTtlSec: int(env, 'REFRESH_TOKEN_TTL', 7 * 24 * 3600),
     trustProxy: trustProxy(env.TRUST_PROXY),
-    uploadMaxBytes: int('UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
-    loginMaxFailuresPerAccount: int('LOGIN_MAX_FAILURES', 5),
-    loginMaxFailuresPerIp: int('LOGIN_MAX_FAILURES_PER_IP', 30),
-    loginWindowSec: int('LOGIN_WINDOW', 15 * 60),
+    uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
+    loginMaxFailuresPerAccount: int(env, 'LOGIN_MAX_FAILURES', 5),
+    loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 30),
+    loginWindowSec: int(env, 'LOGIN_WINDOW', 15 * 60),
     smtp: {
       host: env.SMTP_HOST || undefined,
-      port: int('SMTP_PORT', 25),
+      port: int(env, 'SMTP_PORT', 25),
       secure: env.SMTP_SECURE === 'true',
       user: env.SMTP_USER || undefined,
       pass: env.SMTP_PASS || undefined,

@@ -40,6 +40,7 @@ describe('login (990103 type 0)', () => {
     const r = await login({ type: 0, companyCode: 'demo2', userName: 'admin', password: 'demo123' }, '10.8.0.9');
     expect(r.code).toBe('AUTH_LOGIN_LOCKED_4034');
     expect(r.msg).toMatch(/登录失败次数过多/);
+    await s.database.db.deleteFrom('loginFailure').execute(); // let later tests log in as demo2/admin
   });
 
   it('keeps a user from one company out of another company', async () => {

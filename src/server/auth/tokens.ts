@@ -51,26 +51,29 @@ export async function startSession(db: DB, s: { companyId: number; accountId: nu
 export async function rotateRefresh(db: DB, refreshToken: string, ttl: TokenTtl): Promise<TokenPair> {
   const hash = hashToken(refreshToken);
   const now = iso(Date.now());
-  return db.transaction().execute(async (trx) => {
+  const outcome = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('authToken').innerJoin('authSession', 'authSession.id', 'authToken.sessionId')
       .select(['authToken.sessionId', 'authToken.expiresAt', 'authToken.usedAt', 'authSession.endedAt'])
       .where('authToken.tokenHash', '=', hash).where('authToken.kind', '=', 'refresh').executeTakeFirst();
-    if (!row || row.endedAt) throw sessionEnded();
-    if (row.usedAt) {
-      await endSession(trx, row.sessionId as string, 'refresh-reuse');
-      throw sessionEnded('登录凭证已被使用，会话已结束，请重新登录');
-    }
-    if (String(row.expiresAt) <= now) throw sessionEnded('登录已过期，请重新登录');
+    if (!row || row.endedAt) return { kind: 'ended' as const };
+    const sessionId = String(row.sessionId);
+    if (row.usedAt) return { kind: 'reused' as const, sessionId };
+    if (String(row.expiresAt) <= now) return { kind: 'expired' as const };
     const spent = await trx.updateTable('authToken').set({ usedAt: now })
       .where('tokenHash', '=', hash).where('usedAt', 'is', null).executeTakeFirst();
-    if (Number(spent.numUpdatedRows) !== 1) {
-      await endSession(trx, row.sessionId as string, 'refresh-reuse');
-      throw sessionEnded('登录凭证已被使用，会话已结束，请重新登录');
-    }
+    if (Number(spent.numUpdatedRows) !== 1) return { kind: 'reused' as const, sessionId };
     // The old access token dies with the rotation.
-    await trx.updateTable('authToken').set({ expiresAt: now }).where('sessionId', '=', row.sessionId).where('kind', '=', 'access').where('expiresAt', '>', now).execute();
-    return issuePair(trx, row.sessionId as string, ttl);
+    await trx.updateTable('authToken').set({ expiresAt: now }).where('sessionId', '=', sessionId).where('kind', '=', 'access').where('expiresAt', '>', now).execute();
+    return { kind: 'rotated' as const, pair: await issuePair(trx, sessionId, ttl) };
   });
+  if (outcome.kind === 'rotated') return outcome.pair;
+  if (outcome.kind === 'expired') throw sessionEnded('登录已过期，请重新登录');
+  if (outcome.kind === 'reused') {
+    // A spent refresh token presented again has leaked or been replayed: end the whole session.
+    await endSession(db, outcome.sessionId, 'refresh-reuse');
+    throw sessionEnded('登录凭证已被使用，会话已结束，请重新登录');
+  }
+  throw sessionEnded();
 }
 
 export async function endSession(db: DB, sessionId: string, reason: string): Promise<void> {
