@@ -56,7 +56,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const text = String(body).trim();
     if (!text) return done(null, {});
     try {
-      done(null, JSON.parse(text));
+      const value = JSON.parse(text);
+      // PostgreSQL text cannot hold NUL and no field of ours has a use for it: refuse it on both databases.
+      if (/\\u0000/i.test(text) && JSON.stringify(value).includes('\\u0000')) {
+        return done(bizError('COMMON_BAD_REQUEST_4001', { detail: '内容包含非法字符（NUL）' }), undefined);
+      }
+      done(null, value);
     } catch {
       done(bizError('COMMON_BAD_REQUEST_4001', { detail: 'JSON 无法解析' }), undefined);
     }
