@@ -36,6 +36,8 @@ export const BUSINESS_CODES = {
   COMMON_IMPORT_EMPTY_4014: '请上传附件！',
   COMMON_TOO_LARGE_4015: '请求内容过大',
   COMMON_BUSY_4029: '请求过于频繁，请稍后再试',
+  COMMON_HEADER_4016: '请求头 {name} 缺失或格式不正确',
+  COMMON_IMPORT_ROWS_4017: '导入文件最多 {max} 行，当前 {count} 行，请分批导入',
   // auth
   AUTH_LOGIN_4033: '用户名或密码错误',
   AUTH_LOGIN_LOCKED_4034: '登录失败次数过多，请 {minutes} 分钟后再试',
@@ -48,6 +50,8 @@ export const BUSINESS_CODES = {
   STORAGE_NOT_EXIST_4043: '文件不存在',
   STORAGE_SIZE_PARAM_4044: '图片尺寸不支持，可选：{allowed}',
   STORAGE_EMPTY_4045: '请选择要上传的文件',
+  STORAGE_NOT_IMAGE_4046: '该文件不是图片，不能按尺寸读取（读取原文件请用尺寸 0）',
+  STORAGE_DAMAGED_4047: '图片已损坏、无法识别或像素过多（最多 1 亿像素），请重新上传',
   // products (spec §8; the full set grows with the commodity module)
   PRODUCT_NOT_EXIST_4001: '商品不存在',
   PRODUCT_BIG_QTY_4002: '大包装数量不正确',
@@ -56,6 +60,10 @@ export const BUSINESS_CODES = {
   PRODUCT_PRICE_TITLE_STATUS_4005: '价格表已停用',
   PRODUCT_LOCK_4006: '商品已锁定，不能操作',
   PRODUCT_ATTACHMENT_TYPE_4007: '附件类型错误',
+  // master data
+  EXCHANGE_RATE_NOT_FOUND_4051: '{currency}在 {date} 及之前没有汇率，请先维护汇率',
+  ACCOUNT_SELF_4052: '不能删除或停用当前登录的账号',
+  IMAGE_NONE_4053: '所选商品没有可下载的图片',
 } as const;
 
 export type BusinessCode = keyof typeof BUSINESS_CODES;

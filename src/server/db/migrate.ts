@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Dialect } from './connection.ts';
 import * as m001 from './migrations/001-core.ts';
 import * as m002 from './migrations/002-master-data.ts';
+import * as m003 from './migrations/003-resource-indexes.ts';
 
 interface Migration {
   name: string;
@@ -13,6 +14,7 @@ interface Migration {
 export const MIGRATIONS: Migration[] = [
   { name: '001-core', up: m001.up },
   { name: '002-master-data', up: m002.up },
+  { name: '003-resource-indexes', up: m003.up },
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
