@@ -5,6 +5,8 @@ import type { Dialect } from './connection.ts';
 import * as m001 from './migrations/001-core.ts';
 import * as m002 from './migrations/002-master-data.ts';
 import * as m003 from './migrations/003-resource-indexes.ts';
+import * as m004 from './migrations/004-settings.ts';
+import * as m005 from './migrations/005-stock.ts';
 
 interface Migration {
   name: string;
@@ -15,6 +17,8 @@ export const MIGRATIONS: Migration[] = [
   { name: '001-core', up: m001.up },
   { name: '002-master-data', up: m002.up },
   { name: '003-resource-indexes', up: m003.up },
+  { name: '004-settings', up: m004.up },
+  { name: '005-stock', up: m005.up },
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
@@ -38,5 +42,8 @@ export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string
       applied.push(m.name);
     });
   }
+  // New indexes on a database that already has statistics can mislead SQLite's planner until it
+  // re-analyses (a 0.3 ms list page became 97 ms after 003 added indexes to a seeded database).
+  if (applied.length && dialect === 'sqlite') await sql`analyze`.execute(db);
   return applied;
 }

@@ -78,7 +78,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(200).send(fail(SERVER_ERROR, `服务器内部错误，错误编号 ${id}，请把此编号告诉管理员`));
   });
 
+  // Handlers still running (a client may have hung up) must finish before the database closes.
+  let inFlight = 0;
+  app.addHook('onClose', async () => {
+    const deadline = Date.now() + 10_000;
+    while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  });
   const dispatch = (family: Family) => async (req: FastifyRequest, reply: FastifyReply) => {
+    inFlight++;
+    try {
+      return await handle(family, req, reply);
+    } finally {
+      inFlight--;
+    }
+  };
+
+  const handle = async (family: Family, req: FastifyRequest, reply: FastifyReply) => {
     const code = (req.params as { code: string }).code;
     const ep = bound.get(`${family}:${code}`);
     const isPublicUrl = req.url.startsWith('/auth/public/');
@@ -114,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (result instanceof FileResponse) {
       reply.header('Content-Type', result.contentType);
       reply.header('Content-Disposition', contentDisposition(result.fileName, result.inline));
-      reply.header('Cache-Control', 'private, no-store');
+      reply.header('Cache-Control', result.cacheControl);
       reply.header('X-Content-Type-Options', 'nosniff');
       return reply.send(result.body);
     }

@@ -7,6 +7,8 @@ export class FileResponse {
     readonly contentType: string,
     readonly body: Buffer | Readable,
     readonly inline = false,
+    /** Downloads default to no-store; images addressed by id may be cached by the browser. */
+    readonly cacheControl = 'private, no-store',
   ) {}
 }
 

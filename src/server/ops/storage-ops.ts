@@ -13,6 +13,9 @@ import { DEFAULT_IMAGE_SIZE, formatBytes, IMAGE_SIZES, newMediaId, newStoredName
 import { ALLOWED_DESCRIPTION, GIF, JPEG, PDF, PNG, sniffType, WEBP, XLS, XLSX, type SniffedType } from '../storage/sniff.ts';
 import type { OpsDeps } from './index.ts';
 
+// Media never changes under its id and the URL carries the caller's token: a day in the browser's cache is safe.
+const IMAGE_CACHE = 'private, max-age=86400';
+
 export interface UploadResult {
   mediaId: string;
   mime: string;
@@ -146,12 +149,12 @@ async function image(ctx: CallContext): Promise<FileResponse> {
   const original = store.pathOf(row.storedName);
   const inline = type.kind === 'image' || type === PDF;
 
-  if (param.size === 0) return new FileResponse(displayName(row), type.mime, await openStream(original), inline);
+  if (param.size === 0) return new FileResponse(displayName(row), type.mime, await openStream(original), inline, IMAGE_CACHE);
   if (type.kind !== 'image') throw bizError('STORAGE_NOT_IMAGE_4046');
   if (!fs.existsSync(original)) throw notExist();
   try {
     const scaled = await store.scaled(row.storedName, type.sharpFormat!, param.size);
-    return new FileResponse(displayName(row, scaled.ext), scaled.mime, await fs.promises.readFile(scaled.file), true);
+    return new FileResponse(displayName(row, scaled.ext), scaled.mime, await fs.promises.readFile(scaled.file), true, IMAGE_CACHE);
   } catch (e) {
     if (e instanceof ImageDecodeError) throw bizError('STORAGE_DAMAGED_4047');
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notExist();

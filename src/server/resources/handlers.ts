@@ -12,6 +12,7 @@ import { display, expose, isEmpty, parseValue, sameStored, toCell } from './fiel
 import { HOOKS, type SaveEvent } from './hooks.ts';
 import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, selectColumns, type ListInput, type QueryEnv, type Row } from './query.ts';
 import type { Field, Resource, ResourceRegistry } from './types.ts';
+import { bumpTable, cachedTotal, countKey, rememberTotal } from './count-cache.ts';
 
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
@@ -237,10 +238,18 @@ function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
       const env = queryEnv(ctx);
       const where = applyWhere(r, ctx.tenant.select(r.table), input, env);
       const rowsQuery = applySort(r, selectColumns(reg, r, where), input.sort);
-      const counted = await where.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
-      const total = Number((counted as Row | undefined)?.total ?? 0);
       const offset = (input.page - 1) * input.pageSize;
-      const raw = total > offset ? ((await rowsQuery.limit(input.pageSize).offset(offset).execute()) as Row[]) : [];
+      const companyId = ctx.tenant.companyId;
+      const key = countKey(companyId, r.table, [input.keyword ?? null, input.filters ?? null]);
+      let total = cachedTotal(companyId, r.table, key);
+      const raw = total === undefined || total > offset ? ((await rowsQuery.limit(input.pageSize).offset(offset).execute()) as Row[]) : [];
+      // A short page tells the exact total without counting.
+      if (raw.length > 0 && raw.length < input.pageSize) total = offset + raw.length;
+      else if (total === undefined || (raw.length === 0 && offset > 0 && total > offset)) {
+        const counted = await where.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
+        total = Number((counted as Row | undefined)?.total ?? 0);
+      }
+      rememberTotal(companyId, r.table, key, total);
       const list = decorate(reg, r, await exposeRows(reg, r, ctx.tenant, raw));
       return { list, total, page: input.page, pageSize: input.pageSize };
     },
@@ -284,6 +293,11 @@ function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
             if (Number(before.version) !== version) throw bizError('COMMON_VERSION_CONFLICT_4009', { entity: r.title });
           }
           const merged: Row = { ...byField(r, before), ...values };
+          if (hooks.derive) {
+            const derived = hooks.derive({ merged });
+            Object.assign(values, derived);
+            Object.assign(merged, derived);
+          }
           const event: SaveEvent = { ctx, db, tenant, resource: r, id, before, merged, values };
           const errors = [
             ...(await checkReferences(reg, r, tenant, values)),
@@ -604,6 +618,11 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
               if (!errors.some((e) => e.row === p.row && e.field === f.name)) pushError(p.row, f, `${f.title}不能为空`);
             }
           }
+          if (hooks.derive) {
+            const derived = hooks.derive({ merged: { ...byField(r, p.existing), ...p.values } });
+            Object.assign(p.values, derived);
+            for (const k of Object.keys(derived)) p.present.add(k);
+          }
           r.uniqueKeys.forEach((uk, i) => {
             const merged = { ...byField(r, p.existing), ...p.values };
             if (uk.some((k) => merged[k] === null || merged[k] === undefined)) return;
@@ -717,12 +736,26 @@ export function makeHandler(reg: ResourceRegistry, r: Resource, op: string): OpH
   }
   if (r.readonly) return undefined;
   switch (op) {
-    case 'save': return saveHandler(reg, r);
-    case 'remove': return removeHandler(reg, r);
+    case 'save': return invalidatingTotals(r, saveHandler(reg, r));
+    case 'remove': return invalidatingTotals(r, removeHandler(reg, r));
     case 'template': return templateHandler(reg, r);
-    case 'import': return importHandler(reg, r);
+    case 'import': return invalidatingTotals(r, importHandler(reg, r));
     default: return undefined;
   }
+}
+
+/** A write makes this process's cached list totals of the table stale, whether it committed or not. */
+function invalidatingTotals<I>(r: Resource, h: OpHandler<I>): OpHandler<I> {
+  return {
+    input: h.input,
+    async run(ctx, input) {
+      try {
+        return await h.run(ctx, input);
+      } finally {
+        bumpTable(ctx.tenant.companyId, r.table);
+      }
+    },
+  };
 }
 
 export { importColumns, exportColumns };
