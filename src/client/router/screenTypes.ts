@@ -1,5 +1,5 @@
-// The routing part of a screen file (schemas/meta/screen.schema.json). These keys are required in every
-// file because the client reads exactly them at start-up; everything else loads with the screen.
+// Types of screen files (schemas/meta/screen.schema.json) as the client reads them: a few routing keys
+// at start-up, the whole file when the screen opens.
 
 export const MENU_GROUPS = [
   'common',
@@ -32,26 +32,32 @@ export const MENU_GROUP_TITLES: Record<MenuGroup, string> = {
 
 export type ScreenKind = 'placeholder' | 'list' | 'form' | 'detail' | 'document' | 'report' | 'custom';
 
-export interface ScreenMeta {
+/** What routing needs from a screen file: path, title, right and place. In the entry chunk. */
+export interface ScreenRoute {
   /** Which file it came from, e.g. `procurement/list`; keys the lazily loaded full schema. */
   file: string;
   route: string;
   title: string;
   permission: string;
   menu: { group: ScreenGroup; order: number };
+}
+
+/** What the menu needs on top (read by the layout's chunk only). */
+export interface MenuScreen extends ScreenRoute {
   hidden: boolean;
-  children: boolean;
-  kind: ScreenKind;
 }
 
 /** The whole screen file, loaded when the screen opens. Kind-specific parts stay untyped here. */
-export interface ScreenFile extends Omit<ScreenMeta, 'file'> {
+export interface ScreenFile extends Omit<ScreenRoute, 'file'> {
+  hidden: boolean;
+  children: boolean;
+  kind: ScreenKind;
   component?: string;
   flag?: string;
   description?: string;
   [kindSpecific: string]: unknown;
 }
 
-export function isStandalone(screen: Pick<ScreenMeta, 'menu'>): boolean {
+export function isStandalone(screen: Pick<ScreenRoute, 'menu'>): boolean {
   return screen.menu.group === 'standalone';
 }

@@ -1,0 +1,35 @@
+// call: one endpoint call (after a confirmation when the schema asks), then a success toast and a
+// refresh. Row actions send {id} by default, bulk actions {ids}; a `body` template may say otherwise
+// ("{field}" placeholders from the row, or {ids} and {rows} of the selection).
+import { OK } from '../../../core/codes';
+import { callApiRef, toast } from '../../request';
+import { fillBody, fillText } from '../template';
+import { ActionButton } from './ActionButton';
+import type { ActionDef, ActionProps, Row } from './types';
+
+function CallAction({ action, record, selection, inline, scope }: ActionProps) {
+  const bulk = action.bulk === true;
+  const data: Row = bulk ? { ids: selection?.keys ?? [], rows: selection?.rows ?? [], count: selection?.keys.length ?? 0 } : (record ?? {});
+  const fallback = bulk ? { ids: '{ids}' } : { id: `{${scope.rowKey}}` };
+  return (
+    <ActionButton
+      action={action}
+      inline={inline}
+      record={data}
+      disabled={bulk && !selection?.keys.length}
+      onRun={async () => {
+        const body = fillBody(action.body ?? fallback, data);
+        const env = await callApiRef(String(action.api ?? scope.api?.remove ?? ''), body);
+        if (env.code !== OK) return;
+        toast.success(fillText(typeof action.success === 'string' ? action.success : '操作成功', data));
+        scope.refresh();
+      }}
+    />
+  );
+}
+
+const call: ActionDef = {
+  component: CallAction,
+  check: (a, s, path) => (typeof a.api === 'string' || s.api?.remove ? [] : [{ path: `${path}.api`, message: 'call 操作缺少接口 api' }]),
+};
+export default call;

@@ -1,0 +1,43 @@
+// form: open a schema form in a modal or drawer — a new record from the toolbar, the row's record from
+// a row action (loaded with the form's get code unless load: false) — and refresh after saving.
+import { PlusOutlined } from '@ant-design/icons';
+import { useState } from 'react';
+import { FormModal } from '../form/FormModal';
+import { ActionButton } from './ActionButton';
+import { formOf, type ActionDef, type ActionProps } from './types';
+
+function FormAction({ action, path, record, inline, scope }: ActionProps) {
+  const [open, setOpen] = useState(false);
+  const part = formOf(action, scope.forms);
+  if (!part) return null; // reported by the schema check
+  const formPath = typeof action.form === 'string' ? `forms.${action.form}` : `${path}.form`;
+  const load = action.load !== false && !!part.api?.get;
+  const id = record ? record[scope.rowKey] : undefined;
+  return (
+    <>
+      <ActionButton action={action} inline={inline} record={record} icon={record ? undefined : <PlusOutlined />} onRun={() => setOpen(true)} />
+      {open && (
+        <FormModal
+          part={part}
+          path={formPath}
+          title={part.title ?? action.title}
+          mode={action.mode === 'drawer' ? 'drawer' : 'modal'}
+          width={typeof action.width === 'number' ? action.width : undefined}
+          recordId={record && load ? id : undefined}
+          record={record && !load ? record : null}
+          onClose={() => setOpen(false)}
+          onSaved={() => scope.refresh()}
+        />
+      )}
+    </>
+  );
+}
+
+const form: ActionDef = {
+  component: FormAction,
+  check: (a, s, path) => {
+    if (formOf(a, s.forms)) return [];
+    return [{ path: `${path}.form`, message: typeof a.form === 'string' ? `表单 "${a.form}" 未在 forms 中定义` : 'form 操作缺少表单 form' }];
+  },
+};
+export default form;

@@ -1,0 +1,37 @@
+// Loads the record a detail or document screen shows (api.get with {id} from the route parameter), and
+// reloads it after an action changed it.
+import { useCallback, useEffect, useState } from 'react';
+import { useParams } from 'react-router-dom';
+import { OK } from '../../../core/codes';
+import { callApiRef } from '../../request';
+
+export type Row = Record<string, unknown>;
+
+export interface RecordState {
+  id: string | undefined;
+  /** undefined while loading; null when missing. */
+  record: Row | null | undefined;
+  reload(): void;
+  replace(row: Row): void;
+}
+
+export function useRecord(getRef: string | undefined, idParam = 'id'): RecordState {
+  const id = useParams()[idParam];
+  const [record, setRecord] = useState<Row | null | undefined>(undefined);
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (!getRef || id === undefined) {
+      setRecord(null);
+      return;
+    }
+    let live = true;
+    void callApiRef<Row>(getRef, { id }).then((env) => {
+      if (live) setRecord(env.code === OK && env.data ? env.data : null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [getRef, id, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { id, record, reload, replace: setRecord };
+}

@@ -1,0 +1,272 @@
+// A list drawn from a ListPart: search form, toolbar, table with server-side paging/sort/filters,
+// totals, row and bulk actions, per-user column preferences. Used by the list kind and by related
+// lists of detail screens. antd Table rather than ProTable: it draws large pages with virtual rows and
+// lets us own column settings (saved per account on the server, widths included — DESIGN §6).
+
+import { ReloadOutlined } from '@ant-design/icons';
+import { Button, Space, Spin, Table } from 'antd';
+import type { ColumnType, TablePaginationConfig } from 'antd/es/table';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useCallback, useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
+import type { ActionScope } from '../actions/types';
+import { usableActions, type UsableAction } from '../actions/usable';
+import { applyPrefs, EMPTY_PREFS, isCustomised, moveColumn, setFixed, setHidden, setWidth, type ColumnPrefs } from '../data/columnConfig';
+import { saveColumnPrefs } from '../data/columnConfigStore';
+import { holds, useRenderEnv, type RenderEnv } from '../env';
+import { SchemaProblems } from '../SchemaProblems';
+import { ACTIONS_TITLE } from '../texts';
+import type { ListPart, SortOrder } from '../types';
+import { availableColumns, buildColumns, columnDefaults } from './buildColumns';
+import { ColumnSettings } from './ColumnSettings';
+import { FilterBar } from './FilterBar';
+import { filtersOf, prepareList, type Prepared } from './prepare';
+import { ResizableHeaderCell } from './ResizableHeaderCell';
+import { TotalsRow } from './TotalsRow';
+import { useListData, type Row } from './useListData';
+
+export interface ListViewProps {
+  part: ListPart;
+  /** Column preferences key (per account). */
+  listName: string;
+  /** Filters always sent (related lists). */
+  fixedFilters?: Record<string, unknown>;
+  /** Shown left of the toolbar. */
+  title?: ReactNode;
+  /** Schema path of the list part inside its screen (related lists), prefixed to problems. */
+  path?: string;
+}
+
+/** Pages above this many rows draw virtual rows unless the schema says otherwise. */
+export const VIRTUAL_THRESHOLD = 100;
+const SAVE_DELAY_MS = 400;
+const DEFAULT_PAGE_SIZES = [20, 50, 100, 200, 500, 1000];
+
+function defaultScrollY(): number {
+  const h = typeof window !== 'undefined' ? window.innerHeight : 800;
+  return Math.max(320, h - 330);
+}
+
+export function ListView({ part, listName, fixedFilters, title, path }: ListViewProps) {
+  const filters = useMemo(() => filtersOf(part), [part]);
+  const defaults = useMemo(() => {
+    const d: Record<string, unknown> = {};
+    for (const { filter } of filters) if (filter.defaultValue !== undefined) d[filter.field] = filter.defaultValue;
+    return d;
+  }, [filters]);
+  // The first page is asked for at once, while the column preferences and types load.
+  const data = useListData(part, defaults, fixedFilters);
+  const [prepared, setPrepared] = useState<Prepared | null>(null);
+  useEffect(() => {
+    let live = true;
+    setPrepared(null);
+    void prepareList(part, listName).then((p) => live && setPrepared(p));
+    return () => {
+      live = false;
+    };
+  }, [part, listName]);
+
+  if (!prepared) return <Spin style={{ display: 'block', margin: '48px auto' }} />;
+  return (
+    <>
+      <SchemaProblems problems={prepared.problems} prefix={path} />
+      <ListBody part={part} listName={listName} title={title} filters={filters} defaults={defaults} prepared={prepared} data={data} />
+    </>
+  );
+}
+
+interface BodyProps {
+  part: ListPart;
+  listName: string;
+  title?: ReactNode;
+  filters: ReturnType<typeof filtersOf>;
+  defaults: Record<string, unknown>;
+  prepared: Prepared;
+  data: ReturnType<typeof useListData>;
+}
+
+function useColumnPrefs(initial: ColumnPrefs, listName: string, defaultsOf: () => ReturnType<typeof columnDefaults>) {
+  const [prefs, setPrefs] = useState<ColumnPrefs>(initial);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const pending = useRef<ColumnPrefs | null>(null);
+  const flush = useCallback(() => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    if (pending.current) void saveColumnPrefs(listName, pending.current, defaultsOf());
+    pending.current = null;
+  }, [listName, defaultsOf]);
+  // Save what is pending when the list goes away (closing the tab right after a change).
+  useEffect(() => flush, [flush]);
+  const change = useCallback(
+    (next: ColumnPrefs, save = true) => {
+      setPrefs(next);
+      if (!save) return;
+      pending.current = next;
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = setTimeout(flush, SAVE_DELAY_MS);
+    },
+    [flush],
+  );
+  return [prefs, change] as const;
+}
+
+function ListBody({ part, listName, title, filters, defaults, prepared, data }: BodyProps) {
+  const env = useRenderEnv();
+  const rowKey = part.rowKey ?? 'id';
+  const available = useMemo(() => availableColumns(part, env), [part, env]);
+  const colDefaults = useMemo(() => columnDefaults(available), [available]);
+  const defaultsRef = useRef(colDefaults);
+  defaultsRef.current = colDefaults;
+  const [prefs, changePrefs] = useColumnPrefs(prepared.prefs, listName, useCallback(() => defaultsRef.current, []));
+  const states = useMemo(() => applyPrefs(colDefaults, prefs), [colDefaults, prefs]);
+
+  const [selected, setSelected] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
+  useEffect(() => setSelected({ keys: [], rows: [] }), [data.rows]);
+
+  const scope: ActionScope = useMemo(
+    () => ({ api: part.api, forms: part.forms, rowKey, refresh: data.refresh, exportBody: data.exportBody, titles: fieldTitles(part) }),
+    [part, rowKey, data.refresh, data.exportBody],
+  );
+
+  const toolbar = useMemo(() => usableActions(part.toolbar, 'toolbar', env, part), [part, env]);
+  const rowActions = useMemo(() => usableActions(part.rowActions, 'rowActions', env, part), [part, env]);
+  const bulk = toolbar.some((a) => a.action.bulk === true);
+
+  const prefsRef = useRef(prefs);
+  prefsRef.current = prefs;
+  // Live while dragging (not saved), saved once on release.
+  const onResize = useCallback(
+    (key: string, width: number, done: boolean) => changePrefs(setWidth(prefsRef.current, defaultsRef.current, key, width), done),
+    [changePrefs],
+  );
+
+  const built = useMemo(
+    () => buildColumns({ available, states, env, options: prepared.options, sort: data.query.sort, onResize }),
+    [available, states, env, prepared.options, data.query.sort, onResize],
+  );
+
+  const actionColumn = useMemo<ColumnType<Row> | null>(() => {
+    if (!rowActions.length) return null;
+    return {
+      key: '__actions',
+      title: ACTIONS_TITLE,
+      fixed: 'right',
+      width: part.actionWidth ?? Math.max(90, rowActions.length * 58),
+      render: (_: unknown, row: Row) => <RowActions row={row} list={rowActions} env={env} scope={scope} />,
+    };
+  }, [rowActions, env, scope, part.actionWidth]);
+
+  const columns = useMemo(() => (actionColumn ? [...built.columns, actionColumn] : built.columns), [built.columns, actionColumn]);
+  const scrollX = built.totalWidth + (actionColumn ? Number(actionColumn.width) : 0) + (bulk ? 48 : 0);
+  const rows = data.rows;
+  const virtual = part.virtual === true || ((part.virtual ?? 'auto') === 'auto' && rows.length > VIRTUAL_THRESHOLD);
+  const scroll = useMemo(
+    () => ({ x: scrollX, y: virtual ? (part.scrollY ?? defaultScrollY()) : part.scrollY }),
+    [scrollX, virtual, part.scrollY],
+  );
+
+  const onTableChange = useCallback(
+    (pagination: TablePaginationConfig, _f: unknown, sorter: SorterResult<Row> | SorterResult<Row>[]) => {
+      const s = Array.isArray(sorter) ? sorter[0] : sorter;
+      const col = s?.column ? built.shown.find((c) => (c.key ?? c.field) === s.columnKey) : undefined;
+      data.setQuery((q) => {
+        const sort = col && s?.order ? { field: col.field, order: s.order as SortOrder } : part.defaultSort;
+        const sortChanged = JSON.stringify(sort ?? null) !== JSON.stringify(q.sort ?? null);
+        const pageSize = pagination.pageSize ?? q.pageSize;
+        const page = sortChanged || pageSize !== q.pageSize ? 1 : (pagination.current ?? q.page);
+        const next = { ...q, page, pageSize };
+        if (sort) next.sort = sort;
+        else delete next.sort;
+        return next;
+      });
+    },
+    [built.shown, data, part.defaultSort],
+  );
+
+  const summary = useMemo(() => {
+    const totals = part.totals;
+    if (!totals?.fields.length) return undefined;
+    return (pageRows: readonly Row[]) => (
+      <TotalsRow rows={pageRows} shown={built.shown} fields={totals.fields} label={totals.label} leading={bulk ? 1 : 0} trailing={actionColumn ? 1 : 0} env={env} fixed={virtual} />
+    );
+  }, [part.totals, built.shown, bulk, actionColumn, env, virtual]);
+
+  const components = useMemo(() => ({ header: { cell: ResizableHeaderCell } }), []);
+
+  return (
+    <div className="renderer-list">
+      <FilterBar
+        part={part}
+        filters={filters}
+        env={env}
+        defaults={defaults}
+        onSearch={(values, keyword) => data.setQuery((q) => ({ ...q, page: 1, filters: values, keyword }))}
+      />
+      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 8, gap: 8 }}>
+        <div style={{ fontWeight: 600 }}>
+          {title}
+          {bulk && selected.keys.length > 0 && <span style={{ fontWeight: 400, marginLeft: 8 }}>已选 {selected.keys.length} 项</span>}
+        </div>
+        <Space wrap>
+          {toolbar
+            .filter((a) => holds(a.action.when, env, null))
+            .map(({ action, path, def }) => {
+              const C = def.component;
+              return <C key={path} action={action} path={path} scope={scope} selection={action.bulk ? selected : undefined} />;
+            })}
+          <Button icon={<ReloadOutlined />} aria-label="刷新" title="刷新" onClick={data.refresh} />
+          <ColumnSettings
+            available={available}
+            states={states}
+            customised={isCustomised(prefs)}
+            onToggle={(key, hidden) => changePrefs(setHidden(prefs, colDefaults, key, hidden))}
+            onMove={(from, to) => changePrefs(moveColumn(prefs, colDefaults, from, to))}
+            onFix={(key, fixed) => changePrefs(setFixed(prefs, colDefaults, key, fixed))}
+            onReset={() => changePrefs(EMPTY_PREFS)}
+          />
+        </Space>
+      </div>
+      <Table<Row>
+        rowKey={rowKey}
+        size="middle"
+        columns={columns}
+        dataSource={rows}
+        loading={data.loading}
+        virtual={virtual}
+        scroll={scroll}
+        components={components}
+        summary={summary}
+        onChange={onTableChange}
+        rowSelection={bulk ? { selectedRowKeys: selected.keys, onChange: (keys, selRows) => setSelected({ keys, rows: selRows }), fixed: 'left' } : undefined}
+        pagination={{
+          current: data.query.page,
+          pageSize: data.query.pageSize,
+          total: data.total,
+          showSizeChanger: true,
+          pageSizeOptions: part.pageSizeOptions ?? DEFAULT_PAGE_SIZES,
+          showTotal: (t) => `共 ${t} 条`,
+        }}
+      />
+    </div>
+  );
+}
+
+/** Field key → Chinese title, from the list's columns and forms. */
+function fieldTitles(part: ListPart): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const form of Object.values(part.forms ?? {})) for (const f of form.fields) out[f.field] = f.title;
+  for (const c of part.columns) out[c.field] = c.title;
+  return out;
+}
+
+function RowActions({ row, list, env, scope }: { row: Row; list: UsableAction[]; env: RenderEnv; scope: ActionScope }) {
+  return (
+    <Space size={0} wrap={false}>
+      {list
+        .filter((a) => holds(a.action.when, env, row))
+        .map(({ action, path, def }) => {
+          const C = def.component;
+          return <C key={path} action={action} path={path} scope={scope} record={row} inline />;
+        })}
+    </Space>
+  );
+}

@@ -1,0 +1,92 @@
+// antd column definitions from the schema and the user's column state. Built once per change of
+// schema, preferences, sort or session (useMemo in the list), never per row: each cell calls the
+// per-column function its type made, so a 10,000-row page costs one cheap call per visible cell.
+
+import type { ColumnType } from 'antd/es/table';
+import { Link } from 'react-router-dom';
+import type { ReactNode } from 'react';
+import type { CellRenderer, ColumnTypeDef, Row } from '../columns/types';
+import type { ColumnDefault, ColumnState } from '../data/columnConfig';
+import { holds, passesStatic, type RenderEnv } from '../env';
+import { columnTypes } from '../registries';
+import { fillRoute } from '../template';
+import type { ColumnSchema, ListPart, OptionItem, SortOrder } from '../types';
+import { columnKey } from './prepare';
+
+export const DEFAULT_COLUMN_WIDTH = 140;
+
+/** Columns this user may see at all (permission, flag, a `when` on flags/rights); hidden or not. */
+export function availableColumns(part: ListPart, env: RenderEnv): ColumnSchema[] {
+  return part.columns.filter((c) => passesStatic(c, env) && holds(c.when, env, null) && columnTypes.peek(c.type ?? 'text'));
+}
+
+export function columnDefaults(columns: readonly ColumnSchema[]): ColumnDefault[] {
+  return columns.map((c) => {
+    const d: ColumnDefault = { key: columnKey(c) };
+    if (c.hidden) d.hidden = true;
+    if (c.width !== undefined) d.width = c.width;
+    if (c.fixed) d.fixed = c.fixed;
+    return d;
+  });
+}
+
+function cellOf(c: ColumnSchema, def: ColumnTypeDef, env: RenderEnv, options: Map<string, OptionItem> | undefined): CellRenderer {
+  const inner = def.cell(c, { env, options });
+  if (!c.link) return inner;
+  const template = c.link;
+  return (v, row) => <Link to={fillRoute(template, row)}>{inner(v, row) as ReactNode}</Link>;
+}
+
+export interface HeaderCellProps {
+  width?: number;
+  onResize?: (width: number, done: boolean) => void;
+}
+
+export interface BuildArgs {
+  available: ColumnSchema[];
+  states: ColumnState[];
+  env: RenderEnv;
+  options: Map<string, Map<string, OptionItem>>;
+  sort?: { field: string; order: SortOrder };
+  onResize(key: string, width: number, done: boolean): void;
+}
+
+export interface Built {
+  columns: ColumnType<Row>[];
+  /** The schema columns drawn, in order (totals row cells follow this). */
+  shown: ColumnSchema[];
+  totalWidth: number;
+}
+
+export function buildColumns({ available, states, env, options, sort, onResize }: BuildArgs): Built {
+  const byKey = new Map(available.map((c) => [columnKey(c), c]));
+  const columns: ColumnType<Row>[] = [];
+  const shown: ColumnSchema[] = [];
+  let totalWidth = 0;
+  for (const s of states) {
+    if (s.hidden) continue;
+    const c = byKey.get(s.key);
+    if (!c) continue;
+    const def = columnTypes.peek(c.type ?? 'text')!;
+    const width = s.width ?? def.width ?? DEFAULT_COLUMN_WIDTH;
+    totalWidth += width;
+    shown.push(c);
+    const render = cellOf(c, def, env, options.get(c.field));
+    columns.push({
+      key: s.key,
+      dataIndex: c.field.split('.'),
+      title: c.title,
+      width,
+      fixed: s.fixed,
+      align: c.align ?? def.align,
+      ellipsis: c.ellipsis ?? true,
+      sorter: c.sortable ? true : undefined,
+      sortOrder: c.sortable ? (sort?.field === c.field ? sort.order : null) : undefined,
+      sortDirections: c.sortable ? ['ascend', 'descend'] : undefined,
+      showSorterTooltip: false,
+      render: (v: unknown, row: Row) => render(v, row),
+      onHeaderCell: () => ({ width, onResize: (w: number, done: boolean) => onResize(s.key, w, done) }) as HeaderCellProps,
+    });
+  }
+  return { columns, shown, totalWidth };
+}

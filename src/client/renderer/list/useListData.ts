@@ -1,0 +1,87 @@
+// Server-side paging, sorting and filtering: the query the user set up, the list call it makes, and
+// the rows it answered. Starts fetching at once (in parallel with the list's preparation).
+//
+// Responses are matched to the latest request by their body, not by a counter: React StrictMode
+// mounts twice, and the request core would drop a second identical request as a duplicate, so the
+// hook never sends one while the same conditions are on their way.
+
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { OK } from '../../../core/codes';
+import { CLIENT_ABORTED, CLIENT_DUPLICATE, callApiRef } from '../../request';
+import { exportBody, listBody, readListResult, type ListQuery } from '../data/listQuery';
+import type { ListPart } from '../types';
+
+export type Row = Record<string, unknown>;
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+export function initialQuery(part: ListPart, filterDefaults: Record<string, unknown>): ListQuery {
+  const q: ListQuery = { page: 1, pageSize: part.pageSize ?? DEFAULT_PAGE_SIZE, filters: filterDefaults, keyword: '' };
+  if (part.defaultSort) q.sort = part.defaultSort;
+  return q;
+}
+
+export interface ListData {
+  query: ListQuery;
+  rows: Row[];
+  total: number;
+  loading: boolean;
+  /** At least one answer arrived. */
+  loaded: boolean;
+  setQuery(update: (q: ListQuery) => ListQuery): void;
+  refresh(): void;
+  exportBody(): Record<string, unknown>;
+}
+
+export function useListData(part: ListPart, filterDefaults: Record<string, unknown>, fixedFilters?: Record<string, unknown>): ListData {
+  const [query, setQueryState] = useState<ListQuery>(() => initialQuery(part, filterDefaults));
+  const [result, setResult] = useState<{ rows: Row[]; total: number; loaded: boolean }>({ rows: [], total: 0, loaded: false });
+  const [loading, setLoading] = useState(true);
+  const [tick, setTick] = useState(0);
+  const latest = useRef('');
+  const fixedKey = JSON.stringify(fixedFilters ?? null);
+  const body = useMemo(() => listBody(query, fixedFilters), [query, fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const inFlight = useRef<string | null>(null);
+  const again = useRef(false);
+  const lastTick = useRef(tick);
+
+  useEffect(() => {
+    const key = JSON.stringify(body);
+    const refreshed = lastTick.current !== tick;
+    lastTick.current = tick;
+    latest.current = key;
+    // Same conditions already on their way (StrictMode's second mount, or a refresh while loading):
+    // wait for that answer; after a refresh, ask once more when it lands.
+    if (inFlight.current === key) {
+      if (refreshed) again.current = true;
+      return;
+    }
+    const send = () => {
+      inFlight.current = key;
+      setLoading(true);
+      void callApiRef(part.api.list, body).then((env) => {
+        if (inFlight.current === key) inFlight.current = null;
+        if (env.code === CLIENT_DUPLICATE || env.code === CLIENT_ABORTED || latest.current !== key) return;
+        if (again.current) {
+          again.current = false;
+          send();
+          return;
+        }
+        setLoading(false);
+        if (env.code !== OK) return; // the request core has told the user
+        const { list, total } = readListResult<Row>(env.data);
+        setResult({ rows: list, total, loaded: true });
+      });
+    };
+    send();
+  }, [part.api.list, body, tick]);
+
+  const setQuery = useCallback((update: (q: ListQuery) => ListQuery) => setQueryState(update), []);
+  const refresh = useCallback(() => setTick((t) => t + 1), []);
+  const queryRef = useRef(query);
+  queryRef.current = query;
+  const getExportBody = useCallback(() => exportBody(queryRef.current, fixedFilters), [fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  return { query, rows: result.rows, total: result.total, loading, loaded: result.loaded, setQuery, refresh, exportBody: getExportBody };
+}

@@ -1,0 +1,67 @@
+// The four registries and the built-in types. Every type is lazily loaded: a screen fetches only the
+// chunks of the types its schema names (the common light ones share a chunk). To add one: write the
+// module (default export of the
+// registry's value type) and register it here — or at start-up from anywhere:
+//
+//   columnTypes.register('percent', () => import('./columns/percent'));
+//   widgets.register('colour', () => import('./widgets/colour'));
+//   actions.register('print', () => import('./actions/print'));
+//   sections.register('chart', () => import('./detail/chart'));
+
+import type { ActionDef } from './actions/types';
+import type { ColumnTypeDef } from './columns/types';
+import type { SectionDef } from './detail/types';
+import { Registry } from './registry';
+import type { WidgetDef } from './widgets/types';
+
+export const columnTypes = new Registry<ColumnTypeDef>('列类型');
+export const widgets = new Registry<WidgetDef>('控件');
+export const actions = new Registry<ActionDef>('操作');
+export const sections = new Registry<SectionDef>('区块类型');
+
+// Built-ins. Common light types share a chunk (./*/basic.ts); heavier ones have their own.
+const basicColumn = () => import('./columns/basic');
+const basicWidget = () => import('./widgets/basic');
+const basicAction = () => import('./actions/basic');
+
+columnTypes
+  .register('text', () => basicColumn().then((m) => m.text))
+  .register('link', () => basicColumn().then((m) => m.link))
+  .register('number', () => basicColumn().then((m) => m.number))
+  .register('money', () => basicColumn().then((m) => m.money))
+  .register('date', () => basicColumn().then((m) => m.date))
+  .register('datetime', () => basicColumn().then((m) => m.datetime))
+  .register('enum', () => basicColumn().then((m) => m.enumType))
+  .register('boolean', () => basicColumn().then((m) => m.boolean))
+  .register('image', () => import('./columns/image'))
+  .register('changes', () => import('./columns/changes'));
+
+widgets
+  .register('input', () => basicWidget().then((m) => m.input))
+  .register('textarea', () => basicWidget().then((m) => m.textarea))
+  .register('number', () => basicWidget().then((m) => m.number))
+  .register('money', () => basicWidget().then((m) => m.money))
+  .register('numberRange', () => basicWidget().then((m) => m.numberRange))
+  .register('select', () => basicWidget().then((m) => m.select))
+  .register('boolean', () => basicWidget().then((m) => m.boolean))
+  .register('switch', () => basicWidget().then((m) => m.switchWidget))
+  .register('date', () => basicWidget().then((m) => m.date))
+  .register('dateRange', () => basicWidget().then((m) => m.dateRange))
+  .register('treeSelect', () => import('./widgets/treeSelect'))
+  .register('image', () => import('./widgets/image'))
+  .register('file', () => import('./widgets/file'))
+  .register('rightsTree', () => import('./widgets/rightsTree'));
+
+actions
+  .register('link', () => basicAction().then((m) => m.link))
+  .register('call', () => basicAction().then((m) => m.call))
+  .register('refresh', () => basicAction().then((m) => m.refresh))
+  .register('export', () => basicAction().then((m) => m.exportAction))
+  .register('form', () => import('./actions/form'))
+  .register('import', () => import('./actions/import'));
+
+sections
+  .register('descriptions', () => import('./detail/descriptions'))
+  .register('list', () => import('./detail/relatedList'))
+  .register('tabs', () => import('./detail/tabs'))
+  .register('audit', () => import('./detail/audit'));

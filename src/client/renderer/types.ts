@@ -1,0 +1,349 @@
+// Types of the kind-specific parts of screen files (schemas/meta/screen-kinds.schema.json is the JSON
+// Schema of the same shapes; keep the two in step). The renderer trusts these shapes only as far as
+// the meta-schema checks them: anything it cannot draw becomes an error box naming the schema path.
+
+import type { Condition } from '../../core/conditions';
+
+/** An endpoint reference such as "cdm:012101". */
+export type ApiRef = string;
+
+/** Gates shared by columns, filters, fields and actions. All must pass for the part to show. */
+export interface Gated {
+  /** Function-right code (or several: any suffices). '1' always passes. */
+  permission?: string | string[];
+  /** Company flag that must be on. */
+  flag?: string;
+  /** Condition on the row / record / form values, flags and rights. */
+  when?: Condition;
+}
+
+export interface OptionItem {
+  value: string | number | boolean;
+  label: string;
+  /** antd tag colour for enum columns. */
+  color?: string;
+}
+
+/** Remote options: a code answering a list (or {list}) of rows. */
+export interface RemoteOptions {
+  api: ApiRef;
+  /** Row property shown (default: `label`, then `name`). */
+  label?: string;
+  /** Row property stored (default: `value`, then `id`). */
+  value?: string;
+  /** Body sent with the call (default {}). */
+  body?: Record<string, unknown>;
+}
+
+/** Where a select, enum column or filter gets its choices. Exactly one of options / dict. */
+export interface OptionsSource {
+  options?: OptionItem[] | RemoteOptions;
+  /** Dictionary code published by cdm 013801. */
+  dict?: string;
+}
+
+export type SortOrder = 'ascend' | 'descend';
+
+export interface ColumnSchema extends Gated, OptionsSource {
+  field: string;
+  title: string;
+  /** Column type (registry key). Default 'text'. */
+  type?: string;
+  /** Stable key for column configuration (default: field). */
+  key?: string;
+  width?: number;
+  minWidth?: number;
+  fixed?: 'left' | 'right';
+  align?: 'left' | 'center' | 'right';
+  /** Server-side sort on this column. */
+  sortable?: boolean;
+  /** Not shown by default; users may show it in column settings. */
+  hidden?: boolean;
+  ellipsis?: boolean;
+  /** Route template opened by a click, e.g. "/procurement/purchaseOrder/{id}". */
+  link?: string;
+  /** number, money: decimals (default 2 for money, as-is for number). */
+  decimals?: number;
+  /** money: row field holding the currency id (shown as the currency character). */
+  currencyField?: string;
+  /** money: a fixed currency character. */
+  currency?: string;
+  /** date, datetime: dayjs pattern. */
+  format?: string;
+  /** boolean: texts (default 是 / 否). */
+  trueText?: string;
+  falseText?: string;
+  /** image: thumbnail size (default 80). */
+  size?: number;
+  /** Also a filter in the search form (true: a default widget for the type). */
+  search?: boolean | Omit<FilterSchema, 'field' | 'title'>;
+  /** Text shown for an empty cell (default '-'). */
+  empty?: string;
+}
+
+export interface FilterSchema extends Omit<Gated, 'when'>, OptionsSource {
+  field: string;
+  title: string;
+  /** Widget (registry key): input, number, select, date, dateRange, numberRange, switch, treeSelect. */
+  widget?: string;
+  /** Input filter directive (spec §5): int, code, letter, decimals:n ... */
+  filter?: string;
+  placeholder?: string;
+  /** select: several values (sent as an array). */
+  multiple?: boolean;
+  defaultValue?: unknown;
+  /** treeSelect: code answering the tree. */
+  tree?: RemoteTree;
+  /** boolean: texts of the two choices (default 是 / 否). */
+  trueText?: string;
+  falseText?: string;
+  /** numberRange: decimals. */
+  decimals?: number;
+}
+
+export interface RemoteTree {
+  api: ApiRef;
+  label?: string;
+  value?: string;
+  children?: string;
+  /** Flat rows with a parent field are built into a tree. */
+  parentField?: string;
+  body?: Record<string, unknown>;
+}
+
+export interface ActionBase extends Gated {
+  /** Action type (registry key): link, call, form, export, import, refresh. */
+  action: string;
+  title: string;
+  /** Button look. */
+  type?: 'primary' | 'default' | 'link' | 'dashed' | 'text';
+  danger?: boolean;
+  /** Toolbar only: acts on the selected rows (shown when the list has selection). */
+  bulk?: boolean;
+  /** Ask before running (Popconfirm on row actions, Modal.confirm on the toolbar). */
+  confirm?: string;
+  [option: string]: unknown;
+}
+
+export interface LinkAction extends ActionBase {
+  action: 'link';
+  /** Route template with {field} placeholders. */
+  to: string;
+  newTab?: boolean;
+}
+
+export interface CallAction extends ActionBase {
+  action: 'call';
+  api: ApiRef;
+  /** Body template: strings "{field}" take the row's value; bulk actions see {ids, rows}. Default
+   *  {id} for a row, {ids} for bulk. */
+  body?: Record<string, unknown>;
+  /** Toast shown on success (default 操作成功). */
+  success?: string;
+}
+
+export interface FormAction extends ActionBase {
+  action: 'form';
+  /** Name of a form in the list's `forms`, or an inline form. */
+  form: string | FormPart;
+  /** Where the form opens (default modal). */
+  mode?: 'modal' | 'drawer';
+  /** Row actions: load the record with the form's api.get before editing (default true when it has one). */
+  load?: boolean;
+  width?: number;
+}
+
+export interface ExportAction extends ActionBase {
+  action: 'export';
+  /** File code (default: the list's api.export). */
+  api?: ApiRef;
+}
+
+export interface ImportAction extends ActionBase {
+  action: 'import';
+  /** Upload code (default: the list's api.import). */
+  api?: ApiRef;
+  /** Template file code (default: the list's api.template). */
+  template?: ApiRef;
+}
+
+export type ActionSchema = LinkAction | CallAction | FormAction | ExportAction | ImportAction | ActionBase;
+
+export interface ListApi {
+  list: ApiRef;
+  get?: ApiRef;
+  save?: ApiRef;
+  remove?: ApiRef;
+  export?: ApiRef;
+  import?: ApiRef;
+  template?: ApiRef;
+}
+
+export interface TotalsSchema {
+  /** Numeric or money columns summed over the rows on the page. */
+  fields: string[];
+  label?: string;
+}
+
+/** A list: the list kind, and list sections of detail screens. */
+export interface ListPart {
+  /** Column configuration key (per account). Default: the screen file name. */
+  name?: string;
+  api: ListApi;
+  rowKey?: string;
+  columns: ColumnSchema[];
+  filters?: FilterSchema[];
+  /** A keyword box searching the resource's searchable fields. */
+  keyword?: boolean | { placeholder?: string };
+  defaultSort?: { field: string; order: SortOrder };
+  pageSize?: number;
+  pageSizeOptions?: number[];
+  totals?: TotalsSchema;
+  toolbar?: ActionSchema[];
+  rowActions?: ActionSchema[];
+  /** Named forms opened by `form` actions. */
+  forms?: Record<string, FormPart>;
+  /** Table body height in px (default: fills the window). */
+  scrollY?: number;
+  /** Virtual rows: 'auto' (default) turns them on for pages above 100 rows. */
+  virtual?: boolean | 'auto';
+  /** Fixed filters always sent (e.g. a related list bound to its record). */
+  fixedFilters?: Record<string, unknown>;
+  /** Width of the row action column. */
+  actionWidth?: number;
+}
+
+export interface RuleSchema {
+  pattern?: string;
+  message?: string;
+  min?: number | string;
+  max?: number | string;
+  minLength?: number;
+  maxLength?: number;
+}
+
+export interface FieldSchema extends Omit<Gated, 'when'>, OptionsSource {
+  field: string;
+  title: string;
+  /** Widget (registry key). Default 'input'. */
+  widget?: string;
+  filter?: string;
+  placeholder?: string;
+  required?: boolean;
+  /** Message shown when `required` fails (default 请输入{title} / 请选择{title}). */
+  requiredMessage?: string;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  /** Message shown when `pattern` fails. */
+  patternMessage?: string;
+  min?: number | string;
+  max?: number | string;
+  /** Extra rules, each with its message. */
+  rules?: RuleSchema[];
+  decimals?: number;
+  multiple?: boolean;
+  tree?: RemoteTree;
+  defaultValue?: unknown;
+  /** Shown only while this holds (evaluated on the form values). */
+  visible?: Condition;
+  /** Read-only while this holds (true: always). */
+  disabled?: Condition;
+  /** Read-only when editing an existing record (e.g. a code). */
+  readonlyOnEdit?: boolean;
+  /** Grid columns taken (1..layout.columns). */
+  span?: number;
+  description?: string;
+  /** upload widgets: accepted extensions (".jpg,.png") and how many files. */
+  accept?: string;
+  maxCount?: number;
+  /** rightsTree: the catalog code (default cdm:013308). */
+  api?: ApiRef;
+}
+
+export interface FormLayout {
+  /** Grid columns (default 1 in modals, 2 on pages). */
+  columns?: number;
+  labelWidth?: number;
+  sections?: { title: string; fields: string[] }[];
+}
+
+export interface FormPart {
+  title?: string;
+  api?: { get?: ApiRef; save: ApiRef };
+  fields: FieldSchema[];
+  layout?: FormLayout;
+  /** Modal or drawer width. */
+  width?: number;
+  /** Values a new record starts with. */
+  initialValues?: Record<string, unknown>;
+}
+
+/** The form kind: a page with one form. The record id comes from the route parameter. */
+export interface FormScreenPart extends FormPart {
+  /** Route parameter holding the id (default 'id'); absent → a new record. */
+  idParam?: string;
+  /** Where to go after saving ({id} placeholders from the saved row); default: stay. */
+  afterSave?: string;
+}
+
+export interface DescriptionsSection extends Gated {
+  type: 'descriptions';
+  title?: string;
+  columns?: number;
+  items: ColumnSchema[];
+}
+
+export interface ListSection extends Gated {
+  type: 'list';
+  title?: string;
+  list: ListPart;
+  /** Filter fields bound to record fields: {"roleId": "id"}. */
+  bind: Record<string, string>;
+}
+
+export interface TabsSection extends Gated {
+  type: 'tabs';
+  tabs: { title: string; sections: DetailSection[] }[];
+}
+
+export interface AuditSection extends Gated {
+  type: 'audit';
+  title?: string;
+  /** auditLog entity name (e.g. "currency"). */
+  entity: string;
+  /** Audit list code (default cdm:019702). */
+  api?: ApiRef;
+}
+
+export type DetailSection = DescriptionsSection | ListSection | TabsSection | AuditSection | ({ type: string } & Gated);
+
+export interface DetailScreenPart {
+  api: { get: ApiRef };
+  idParam?: string;
+  /** Field shown after the title. */
+  titleField?: string;
+  actions?: ActionSchema[];
+  forms?: Record<string, FormPart>;
+  sections: DetailSection[];
+}
+
+export interface LineColumn extends ColumnSchema {
+  /** Editable cell widget (input, number, money); absent → read-only. */
+  editor?: string;
+  /** Computed as the product of two line fields (e.g. ["qty", "price"]), exact. */
+  product?: [string, string];
+}
+
+export interface DocumentScreenPart {
+  api: { get: ApiRef; save?: ApiRef };
+  idParam?: string;
+  header: FormPart;
+  lines: { field: string; rowKey?: string; columns: LineColumn[]; totals?: TotalsSchema };
+  /** Field holding the state, with its labels. */
+  state?: { field: string; options?: OptionItem[]; dict?: string };
+  actions?: ActionSchema[];
+  forms?: Record<string, FormPart>;
+  /** Audit trail entity (cdm 019702 filtered by entity and record id). */
+  audit?: { entity: string; api?: ApiRef };
+}

@@ -1,0 +1,3 @@
+// file upload (see upload.tsx).
+import { fileWidget } from './upload';
+export default fileWidget;

@@ -1,0 +1,3 @@
+// image upload (see upload.tsx).
+import { imageWidget } from './upload';
+export default imageWidget;

@@ -1,0 +1,21 @@
+// textarea: several lines, with a character count when the schema limits the length.
+import { Input } from 'antd';
+import { placeholderOf, type WidgetDef, type WidgetProps } from './types';
+
+function TextareaWidget({ value, onChange, disabled, readOnly, schema }: WidgetProps) {
+  return (
+    <Input.TextArea
+      value={value === undefined || value === null ? '' : String(value)}
+      onChange={(e) => onChange?.(e.target.value)}
+      disabled={disabled}
+      readOnly={readOnly}
+      maxLength={schema.maxLength}
+      showCount={!!schema.maxLength}
+      autoSize={{ minRows: 3, maxRows: 8 }}
+      placeholder={placeholderOf(schema, false)}
+    />
+  );
+}
+
+const textarea: WidgetDef = { component: TextareaWidget };
+export default textarea;

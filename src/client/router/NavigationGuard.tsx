@@ -1,0 +1,85 @@
+// Applies the pure guard (guard.ts) to every navigation: react-router's blocker holds a navigation
+// before it commits, so a refused one leaves the current page as it was (spec: "navigation is
+// cancelled"); locations that arrive without passing the blocker are checked before they render.
+
+import { useCallback, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { toast } from '../request';
+import { useBlocker, useLocation, useNavigate, type BlockerFunction } from 'react-router-dom';
+import { LOGIN_PATH, type GuardDecision } from './guard';
+import { decideFor } from './guardInput';
+import { PUBLIC } from './permissionCode';
+import { screenMatcher } from './routeTable';
+import { hasToken, onSessionChange } from './sessionAccess';
+
+export function NavigationGuard({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const held = useRef<GuardDecision | null>(null);
+
+  const apply = useCallback(
+    (decision: GuardDecision) => {
+      if (decision.type === 'redirect') navigate(decision.to, { replace: true });
+      if (decision.type === 'deny') {
+        toast.warning(decision.message);
+        if (decision.fallback) navigate(decision.fallback, { replace: true });
+      }
+    },
+    [navigate],
+  );
+
+  const shouldBlock = useCallback<BlockerFunction>(({ currentLocation, nextLocation }) => {
+    const decision = decideFor(nextLocation, currentLocation);
+    held.current = decision;
+    return decision.type !== 'allow';
+  }, []);
+  const blocker = useBlocker(shouldBlock);
+
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    const decision = held.current;
+    held.current = null;
+    blocker.reset();
+    if (decision) apply(decision);
+  }, [blocker, apply]);
+
+  // Some locations never pass through the blocker: the first one, and those reached before the blocker
+  // is registered (it registers in an effect, after a child <Navigate> has already run). Check every
+  // committed location once more; for one the blocker let through this is always "allow".
+  const committed = useMemo(() => ({ key: location.key, decision: decideFor(location, null) }), [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const refused = committed.decision.type !== 'allow';
+  const appliedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (!refused || appliedFor.current === committed.key) return;
+    appliedFor.current = committed.key;
+    apply(committed.decision);
+  }, [committed, refused, apply]);
+
+  useDocumentTitle(location.pathname);
+  useLeaveWhenLoggedOut(location.pathname);
+
+  return refused ? null : <>{children}</>;
+}
+
+function useDocumentTitle(pathname: string): void {
+  useEffect(() => {
+    const screen = screenMatcher.match(pathname);
+    if (screen) document.title = screen.title;
+  }, [pathname]);
+}
+
+/** Tokens cleared elsewhere (logout in another tab, session ended): leave pages that need them. */
+function useLeaveWhenLoggedOut(pathname: string): void {
+  const navigate = useNavigate();
+  const current = useRef(pathname);
+  current.current = pathname;
+  useEffect(
+    () =>
+      onSessionChange(() => {
+        if (hasToken() || current.current === LOGIN_PATH) return;
+        const screen = screenMatcher.match(current.current);
+        if (screen?.permission === PUBLIC) return;
+        navigate(LOGIN_PATH, { replace: true });
+      }),
+    [navigate],
+  );
+}

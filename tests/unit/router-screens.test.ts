@@ -1,0 +1,86 @@
+// The screen files: one per spec §2 route, valid against the meta-schema, codes by the convention.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { permissionCodeOf } from '../../src/client/router/permissionCode';
+import { screens } from '../../src/client/router/screenIndex';
+import { menuScreens } from '../../src/client/router/screenMenu';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SCREENS_DIR = path.join(ROOT, 'schemas/screens');
+
+function screenFiles(): { file: string; json: Record<string, unknown> }[] {
+  return fs.readdirSync(SCREENS_DIR).flatMap((dir) =>
+    fs.readdirSync(path.join(SCREENS_DIR, dir)).map((name) => ({
+      file: `${dir}/${name}`,
+      json: JSON.parse(fs.readFileSync(path.join(SCREENS_DIR, dir, name), 'utf8')) as Record<string, unknown>,
+    })),
+  );
+}
+
+/** Spec §2, as written there ({id} params); system tools are placed under /system. */
+const SPEC_ROUTES: Record<string, string[]> = {
+  '': ['/ipad', '/ipad/inventory', '/dataReport', '/dataReport/all', '/a/{id}', '/qrCodeLoad', '/navigation', '/history', '/docRelate', '/price', '/orderDetail'],
+  '/commodity': 'list, classify, competing, inventory, goodsDetail/{id}, invoiceInventory, invoiceDetail/{id}, priceManager, imageDownload, activity, activityDetail/{id}, sortList, log/{id}, diffInfo, productAcList, presell, presellMore, whiteList, presellSortList'.split(', '),
+  '/procurement': 'supplier, list, purchaseOrder, purchaseOrder/{id}, purchaseOrderAgain, treasuryPlanList, treasuryPlanOrder, treasuryPlanDetail/{id}, invoice/list, invoice/add, invoiceDetail/{id}, outPlan/list, repeal, repealDetail/{id}'.split(', '),
+  '/market': 'client, list, order, orderDetail/{id}, deliveryPlan, deliveryPlanOrder, deliveryPlanOrderDetail/{id}, facilitator, invoice, invoiceDetail, invoiceDetail/{id}, invoiceModalityAdd, invoiceDetailModality/{id}, invoiceDetailBack, invoiceDetailBack/{id}, invoiceModalityBack, invoiceModalityBack/{id}, invoicePrepaymentAdd, invoicePrepayment/{id}, invoiceDiscountTicketAdd, invoiceDiscountTicket/{id}, outTreasuryPlanList, repeal, repealDetail/{id}, invoiceLook/{id}'.split(', '),
+  '/entrepot': 'list, location, liftingTasks, inboundTaskList, inboundTaskDetail/{id}, receivingNoteList, receivingNoteDetail/{id}, receivingRecordDetail/{id}, putawayList, putawayDetail/{id}, containerManager, containerDetail/{id}, cardboardList, cardboardDetail/{id}, outboundTask, outboundTaskDetail/{id}, loadingListNew/{id}, loadingList/{id}, withdrawingRecord/{id}, loadingDetail/{id}, container_withdrawing/{id}, pickingList, pickingOrderDetailNew/{id}, pickingOrderDetail/{id}, inventoryDistribution, inventoryAdjustRecord, inventoryInitRecord, inventoryInitRecordAdd, inventoryInitRecordDetail/{id}, intelligentElevator, defaultLocation, takeStock, markerTask, singleRecord, deliverGoodsList, deliverGoodsDetail/{id}, deliverGoods/add'.split(', '),
+  '/financial': 'workBench, accounts_receivable, pay_document, accounts_receivable_detail/{id}, pay_document_detail/{id}, proceedsToday, maturedCheck, advances'.split(', '),
+  '/reportForms': 'purchase_new, sale, direct_selling, preSale_report, storage, summaryAll, finance, receivable, dealWith, other, app, clapper, makeBallot, download, exportAll'.split(', '),
+  '/baseConfig': 'currency, exchange, dynamicExchange, role, setConfig, dictionaries, department, staffList, companyRise, companyIp, company, record, customsList, emailHistory, emailTemplate, emailTemplateList, accountManagementList, accountManagementDetail'.split(', '),
+  '/system': 'diff, diffStructure, serviceMonitoring, verification, analysis, verificationDetail/{time}, operationHistory, promiseList, errorManager, storageCheck, deleteBackOrder, try, clientDevice, saleDevice, clientMap, saleMap'.split(', '),
+};
+
+const specRoutes = Object.entries(SPEC_ROUTES).flatMap(([prefix, list]) =>
+  list.map((r) => (prefix ? `${prefix}/${r}` : r).replace(/\{(\w+)\}/g, ':$1')),
+);
+
+describe('screen files', () => {
+  const files = screenFiles();
+
+  it('are valid against schemas/meta/screen.schema.json and point at it', () => {
+    // screen.schema.json refers to its siblings (kind-specific parts) by relative $ref.
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const metaDir = path.join(ROOT, 'schemas/meta');
+    for (const name of fs.readdirSync(metaDir)) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(metaDir, name), 'utf8')));
+    const validate = ajv.getSchema('https://trade-backoffice.local/meta/screen.schema.json')!;
+    const invalid = files.flatMap(({ file, json }) => (validate(json) ? [] : [`${file}: ${JSON.stringify(validate.errors)}`]));
+    expect(invalid).toEqual([]);
+    for (const { file, json } of files) expect(json.$schema, file).toBe('../../meta/screen.schema.json');
+  });
+
+  it('cover every route of spec §2, once each, and nothing else', () => {
+    const routes = screens.map((s) => s.route).sort();
+    expect(new Set(routes).size).toBe(routes.length);
+    expect(routes).toEqual([...specRoutes].sort());
+  });
+
+  it('give each route its permission code by the convention (codes 1 and public aside)', () => {
+    const special: Record<string, string> = { '/navigation': '1', '/history': '1', '/a/:id': '1', '/qrCodeLoad': 'public' };
+    for (const s of screens) expect(s.permission, s.route).toBe(special[s.route] ?? permissionCodeOf(s.route));
+  });
+
+  it('have Chinese titles and live in the folder of their menu group', () => {
+    for (const s of screens) {
+      expect(s.title, s.route).toMatch(/[\u4e00-\u9fff]/);
+      expect(s.file.split('/')[0], s.route).toBe(s.menu.group);
+    }
+  });
+
+  it('hide every :param route and every standalone page from the menu', () => {
+    for (const s of menuScreens) {
+      if (s.route.includes('/:') || s.menu.group === 'standalone') expect(s.hidden, s.route).toBe(true);
+    }
+  });
+});
+
+describe('permissionCodeOf', () => {
+  it('drops the leading slash, turns slashes into dots and drops params', () => {
+    expect(permissionCodeOf('/baseConfig/currency')).toBe('baseConfig.currency');
+    expect(permissionCodeOf('/entrepot/inboundTaskList')).toBe('entrepot.inboundTaskList');
+    expect(permissionCodeOf('/procurement/purchaseOrder/:id')).toBe('procurement.purchaseOrder');
+    expect(permissionCodeOf('/procurement/invoice/list')).toBe('procurement.invoice.list');
+    expect(permissionCodeOf('/system/verificationDetail/:time')).toBe('system.verificationDetail');
+  });
+});
