@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SCHEMAS_DIR } from './load-catalog.ts';
+import { loadResources } from '../resources/registry.ts';
+import { crossCheckScreens } from './screen-crosscheck.ts';
 
 export interface SchemaProblem {
   file: string;
@@ -48,10 +50,16 @@ export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
       return undefined;
     }
   };
+  // Meta-schemas may reference each other (screen.schema.json → screen-kinds.schema.json): load all first.
+  for (const f of listJson(path.join(root, 'meta'))) {
+    const m = read(f);
+    if (m?.$id) ajv.addSchema(m);
+  }
   const validateAll = (files: string[], metaName: string) => {
     const metaFile = path.join(root, 'meta', metaName);
     if (!fs.existsSync(metaFile)) return files.map((f) => [f, read(f)] as const);
-    const validate = ajv.compile(read(metaFile));
+    const meta = read(metaFile);
+    const validate = (meta?.$id && ajv.getSchema(meta.$id)) || ajv.compile(meta);
     return files.map((f) => {
       const data = read(f);
       if (data !== undefined && !validate(data)) {
@@ -89,5 +97,42 @@ export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
       if ((key === 'link' || key === 'to') && value.startsWith('/') && !isRoute(value)) problems.push({ file: rel(f), pointer, message: `链接 ${value} 不指向任何路由` });
     });
   }
+  const dictFile = path.join(root, 'dictionaries.json');
+  const dictionaryCodes = fs.existsSync(dictFile) ? Object.keys(read(dictFile)?.dictionaries ?? {}) : [];
+  problems.push(...crossCheckScreens({ screens, endpoints, resources, dictionaryCodes, rel }));
+  // The resource registry's own cross-checks (what the server runs at start-up), in the same format.
+  for (const p of resourceRegistryProblems(path.join(root, 'resources'), endpoints, rel)) {
+    if (!problems.some((q) => formatProblem(q) === formatProblem(p))) problems.push(p);
+  }
   return problems;
+}
+
+const WRITE_OPS = new Set(['save', 'remove', 'import', 'template']);
+
+/**
+ * Runs loadResources() (references between resources, label/sort/unique/tree fields, stamps) and turns its
+ * error lines (`file#pointer: message`) into problems; also flags catalog entries that bind a write op of a
+ * readonly resource (the server would refuse to start).
+ */
+function resourceRegistryProblems(dir: string, endpoints: ReadonlyArray<readonly [string, any]>, rel: (f: string) => string): SchemaProblem[] {
+  const out: SchemaProblem[] = [];
+  let reg: ReturnType<typeof loadResources>;
+  try {
+    reg = loadResources(dir);
+  } catch (e) {
+    for (const line of String((e as Error).message).split('\n').slice(1).map((l) => l.trim()).filter(Boolean)) {
+      const m = /^(.*?\.json)(?:#(\/[^:]*))?: (.*)$/.exec(line);
+      out.push(m ? { file: m[1], pointer: m[2] === '/' ? '' : m[2] ?? '', message: m[3] } : { file: rel(dir), pointer: '', message: line });
+    }
+    return out;
+  }
+  for (const [f, data] of endpoints) {
+    (data?.endpoints ?? []).forEach((e: any, i: number) => {
+      const m = /^resource:([a-zA-Z]+)\.([a-z]+)$/.exec(e.handler ?? '');
+      if (m && WRITE_OPS.has(m[2]) && reg.get(m[1])?.readonly) {
+        out.push({ file: rel(f), pointer: `/endpoints/${i}/handler`, message: `资源 ${m[1]} 是只读的（readonly），没有 ${m[2]} 操作` });
+      }
+    });
+  }
+  return out;
 }

@@ -1,0 +1,83 @@
+// Cross-checks of screen files against the rest of the schemas: the fields a screen names exist in the
+// resource its codes serve, the rights it names are declared somewhere, and the dictionaries it names exist.
+import type { SchemaProblem } from './schema-check.ts';
+
+interface ResourceShape {
+  name: string;
+  fields: Record<string, { type?: string; labelAs?: string; resource?: string; dict?: string }>;
+  stamps?: boolean;
+  /** fields added by hooks when rows are exposed */
+  computed?: string[];
+}
+
+export interface CrossCheckInput {
+  screens: ReadonlyArray<readonly [string, any]>;
+  endpoints: ReadonlyArray<readonly [string, any]>;
+  resources: ReadonlyArray<readonly [string, any]>;
+  dictionaryCodes: string[];
+  rel: (f: string) => string;
+}
+
+const STAMPS = ['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy'];
+const FIELD_LISTS = new Set(['columns', 'filters', 'fields', 'items']);
+
+/** Names a resource's rows carry: its fields, reference labels, stamps and declared computed fields. */
+function rowNames(r: ResourceShape): Set<string> {
+  const names = new Set<string>(STAMPS);
+  for (const [name, f] of Object.entries(r.fields ?? {})) {
+    names.add(name);
+    if (f.type === 'reference' || f.resource) names.add(f.labelAs ?? name.replace(/Ids?$/, (m) => (m === 'Ids' ? 'Names' : 'Name')));
+  }
+  for (const c of r.computed ?? []) names.add(c);
+  return names;
+}
+
+export function crossCheckScreens(input: CrossCheckInput): SchemaProblem[] {
+  const problems: SchemaProblem[] = [];
+  const resourceByName = new Map<string, ResourceShape>();
+  const dicts = new Set(input.dictionaryCodes);
+  for (const [, r] of input.resources) {
+    if (!r?.name) continue;
+    resourceByName.set(r.name, r);
+    for (const f of Object.values(r.fields ?? {}) as Array<{ dict?: string }>) if (f.dict) dicts.add(f.dict);
+  }
+  const resourceOfCode = new Map<string, string>();
+  const declaredRights = new Set<string>(['1', 'public']);
+  for (const [, file] of input.endpoints) {
+    for (const e of file?.endpoints ?? []) {
+      declaredRights.add(e.permission);
+      const m = /^resource:([a-zA-Z]+)\.(list|get)$/.exec(e.handler ?? '');
+      if (m) resourceOfCode.set(`${file.family}:${e.code}`, m[1]);
+    }
+  }
+  for (const [, s] of input.screens) if (typeof s?.permission === 'string') declaredRights.add(s.permission);
+
+  for (const [file, screen] of input.screens) {
+    if (!screen || typeof screen !== 'object') continue;
+    const f = input.rel(file);
+    // Walk with the resource of the nearest object that declares an api.list/api.get.
+    const visit = (node: unknown, pointer: string, resource: ResourceShape | undefined, inFieldList: boolean): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${pointer}/${i}`, resource, inFieldList));
+      if (!node || typeof node !== 'object') return;
+      const obj = node as Record<string, any>;
+      const api = obj.api && typeof obj.api === 'object' ? obj.api : undefined;
+      const code = api && (api.list ?? api.get);
+      const own = typeof code === 'string' ? resourceOfCode.get(code) : undefined;
+      const here = own ? resourceByName.get(own) : api ? undefined : resource;
+      if (inFieldList && typeof obj.field === 'string' && here) {
+        const root = obj.field.split('.')[0];
+        if (!rowNames(here).has(root)) problems.push({ file: f, pointer: `${pointer}/field`, message: `字段 ${obj.field} 不在资源 ${here.name} 中` });
+      }
+      if (typeof obj.dict === 'string' && !dicts.has(obj.dict)) problems.push({ file: f, pointer: `${pointer}/dict`, message: `字典 ${obj.dict} 不存在（schemas/dictionaries.json 或资源字段的 dict）` });
+      if (pointer !== '' && typeof obj.permission === 'string' && !declaredRights.has(obj.permission)) {
+        problems.push({ file: f, pointer: `${pointer}/permission`, message: `权限 ${obj.permission} 不在权限目录中（接口目录或页面路由未声明）` });
+      }
+      for (const [k, v] of Object.entries(obj)) {
+        if (k === 'api') continue;
+        visit(v, `${pointer}/${k}`, here, FIELD_LISTS.has(k));
+      }
+    };
+    visit(screen, '', undefined, false);
+  }
+  return problems;
+}

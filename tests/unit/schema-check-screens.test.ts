@@ -1,0 +1,79 @@
+// `npm run schemas:check` catches each kind of mistake in a screen file, naming file and JSON pointer.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMAS_DIR } from '../../src/server/catalog/load-catalog.ts';
+import { checkSchemas, formatProblem } from '../../src/server/catalog/schema-check.ts';
+
+let root: string;
+const currencyFile = () => path.join(root, 'screens/baseConfig/currency.json');
+let original: string;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'screens-check-'));
+  fs.cpSync(SCHEMAS_DIR, root, { recursive: true });
+  original = fs.readFileSync(currencyFile(), 'utf8');
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** Applies an edit to the currency screen, runs the check, restores the file, returns the lines. */
+function linesAfter(edit: (screen: any) => void): string[] {
+  const screen = JSON.parse(original);
+  edit(screen);
+  fs.writeFileSync(currencyFile(), JSON.stringify(screen));
+  try {
+    return checkSchemas(root).map(formatProblem);
+  } finally {
+    fs.writeFileSync(currencyFile(), original);
+  }
+}
+
+describe('screen mistakes', () => {
+  it('the real schemas pass', () => {
+    expect(checkSchemas(root)).toEqual([]);
+  });
+  it('a meta-schema violation (unknown kind)', () => {
+    expect(linesAfter((s) => { s.kind = 'grid'; }).join('\n')).toMatch(/currency\.json#\/kind: /);
+  });
+  it('an endpoint code not in the catalog', () => {
+    expect(linesAfter((s) => { s.api.export = 'cdm:019999'; })).toContainEqual(expect.stringMatching(/currency\.json#\/api\/export: 接口 cdm:019999 不在接口目录中$/));
+  });
+  it('a permission no screen or endpoint declares', () => {
+    expect(linesAfter((s) => { s.toolbar[0].permission = 'baseConfig.currency.fly'; }))
+      .toContainEqual(expect.stringMatching(/currency\.json#\/toolbar\/0\/permission: 权限 baseConfig\.currency\.fly 不在权限目录中/));
+  });
+  it('a dictionary that does not exist', () => {
+    expect(linesAfter((s) => { s.columns[3] = { ...s.columns[3], type: 'enum', dict: 'noSuchDict' }; }))
+      .toContainEqual(expect.stringMatching(/currency\.json#\/columns\/3\/dict: 字典 noSuchDict 不存在/));
+  });
+  it('a link to no route', () => {
+    expect(linesAfter((s) => { s.rowActions[0] = { action: 'link', title: '查看', to: '/baseConfig/nowhere/{id}' }; }))
+      .toContainEqual(expect.stringMatching(/currency\.json#\/rowActions\/0\/to: 链接 \/baseConfig\/nowhere\/\{id\} 不指向任何路由/));
+  });
+  it('a column, filter or form field the resource does not have', () => {
+    const lines = linesAfter((s) => {
+      s.columns[1].field = 'currencyNmae';
+      s.forms.edit.fields[2].field = 'symbol';
+    });
+    expect(lines).toContainEqual(expect.stringMatching(/currency\.json#\/columns\/1\/field: 字段 currencyNmae 不在资源 currency 中/));
+    expect(lines).toContainEqual(expect.stringMatching(/currency\.json#\/forms\/edit\/fields\/2\/field: 字段 symbol 不在资源 currency 中/));
+  });
+  it('a route used twice', () => {
+    const copy = path.join(root, 'screens/baseConfig/currencyCopy.json');
+    fs.writeFileSync(copy, original);
+    try {
+      expect(checkSchemas(root).map(formatProblem)).toContainEqual(expect.stringMatching(/currencyCopy\.json#\/route: 路由 \/baseConfig\/currency 与 .* 重复/));
+    } finally {
+      fs.rmSync(copy);
+    }
+  });
+  it('a file that is not JSON', () => {
+    fs.writeFileSync(currencyFile(), '{"route": ');
+    try {
+      expect(checkSchemas(root).map(formatProblem)).toContainEqual(expect.stringMatching(/currency\.json#\/: 不是合法的 JSON/));
+    } finally {
+      fs.writeFileSync(currencyFile(), original);
+    }
+  });
+});
