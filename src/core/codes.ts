@@ -64,6 +64,21 @@ export const BUSINESS_CODES = {
   EXCHANGE_RATE_NOT_FOUND_4051: '{currency}在 {date} 及之前没有汇率，请先维护汇率',
   ACCOUNT_SELF_4052: '不能删除或停用当前登录的账号',
   IMAGE_NONE_4053: '所选商品没有可下载的图片',
+  // basic settings: e-mail
+  EMAIL_NOT_CONFIGURED_4061: '未配置邮件服务器（SMTP_HOST），无法发送邮件，请联系管理员',
+  EMAIL_SEND_FAILED_4062: '邮件发送失败：{error}',
+  EMAIL_TEMPLATE_DISABLED_4063: '邮件模板“{name}”已停用，不能用于发送',
+  // stock ledger, locations and stock documents
+  STOCK_NOT_ENOUGH_4071: '商品 {code} 在 {place} 的可用库存不足：现有 {onHand}，已预留 {reserved}，需要 {qty}',
+  STOCK_RESERVE_NOT_ENOUGH_4072: '商品 {code} 在 {place} 的可预留库存不足：现有 {onHand}，已预留 {reserved}，需要预留 {qty}',
+  STOCK_RELEASE_4073: '商品 {code} 在 {place} 的已预留数量不足：已预留 {reserved}，需要释放 {qty}',
+  STOCK_LOCATION_REQUIRED_4074: '公司要求出入库指定库位：商品 {code} 在仓库 {warehouse} 的明细未指定库位',
+  STOCK_LOCATION_WAREHOUSE_4075: '库位 {location} 不属于仓库 {warehouse}',
+  STOCK_LOCATION_LOCKED_4076: '库位 {location} 已锁定，不能出入库',
+  STOCK_WAREHOUSE_DISABLED_4077: '仓库 {warehouse} 已停用，不能出入库',
+  STOCK_DOC_STATUS_4078: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
+  STOCK_LOCATION_NOT_FOUND_4079: '库位 {code} 不存在',
+  STOCK_LOCATION_AMBIGUOUS_4080: '库位 {code} 在多个仓库中都存在（{warehouses}），请先选择仓库',
 } as const;
 
 export type BusinessCode = keyof typeof BUSINESS_CODES;

@@ -52,6 +52,13 @@ async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop: (
     drop: async () => {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
+      // The server's pool has ended, but its backends may still be exiting: forcing them off mid-exit
+      // surfaces as a stray 57P01 error in the test process. Wait (briefly) for them to go first.
+      for (let i = 0; i < 50; i++) {
+        const r = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (r.rows[0].n === 0) break;
+        await new Promise((res) => setTimeout(res, 20));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },

@@ -93,6 +93,8 @@ function sample(f: Field): unknown {
     case 'string':
       if (f.format === 'cidr') return `10.${n % 250}.${Math.floor(n / 250) % 250}.${seq % 250}`;
       if (f.format === 'email') return `t${n}@example.com`;
+      // digit-only codes (HS codes) get digits
+      if (f.pattern && !new RegExp(f.pattern, 'u').test(`T${n}`)) return String(100000 + n).slice(0, f.maxLength ?? 50);
       return `T${n}`.slice(0, f.maxLength ?? 50);
     case 'text': return `文本${n}`;
     case 'integer': return Number(f.min ?? 1);
@@ -109,17 +111,28 @@ function sample(f: Field): unknown {
   }
 }
 
-/** A valid new row of r for a company: required and unique fields, references to that company's rows. */
+/**
+ * A valid new row of r for a company: required and unique fields, references to that company's rows
+ * (a referenced resource with no row in the company yet gets one first, e.g. a default location needs a
+ * product and a location).
+ */
 async function sampleRow(r: Resource, companyId: number): Promise<Record<string, unknown>> {
   const row: Record<string, unknown> = {};
   for (const f of r.fields) {
     if (!f.writable) continue;
     const needed = f.required || f.unique || r.uniqueKeys.some((k) => k.includes(f.name));
     if (!needed) continue;
-    if (f.type === 'reference') row[f.name] = await firstId(reg.get(f.resource!)!.table, companyId);
-    else row[f.name] = sample(f);
+    if (f.type === 'reference') {
+      const target = reg.get(f.resource!)!;
+      row[f.name] = (await firstId(target.table, companyId)) ?? (f.required && target !== r ? await createSample(target, companyId) : undefined);
+    } else row[f.name] = sample(f);
   }
   return row;
+}
+
+async function createSample(r: Resource, companyId: number): Promise<number | string | undefined> {
+  const created = await invoke(r, 'save', companyId === demo.id ? demo : demo2, await sampleRow(r, companyId));
+  return created && !Buffer.isBuffer(created) && created.code === '200' ? created.data.id : undefined;
 }
 
 /** Rows of readonly resources come from the system (logs); write one straight into the table. */

@@ -1,6 +1,7 @@
 // Demo data (README documents it; tests rely on it): companies demo and demo2.
 import type { DB } from './connection.ts';
 import { hashPassword } from '../auth/password.ts';
+import { seedSettings } from './seed-settings.ts';
 
 export const DEMO_PASSWORD = 'demo123';
 export const CLERK_RIGHTS = [
@@ -84,6 +85,7 @@ export async function seedIfEmpty(db: DB): Promise<boolean> {
     await insertId(trx, 'account', { ...s, userName: 'clerk', staffId: clerkStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([clerkRole]), warehouseId: wh.id });
     await insertId(trx, 'supplier', { ...s, code: 'S001', name: '宁波华东五金制品厂', contact: '陈经理', phone: '0574-88886666', paymentDays: 30, enabled: 1 });
     await insertId(trx, 'client', { ...s, code: 'C001', name: '杭州百货贸易公司', contact: '李小姐', phone: '0571-86668888', creditLimit: 5_000_000, enabled: 1 });
+    await seedSettings(trx, demo.companyId);
     await seedCompany(trx, {
       code: 'demo2', name: '第二演示公司', flags: {},
       currencies: [{ code: 'CNY', currencyName: '人民币', currencyCharacter: '¥', isBase: true }],

@@ -4,8 +4,10 @@ import type { OpHandler } from '../catalog/context.ts';
 import type { RightInfo } from '../catalog/rights-catalog.ts';
 import type { ResourceRegistry } from '../resources/index.ts';
 import { authOps } from './auth-ops.ts';
+import { basicSettingsOps } from './basic-settings-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
 import { settingsOps } from './settings-ops.ts';
+import { stockOps } from './stock-ops.ts';
 import { storageOps } from './storage-ops.ts';
 
 export interface OpsDeps {
@@ -21,5 +23,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...settingsOps(deps),
     ...storageOps(deps),
     ...masterDataOps(deps),
+    ...basicSettingsOps(deps),
+    ...stockOps(deps),
   };
 }

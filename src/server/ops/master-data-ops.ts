@@ -11,6 +11,7 @@ import type { Tenant } from '../catalog/tenant.ts';
 import { bizError, validationError } from '../http/errors.ts';
 import { FileResponse } from '../http/file-response.ts';
 import { fileDate, xlsxDownload, type XlsxCell, type XlsxColumn } from '../files/xlsx.ts';
+import { takeSequenceValue } from '../domain/sequence.ts';
 import { fetchRow, notFound } from '../resources/index.ts';
 import { formatChanges, realDate } from '../resources/fields.ts';
 import type { Resource, ResourceRegistry } from '../resources/types.ts';
@@ -111,20 +112,14 @@ function categoryTree(rows: Row[]) {
 /** Next product code from the company's sequence: a conditional increment, so two callers never share one. */
 async function nextProductCode(ctx: CallContext): Promise<string> {
   return ctx.transaction(async (db, tenant) => {
-    const name = 'productCode';
+    // First use: start after the largest code of the form P000123 already in the company.
+    const start = async () => {
+      const top = await tenant.select('product').select('code').where('code', '>=', 'P000000').where('code', '<=', 'P999999')
+        .where(sql<boolean>`length(${sql.ref('code')}) = 7`).orderBy('code', 'desc').limit(1).executeTakeFirst();
+      return top && /^P\d{6}$/.test(String(top.code)) ? Number(String(top.code).slice(1)) + 1 : 1;
+    };
     for (let attempt = 0; attempt < 100; attempt++) {
-      const bumped = await tenant.update('sequence').set({ nextValue: sql`${sql.ref('nextValue')} + 1` })
-        .where('name', '=', name).returning('nextValue').executeTakeFirst();
-      if (!bumped) {
-        // First use: start after the largest code of the form P000123 already in the company.
-        const top = await tenant.select('product').select('code').where('code', '>=', 'P000000').where('code', '<=', 'P999999')
-          .where(sql<boolean>`length(${sql.ref('code')}) = 7`).orderBy('code', 'desc').limit(1).executeTakeFirst();
-        const start = top && /^P\d{6}$/.test(String(top.code)) ? Number(String(top.code).slice(1)) + 1 : 1;
-        await db.insertInto('sequence').values({ companyId: tenant.companyId, name, nextValue: start })
-          .onConflict((oc) => oc.columns(['companyId', 'name']).doNothing()).execute();
-        continue;
-      }
-      const value = Number(bumped.nextValue) - 1;
+      const value = await takeSequenceValue(db, tenant.companyId, 'productCode', start);
       const code = `P${String(value).padStart(6, '0')}`;
       const taken = await tenant.select('product').select('id').where('code', '=', code).executeTakeFirst();
       if (!taken) return code;

@@ -7,6 +7,8 @@ import { endAccountSessions } from '../auth/tokens.ts';
 import { bizError, type FieldError } from '../http/errors.ts';
 import type { Row } from './query.ts';
 import type { Resource, ResourceRegistry } from './types.ts';
+import { SETTINGS_HOOKS } from './settings-hooks.ts';
+import { STOCK_HOOKS } from '../domain/stock/locations.ts';
 
 export interface SaveEvent {
   ctx: CallContext;
@@ -24,6 +26,11 @@ export interface SaveEvent {
 }
 
 export interface ResourceHooks {
+  /**
+   * Server-derived field values (readonly fields) computed from the merged row, e.g. a location's lookup
+   * key from its code. Applied on save and import before the checks, so unique keys see them.
+   */
+  derive?(e: { merged: Row }): Row;
   /** Extra checks after the field rules; returned errors become a validation failure. */
   validate?(e: SaveEvent): Promise<FieldError[]>;
   /** Extra columns written with the row (e.g. a stamp when the password changes). */
@@ -136,4 +143,6 @@ export const HOOKS: Record<string, ResourceHooks> = {
       for (const row of rows) row.entityTitle = reg.get(String(row.entity))?.title ?? row.entity;
     },
   },
+  ...SETTINGS_HOOKS,
+  ...STOCK_HOOKS,
 };

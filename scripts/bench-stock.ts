@@ -1,0 +1,310 @@
+// `npm run bench:stock [-- --products 100000 --moves 1000000 --duration 10 --connections 8 --list-connections 10 --fresh --no-pg --no-sqlite]`
+// The stock ledger at scale, on SQLite and PostgreSQL:
+//  1. a database seeded with 100,000 products and 1,000,000 ledger rows with consistent balances
+//     (scripts/lib/seed-scale.ts + scripts/lib/seed-moves.ts, the same as `npm run seed -- --moves N`);
+//  2. postings of 50-line stock adjustment documents per second over HTTP (oms 022703 with post=true:
+//     header, lines, 50 guarded balance updates, summary, ledger, audit — one transaction each).
+//     Later issues replace this with receiving + putaway documents, which post through the same
+//     postMoves; this measures that path;
+//  3. the inventory list (cdm 011301: 50 rows, filtered by warehouse + keyword + only in stock) p99;
+//  4. `npm run verify` over all the moves (wall time of the command, and the check itself).
+// autocannon runs in a child process (scripts/lib/load-worker.mjs). SQLite always (a cached database under
+// the OS temp dir; --fresh rebuilds it); PostgreSQL in a fresh database `bench_stock` on DATABASE_URL's
+// server (default postgres://postgres@127.0.0.1:5432/postgres), skipped with a note when unreachable.
+import { fork, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../src/server/config.ts';
+import { openDatabase } from '../src/server/db/connection.ts';
+import { migrate } from '../src/server/db/migrate.ts';
+import { seedIfEmpty } from '../src/server/db/seed.ts';
+import { verifyStock } from '../src/server/domain/stock/verify.ts';
+import { createServer, type Server } from '../src/server/server.ts';
+import { seedMoves } from './lib/seed-moves.ts';
+import { seedScale } from './lib/seed-scale.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    products: { type: 'string', default: '100000' },
+    moves: { type: 'string', default: '1000000' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '8' },
+    'list-connections': { type: 'string', default: '10' },
+    lines: { type: 'string', default: '50' },
+    fresh: { type: 'boolean', default: false },
+    'no-pg': { type: 'boolean', default: false },
+    'no-sqlite': { type: 'boolean', default: false },
+    // Experiment (default: the server's own setting): SQLite WAL pages between automatic checkpoints.
+    'wal-autocheckpoint': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+  strict: true,
+});
+if (args.help) {
+  console.log('用法：npm run bench:stock -- [--products 100000] [--moves 1000000] [--duration 10] [--warmup 2] [--connections 8] [--list-connections 10] [--lines 50] [--fresh] [--no-pg] [--no-sqlite] [--wal-autocheckpoint 10000]');
+  process.exit(0);
+}
+
+const PRODUCTS = Number(args.products);
+const MOVES = Number(args.moves);
+const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const LIST_CONNECTIONS = Number(args['list-connections']);
+const LINES = Number(args.lines);
+const KEYWORDS = ['螺丝', '不锈钢', 'LED', '胶带', '套装'];
+const GOALS = { docsPerSec: 200, listP99: 30, verifySec: 10 };
+
+interface LoadSpec {
+  url: string; method: 'POST'; headers: Record<string, string>; bodies: string[]; connections: number; duration: number; expectPrefix: string;
+}
+interface LoadResult {
+  requests: number; rps: number; p50: number; p90: number; p99: number; max: number; non2xx: number; errors: number; timeouts: number; bad: number; badSample: string | null;
+}
+
+function load(spec: LoadSpec): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL('./lib/load-worker.mjs', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    let result: LoadResult | undefined;
+    child.once('message', (m) => { result = m as LoadResult; });
+    child.once('error', reject);
+    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon 子进程退出（${code}）`))));
+    child.send(spec);
+  });
+}
+
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return res.json();
+}
+
+interface Target { label: string; dataDir: string; databaseUrl?: string }
+
+async function seed(where: { dataDir: string; databaseUrl?: string }, label: string): Promise<void> {
+  const database = openDatabase(where);
+  try {
+    await migrate(database.db, database.dialect);
+    await seedIfEmpty(database.db);
+    console.log(`${label}：写入 ${PRODUCTS} 个商品…`);
+    const r = await seedScale(database.db, { company: 'demo', products: PRODUCTS, dialect: database.dialect });
+    console.log(`${label}：商品完成，用时 ${(r.ms / 1000).toFixed(1)} 秒；写入 ${MOVES} 条库存流水…`);
+    const m = await seedMoves(database.db, { company: 'demo', moves: MOVES, dialect: database.dialect });
+    console.log(`${label}：库存流水完成（库位 ${m.locations}，库存键 ${m.keys}），用时 ${(m.ms / 1000).toFixed(1)} 秒`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function prepareSqlite(): Promise<Target> {
+  const dataDir = path.join(os.tmpdir(), 'tbo-bench-stock', 'sqlite');
+  const file = path.join(dataDir, 'app.sqlite');
+  if (args.fresh) fs.rmSync(dataDir, { recursive: true, force: true });
+  if (fs.existsSync(file)) {
+    const database = openDatabase({ dataDir });
+    try {
+      const applied = await migrate(database.db, database.dialect);
+      if (applied.length) await sql`analyze`.execute(database.db);
+      const p = await database.db.selectFrom('product').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+      const m = await database.db.selectFrom('stockMove').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst().catch(() => undefined);
+      if (Number(p?.n ?? 0) >= PRODUCTS && Number(m?.n ?? 0) >= MOVES) {
+        console.log(`SQLite：沿用 ${file}（${p?.n} 个商品，${m?.n} 条库存流水；--fresh 重新生成）`);
+        return { label: 'SQLite', dataDir };
+      }
+    } finally {
+      await database.close();
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  await seed({ dataDir }, 'SQLite');
+  return { label: 'SQLite', dataDir };
+}
+
+async function preparePostgres(): Promise<Target | undefined> {
+  const admin = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
+  admin.pathname = '/postgres';
+  const name = 'bench_stock';
+  const c = new pg.Client({ connectionString: admin.toString() });
+  try {
+    await c.connect();
+  } catch (e) {
+    console.log(`PostgreSQL：无法连接 ${admin.host}（${(e as Error).message}），跳过。`);
+    return undefined;
+  }
+  await c.query(`drop database if exists ${name} with (force)`);
+  await c.query(`create database ${name}`);
+  await c.end();
+  const url = new URL(admin.toString());
+  url.pathname = `/${name}`;
+  const dataDir = path.join(os.tmpdir(), 'tbo-bench-stock', 'pg-data');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  await seed({ dataDir, databaseUrl: url.toString() }, 'PostgreSQL');
+  return { label: 'PostgreSQL', dataDir, databaseUrl: url.toString() };
+}
+
+/** Deterministic 50-line adjustment bodies over keys of WH01 with plenty of stock: +1 and −1 lines. */
+async function postingBodies(server: Server, count: number): Promise<{ bodies: string[]; warehouseId: number }> {
+  const db = server.database.db;
+  const company = await db.selectFrom('company').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow();
+  const wh = await db.selectFrom('warehouse').select('id').where('companyId', '=', company.id).where('code', '=', 'WH01').executeTakeFirstOrThrow();
+  const keys = await db.selectFrom('stockBalance').select(['productId', 'locationId'])
+    .where('companyId', '=', company.id).where('warehouseId', '=', wh.id).where('onHand', '>=', 200).where('reserved', '=', 0)
+    .orderBy('productId').limit(50_000).execute();
+  if (keys.length < LINES * 4) throw new Error(`WH01 中库存充足的商品太少（${keys.length}）`);
+  let x = 12345;
+  const rnd = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const bodies: string[] = [];
+  for (let d = 0; d < count; d++) {
+    const used = new Set<string>();
+    const lines: Array<{ productId: number; locationId: number | null; qty: number }> = [];
+    while (lines.length < LINES) {
+      const k = keys[Math.floor(rnd() * keys.length)]!;
+      const id = `${k.productId}:${k.locationId}`;
+      if (used.has(id)) continue;
+      used.add(id);
+      lines.push({ productId: Number(k.productId), locationId: Number(k.locationId) || null, qty: lines.length % 2 ? -1 : 1 });
+    }
+    bodies.push(JSON.stringify({ warehouseId: Number(wh.id), reason: 'correction', remark: '基准测试', lines, post: true }));
+  }
+  return { bodies, warehouseId: Number(wh.id) };
+}
+
+function runVerifyCommand(t: Target): Promise<{ code: number | null; ms: number; out: string }> {
+  const root = path.resolve(import.meta.dirname, '..');
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/verify.ts'], {
+      cwd: root, env: { ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.databaseUrl ?? '' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('exit', (code) => resolve({ code, ms: Date.now() - started, out }));
+  });
+}
+
+interface Figures {
+  engine: string;
+  docsPerSec: number;
+  linesPerSec: number;
+  postP50: number;
+  postP99: number;
+  postBad: number;
+  postBadSample: string | null;
+  listRps: number;
+  listP50: number;
+  listP99: number;
+  listBad: number;
+  listBadSample: string | null;
+  verifyMs: number;
+  verifyCommandMs: number;
+  verifyExit: number | null;
+  verifyDifferences: number;
+  moves: number;
+}
+
+async function benchTarget(t: Target): Promise<Figures> {
+  const config = loadConfig({ ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.databaseUrl ?? '', CLIENT_DIR: path.join(t.dataDir, 'no-client') });
+  let server: Server | undefined;
+  try {
+    server = await createServer(config, { seed: true });
+    if (args['wal-autocheckpoint'] && server.database.dialect === 'sqlite') {
+      const pages = Number(args['wal-autocheckpoint']);
+      if (!Number.isInteger(pages) || pages < 0) throw new Error('--wal-autocheckpoint 必须是非负整数');
+      await sql.raw(`pragma wal_autocheckpoint = ${pages}`).execute(server.database.db);
+      console.log(`${t.label}：实验设置 wal_autocheckpoint = ${pages}（服务器默认 1000）`);
+    }
+    const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const login = await post(`${address}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
+    if (login.code !== '200') throw new Error(`登录失败：${login.code} ${login.msg}`);
+    const headers = { 'content-type': 'application/json', token: login.data.accessToken as string };
+
+    // Postings.
+    const { bodies, warehouseId } = await postingBodies(server, 2000);
+    const check = await post(`${address}/oms/api/022703`, JSON.parse(bodies[0]!), headers);
+    if (check.code !== '200') throw new Error(`调整单过账检查未通过：${JSON.stringify(check).slice(0, 400)}`);
+    const postSpec: LoadSpec = { url: `${address}/oms/api/022703`, method: 'POST', headers, bodies: bodies.slice(1), connections: CONNECTIONS, duration: DURATION, expectPrefix: '{"code":"200"' };
+    if (WARMUP > 0) await load({ ...postSpec, duration: WARMUP });
+    const posting = await load(postSpec);
+    const okDocs = posting.requests - posting.bad - posting.non2xx;
+
+    // Inventory list: warehouse + keyword + only in stock, 50 rows, pages 1–4 of five keywords.
+    const listBodies: string[] = [];
+    for (const keyword of KEYWORDS) {
+      for (let page = 1; page <= 4; page++) listBodies.push(JSON.stringify({ page, pageSize: 50, warehouseId, keyword, onlyInStock: true }));
+    }
+    for (const b of listBodies) {
+      const r = await post(`${address}/cdm/api/011301`, JSON.parse(b), headers);
+      if (r.code !== '200' || r.data.list.length !== 50) throw new Error(`库存列表检查未通过（期望 50 行）：${b} → ${JSON.stringify(r).slice(0, 300)}`);
+    }
+    const sample = await post(`${address}/cdm/api/011301`, JSON.parse(listBodies[0]!), headers);
+    console.log(`${t.label}：库存列表 ${listBodies[0]} → ${sample.data.list.length} 行，合计 ${sample.data.total}`);
+    const listSpec: LoadSpec = { url: `${address}/cdm/api/011301`, method: 'POST', headers, bodies: listBodies, connections: LIST_CONNECTIONS, duration: DURATION, expectPrefix: '{"code":"200"' };
+    if (WARMUP > 0) await load({ ...listSpec, duration: WARMUP });
+    const list = await load(listSpec);
+
+    // Verification: the check itself, then `npm run verify` as a command.
+    const v = await verifyStock(server.database.db);
+    const cmd = await runVerifyCommand(t);
+    return {
+      engine: t.label, docsPerSec: okDocs / DURATION, linesPerSec: (okDocs * LINES) / DURATION, postP50: posting.p50, postP99: posting.p99,
+      postBad: posting.bad + posting.non2xx + posting.errors + posting.timeouts, postBadSample: posting.badSample,
+      listRps: list.rps, listP50: list.p50, listP99: list.p99, listBad: list.bad + list.non2xx + list.errors + list.timeouts, listBadSample: list.badSample,
+      verifyMs: v.ms, verifyCommandMs: cmd.ms, verifyExit: cmd.code, verifyDifferences: v.total, moves: v.moves,
+    };
+  } finally {
+    await server?.close();
+  }
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+
+function report(all: Figures[]): boolean {
+  let pass = true;
+  console.log('');
+  console.log(`过账：${LINES} 行库存调整单（oms 022703，保存并过账），${CONNECTIONS} 个连接，${DURATION} 秒；库存列表：cdm 011301，50 行，仓库 + 关键字 + 只看有库存，${LIST_CONNECTIONS} 个连接，${DURATION} 秒`);
+  console.log('（后续的收货 + 上架单据经同一个 postMoves 过账；届时以收货 + 上架替换此项）');
+  for (const f of all) {
+    console.log('');
+    console.log(`== ${f.engine} ==`);
+    console.log(`  过账：${fmt(f.docsPerSec, 1)} 单/秒（${fmt(f.linesPerSec)} 行/秒），p50 ${f.postP50} ms，p99 ${f.postP99} ms，失败 ${f.postBad}${f.postBadSample ? `（例：${f.postBadSample}）` : ''}`);
+    console.log(`  库存列表：${fmt(f.listRps)} 次/秒，p50 ${f.listP50} ms，p99 ${f.listP99} ms，失败 ${f.listBad}${f.listBadSample ? `（例：${f.listBadSample}）` : ''}`);
+    console.log(`  校验：${fmt(f.moves)} 条流水，校验本身 ${(f.verifyMs / 1000).toFixed(2)} 秒，npm run verify 命令 ${(f.verifyCommandMs / 1000).toFixed(2)} 秒（退出码 ${f.verifyExit}，差异 ${f.verifyDifferences}）`);
+    if (f.engine === 'SQLite') {
+      const checks: Array<[string, boolean]> = [
+        [`过账 ≥ ${GOALS.docsPerSec} 单/秒`, f.docsPerSec >= GOALS.docsPerSec && f.postBad === 0],
+        [`库存列表 p99 < ${GOALS.listP99} ms`, f.listP99 < GOALS.listP99 && f.listBad === 0],
+        [`npm run verify < ${GOALS.verifySec} 秒且无差异`, f.verifyCommandMs < GOALS.verifySec * 1000 && f.verifyExit === 0],
+      ];
+      for (const [name, ok] of checks) {
+        pass &&= ok;
+        console.log(`  目标 ${name}：${ok ? '达标' : '未达标'}`);
+      }
+    } else if (f.verifyExit !== 0 || f.postBad || f.listBad) {
+      pass = false;
+      console.log('  有失败的请求或校验差异');
+    }
+  }
+  return pass;
+}
+
+async function main(): Promise<void> {
+  console.log(`商品 ${fmt(PRODUCTS)}，库存流水 ${fmt(MOVES)}；CPU ${os.cpus().length} 核，Node ${process.version}`);
+  const figures: Figures[] = [];
+  if (!args['no-sqlite']) figures.push(await benchTarget(await prepareSqlite()));
+  if (!args['no-pg']) {
+    const t = await preparePostgres();
+    if (t) figures.push(await benchTarget(t));
+  }
+  process.exitCode = report(figures) ? 0 : 1;
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.stack ?? e.message : e);
+  process.exit(1);
+});

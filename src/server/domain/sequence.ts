@@ -1,0 +1,30 @@
+// Per-company number sequences (table `sequence`): product codes, document numbers. A value is taken by
+// one conditional increment (UPDATE ... SET next_value = next_value + 1 RETURNING), so two callers never
+// share one; the first use creates the row with an insert that cannot race (ON CONFLICT DO NOTHING).
+// Run inside the caller's transaction: a rolled-back transaction gives its number back.
+import { sql } from 'kysely';
+import { formatDate } from '../../core/format.ts';
+import type { DB } from '../db/connection.ts';
+
+/** Takes the next value of a company's sequence; `start` gives the first value when the sequence is new. */
+export async function takeSequenceValue(db: DB, companyId: number, name: string, start: number | (() => Promise<number>) = 1): Promise<number> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const bumped = await db.updateTable('sequence').set({ nextValue: sql`${sql.ref('nextValue')} + 1` })
+      .where('companyId', '=', companyId).where('name', '=', name).returning('nextValue').executeTakeFirst();
+    if (bumped) return Number(bumped.nextValue) - 1;
+    const first = typeof start === 'function' ? await start() : start;
+    await db.insertInto('sequence').values({ companyId, name, nextValue: first })
+      .onConflict((oc) => oc.columns(['companyId', 'name']).doNothing()).execute();
+  }
+  throw new Error(`sequence ${name}: could not take a value`);
+}
+
+/**
+ * A document number: prefix + the company's date + a per-day counter, e.g. QC202611210001.
+ * `tzHours` is the company's time zone, so the day changes at the company's midnight.
+ */
+export async function nextDocumentNo(db: DB, companyId: number, prefix: string, tzHours: number, at = new Date()): Promise<string> {
+  const day = formatDate(at.toISOString(), tzHours).replace(/-/g, '');
+  const n = await takeSequenceValue(db, companyId, `doc:${prefix}:${day}`, 1);
+  return `${prefix}${day}${String(n).padStart(4, '0')}`;
+}

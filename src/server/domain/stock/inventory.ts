@@ -1,0 +1,311 @@
+// Stock reads: the inventory list (product × warehouse, from stock_summary), stock by location
+// (inventoryDistribution, from stock_balance) and a product's movements (from the ledger). Quantities
+// are small units; every row also carries the big/mid/small split of the product's pack sizes.
+import { sql } from 'kysely';
+import { splitUnits, type PackSizes } from '../../../core/stock-units.ts';
+import type { CallContext, InputSchema } from '../../catalog/context.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import type { Dialect } from '../../db/connection.ts';
+import { bizError, validationError } from '../../http/errors.ts';
+import { companyDateRange } from '../../../core/format.ts';
+import { cachedTotal, countKey, rememberTotal } from '../../resources/count-cache.ts';
+import { realDate } from '../../resources/fields.ts';
+import { MOVE_KINDS, type MoveKind } from './ledger.ts';
+import { STOCK_DOC_KINDS } from './documents.ts';
+import { lookupKeyOf } from './locations.ts';
+
+type Row = Record<string, unknown>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Q = any;
+
+const PAGING = {
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+  pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 50, title: '每页条数' },
+};
+
+export const INVENTORY_INPUT: InputSchema = {
+  type: 'object',
+  properties: {
+    ...PAGING,
+    keyword: { type: ['string', 'null'], maxLength: 100, title: '商品编码或名称' },
+    productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
+    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+    categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
+    onlyInStock: { type: ['boolean', 'null'], title: '只看有库存' },
+  },
+};
+
+export const DISTRIBUTION_INPUT: InputSchema = {
+  type: 'object',
+  properties: {
+    ...PAGING,
+    keyword: { type: ['string', 'null'], maxLength: 100, title: '商品编码或名称' },
+    productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
+    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+    locationId: { type: ['integer', 'null'], minimum: 1, title: '库位' },
+    lcCode: { type: ['string', 'null'], maxLength: 30, title: '库位编码' },
+    zone: { type: ['string', 'null'], maxLength: 20, title: '库区' },
+    onlyInStock: { type: ['boolean', 'null'], default: true, title: '只看有库存' },
+  },
+};
+
+export const MOVEMENTS_INPUT: InputSchema = {
+  type: 'object', required: ['productId'],
+  properties: {
+    ...PAGING,
+    productId: { type: 'integer', minimum: 1, title: '商品' },
+    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+    kind: { enum: [...Object.keys(MOVE_KINDS), null], title: '变动类型' },
+    dateFrom: { type: ['string', 'null'], maxLength: 10, title: '开始日期' },
+    dateTo: { type: ['string', 'null'], maxLength: 10, title: '结束日期' },
+  },
+};
+
+interface Paging { page: number; pageSize: number }
+
+export interface InventoryInput extends Paging {
+  keyword?: string | null;
+  productId?: number | null;
+  warehouseId?: number | null;
+  categoryId?: number | null;
+  onlyInStock?: boolean | null;
+}
+
+export interface DistributionInput extends Paging {
+  keyword?: string | null;
+  productId?: number | null;
+  warehouseId?: number | null;
+  locationId?: number | null;
+  lcCode?: string | null;
+  zone?: string | null;
+  onlyInStock?: boolean | null;
+}
+
+export interface MovementsInput extends Paging {
+  productId: number;
+  warehouseId?: number | null;
+  kind?: MoveKind | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+}
+
+const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+
+function packsOf(r: Row): PackSizes {
+  return { bigQty: Number(r.bigQty ?? 1), midQty: Number(r.midQty ?? 1), unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall) };
+}
+
+function like(dialect: Dialect, ref: string, pattern: string) {
+  return dialect === 'postgres' ? sql<boolean>`${sql.ref(ref)} ilike ${pattern} escape '\\'` : sql<boolean>`${sql.ref(ref)} like ${pattern} escape '\\'`;
+}
+
+const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Products matching a keyword: code or name contains it (case-insensitive), or the barcode equals it.
+ * A keyword with no cased characters (Chinese, digits) matches the same rows with a plain substring
+ * test — instr() on SQLite, strpos() on PostgreSQL — which is several times cheaper over 100,000 names
+ * than LIKE/ILIKE.
+ */
+function keywordFilter(q: Q, dialect: Dialect, keyword: string | null | undefined): Q {
+  const k = keyword?.trim();
+  if (!k) return q;
+  if (k.toLowerCase() === k.toUpperCase()) {
+    const fn = dialect === 'postgres' ? 'strpos' : 'instr';
+    return q.where((eb: Q) => eb.or([
+      sql<boolean>`${sql.raw(fn)}(${sql.ref('product.code')}, ${k}) > 0`, sql<boolean>`${sql.raw(fn)}(${sql.ref('product.name')}, ${k}) > 0`, eb('product.barcode', '=', k),
+    ]));
+  }
+  const pattern = contains(k);
+  return q.where((eb: Q) => eb.or([like(dialect, 'product.code', pattern), like(dialect, 'product.name', pattern), eb('product.barcode', '=', k)]));
+}
+
+/**
+ * A page and its total, with the list-total cache of the generic lists (resources/count-cache.ts): a
+ * total is reused between page turns until this process posts stock (postMoves bumps the stock tables)
+ * or for 3 s (other processes); a short page gives the exact total without counting; rows are always
+ * read fresh.
+ */
+async function pageWithTotal<T>(companyId: number, table: string, criteria: unknown, page: Paging, rows: () => Promise<T[]>, count: () => Promise<number>) {
+  const key = countKey(companyId, table, criteria);
+  let total = cachedTotal(companyId, table, key);
+  const offset = (page.page - 1) * page.pageSize;
+  // The first page is always read; a later one only when the total says it has rows.
+  const fetched = total === undefined || total > offset || offset === 0;
+  const list = fetched ? await rows() : [];
+  // A short page (an empty first page included) tells the exact total; an empty later page the cache
+  // promised rows for means the cached total is stale.
+  if (fetched && list.length < page.pageSize && (list.length > 0 || offset === 0)) total = offset + list.length;
+  else if (total === undefined || (fetched && list.length === 0)) total = await count();
+  rememberTotal(companyId, table, key, total);
+  return { list, total, page: page.page, pageSize: page.pageSize };
+}
+
+/** A category and all below it. */
+async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
+  const rows = (await tenant.select('category').select(['id', 'parentId']).execute()) as Row[];
+  if (!rows.some((r) => Number(r.id) === id)) throw validationError([{ field: 'categoryId', message: '商品类别不存在' }]);
+  const children = new Map<number, number[]>();
+  for (const r of rows) if (r.parentId != null) children.set(Number(r.parentId), [...(children.get(Number(r.parentId)) ?? []), Number(r.id)]);
+  const out = new Set<number>([id]);
+  const stack = [id];
+  while (stack.length) for (const c of children.get(stack.pop()!) ?? []) if (!out.has(c)) { out.add(c); stack.push(c); }
+  return [...out];
+}
+
+function quantities(onHand: number, reserved: number, packs: PackSizes) {
+  const available = onHand - reserved;
+  return {
+    onHand, reserved, available,
+    // TODO(issue 5, inbound plans): quantity expected on open inbound plans; 0 until those documents exist.
+    inbound: 0,
+    units: { onHand: splitUnits(onHand, packs), reserved: splitUnits(reserved, packs), available: splitUnits(available, packs) },
+  };
+}
+
+/** Inventory per product × warehouse: on hand, reserved, available (= on hand − reserved), inbound. */
+export async function inventoryList(ctx: CallContext, input: InventoryInput) {
+  const tenant = ctx.tenant;
+  const dialect = ctx.database.dialect;
+  const productFilter = !!(input.keyword?.trim() || input.categoryId);
+  const categories = input.categoryId ? await categoryAndBelow(tenant, input.categoryId) : undefined;
+  const base = (joinProduct: boolean): Q => {
+    let q: Q = tenant.select('stockSummary');
+    if (joinProduct) q = q.innerJoin('product', (j: Q) => j.onRef('product.id', '=', 'stockSummary.productId').onRef('product.companyId', '=', 'stockSummary.companyId'));
+    if (input.productId) q = q.where('stockSummary.productId', '=', input.productId);
+    if (input.warehouseId) q = q.where('stockSummary.warehouseId', '=', input.warehouseId);
+    if (input.onlyInStock) q = q.where('stockSummary.onHand', '>', 0);
+    if (categories) q = q.where('product.categoryId', 'in', categories);
+    return keywordFilter(q, dialect, input.keyword);
+  };
+  const criteria = ['inventory', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.categoryId ?? null, !!input.onlyInStock];
+  const count = async () => {
+    const counted = (await base(productFilter).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+    return Number(counted?.total ?? 0);
+  };
+  const rows = async () => ((await base(true)
+    .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockSummary.warehouseId').onRef('warehouse.companyId', '=', 'stockSummary.companyId'))
+    .select(['stockSummary.productId', 'stockSummary.warehouseId', 'stockSummary.onHand', 'stockSummary.reserved', 'stockSummary.updatedAt',
+      'product.code as productCode', 'product.name as productName', 'product.specification', 'product.categoryId', 'product.barcode',
+      'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall',
+      'warehouse.code as warehouseCode', 'warehouse.name as warehouseName'])
+    .orderBy('product.code').orderBy('stockSummary.warehouseId')
+    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[]).map((r) => {
+    const packs = packsOf(r);
+    return {
+      productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName), specification: text(r.specification),
+      barcode: text(r.barcode), categoryId: r.categoryId == null ? null : Number(r.categoryId),
+      warehouseId: Number(r.warehouseId), warehouseCode: String(r.warehouseCode), warehouseName: String(r.warehouseName),
+      ...quantities(Number(r.onHand), Number(r.reserved), packs),
+      bigQty: packs.bigQty, midQty: packs.midQty, unitBig: packs.unitBig, unitMid: packs.unitMid, unitSmall: packs.unitSmall,
+      updatedAt: text(r.updatedAt),
+    };
+  });
+  return pageWithTotal(tenant.companyId, 'stockSummary', criteria, input, rows, count);
+}
+
+/** Stock by location (inventoryDistribution): one row per product × warehouse × location. */
+export async function distributionList(ctx: CallContext, input: DistributionInput) {
+  const tenant = ctx.tenant;
+  const dialect = ctx.database.dialect;
+  const lcKey = input.lcCode?.trim() ? lookupKeyOf(input.lcCode) : '';
+  if (input.lcCode?.trim() && !lcKey) throw validationError([{ field: 'lcCode', message: '库位编码去掉 -、S、Z、A、B 后为空' }]);
+  const base = (): Q => {
+    let q: Q = tenant.select('stockBalance')
+      .innerJoin('product', (j: Q) => j.onRef('product.id', '=', 'stockBalance.productId').onRef('product.companyId', '=', 'stockBalance.companyId'))
+      .leftJoin('location', (j: Q) => j.onRef('location.id', '=', 'stockBalance.locationId').onRef('location.companyId', '=', 'stockBalance.companyId'));
+    if (input.productId) q = q.where('stockBalance.productId', '=', input.productId);
+    if (input.warehouseId) q = q.where('stockBalance.warehouseId', '=', input.warehouseId);
+    if (input.locationId) q = q.where('stockBalance.locationId', '=', input.locationId);
+    if (lcKey) q = q.where('location.lookupKey', 'like', `${lcKey.replace(/[\\%_]/g, '')}%`);
+    if (input.zone?.trim()) q = q.where('location.zone', '=', input.zone.trim());
+    if (input.onlyInStock !== false) q = q.where((eb: Q) => eb.or([eb('stockBalance.onHand', '!=', 0), eb('stockBalance.reserved', '!=', 0)]));
+    return keywordFilter(q, dialect, input.keyword);
+  };
+  const criteria = ['distribution', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.locationId ?? null, lcKey || null,
+    input.zone?.trim() || null, input.onlyInStock !== false];
+  const count = async () => {
+    const counted = (await base().select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+    return Number(counted?.total ?? 0);
+  };
+  // Index order (warehouse, location, product): pages stay cheap however many balances there are.
+  const rows = async () => ((await base()
+    .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockBalance.warehouseId').onRef('warehouse.companyId', '=', 'stockBalance.companyId'))
+    .select(['stockBalance.productId', 'stockBalance.warehouseId', 'stockBalance.locationId', 'stockBalance.onHand', 'stockBalance.reserved', 'stockBalance.updatedAt',
+      'product.code as productCode', 'product.name as productName', 'product.specification',
+      'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall',
+      'warehouse.code as warehouseCode', 'warehouse.name as warehouseName', 'location.lcCode', 'location.zone', 'location.type as locationType', 'location.status as locationStatus'])
+    .orderBy('stockBalance.warehouseId').orderBy('stockBalance.locationId').orderBy('stockBalance.productId')
+    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[]).map((r) => {
+    const packs = packsOf(r);
+    return {
+      productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName), specification: text(r.specification),
+      warehouseId: Number(r.warehouseId), warehouseCode: String(r.warehouseCode), warehouseName: String(r.warehouseName),
+      locationId: Number(r.locationId) || null, lcCode: text(r.lcCode), zone: text(r.zone), locationType: text(r.locationType), locationStatus: text(r.locationStatus),
+      ...quantities(Number(r.onHand), Number(r.reserved), packs),
+      unitSmall: packs.unitSmall, updatedAt: text(r.updatedAt),
+    };
+  });
+  return pageWithTotal(tenant.companyId, 'stockBalance', criteria, input, rows, count);
+}
+
+function dateBound(v: string | null | undefined, field: string, title: string): string | undefined {
+  if (!v) return undefined;
+  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(v.trim());
+  const d = m ? realDate(Number(m[1]), Number(m[2]), Number(m[3])) : undefined;
+  if (!d) throw validationError([{ field, message: `${title}不是有效的日期（YYYY-MM-DD）` }]);
+  return d;
+}
+
+/** A product's ledger rows, newest first (the goods detail page's movements tab). */
+export async function movementList(ctx: CallContext, input: MovementsInput) {
+  const tenant = ctx.tenant;
+  const tz = ctx.caller?.company.timeZone ?? 8;
+  const product = (await tenant.select('product').select(['id', 'code', 'name', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'])
+    .where('id', '=', input.productId).executeTakeFirst()) as Row | undefined;
+  if (!product) throw bizError('PRODUCT_NOT_EXIST_4001');
+  const from = dateBound(input.dateFrom, 'dateFrom', '开始日期');
+  const to = dateBound(input.dateTo, 'dateTo', '结束日期');
+  let where: Q = tenant.select('stockMove').where('stockMove.productId', '=', input.productId);
+  if (input.warehouseId) where = where.where('stockMove.warehouseId', '=', input.warehouseId);
+  if (input.kind) where = where.where('stockMove.kind', '=', input.kind);
+  if (from) where = where.where('stockMove.createdAt', '>=', companyDateRange(from, from, tz)[0]);
+  if (to) where = where.where('stockMove.createdAt', '<=', companyDateRange(to, to, tz)[1]);
+  const counted = (await where.select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const total = Number(counted?.total ?? 0);
+  const offset = (input.page - 1) * input.pageSize;
+  const rows = total > offset
+    ? ((await where
+      .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockMove.warehouseId').onRef('warehouse.companyId', '=', 'stockMove.companyId'))
+      .leftJoin('location', (j: Q) => j.onRef('location.id', '=', 'stockMove.locationId').onRef('location.companyId', '=', 'stockMove.companyId'))
+      .leftJoin('account', (j: Q) => j.onRef('account.id', '=', 'stockMove.accountId').onRef('account.companyId', '=', 'stockMove.companyId'))
+      .select(['stockMove.id', 'stockMove.warehouseId', 'stockMove.locationId', 'stockMove.qty', 'stockMove.reservedQty', 'stockMove.kind', 'stockMove.docType',
+        'stockMove.docId', 'stockMove.docLine', 'stockMove.createdAt', 'warehouse.code as warehouseCode', 'warehouse.name as warehouseName', 'location.lcCode',
+        'account.userName'])
+      .orderBy('stockMove.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[])
+    : [];
+  // Document numbers, one query per document type on the page.
+  const docNos = new Map<string, string>();
+  const byType = new Map<string, number[]>();
+  for (const r of rows) byType.set(String(r.docType), [...(byType.get(String(r.docType)) ?? []), Number(r.docId)]);
+  for (const [type, ids] of byType) {
+    const kind = STOCK_DOC_KINDS[type];
+    if (!kind) continue;
+    const docs = (await tenant.select(kind.header).select(['id', 'docNo']).where('id', 'in', [...new Set(ids)]).execute()) as Row[];
+    for (const d of docs) docNos.set(`${type}:${String(d.id)}`, String(d.docNo));
+  }
+  const packs = packsOf(product);
+  const list = rows.map((r) => ({
+    id: Number(r.id), kind: String(r.kind), kindText: MOVE_KINDS[String(r.kind) as MoveKind] ?? String(r.kind),
+    warehouseId: Number(r.warehouseId), warehouseCode: String(r.warehouseCode), warehouseName: String(r.warehouseName),
+    locationId: r.locationId == null ? null : Number(r.locationId), lcCode: text(r.lcCode),
+    qty: Number(r.qty), reservedQty: Number(r.reservedQty), units: splitUnits(Number(r.qty), packs),
+    docType: String(r.docType), docTitle: STOCK_DOC_KINDS[String(r.docType)]?.title ?? String(r.docType), docId: Number(r.docId),
+    docNo: docNos.get(`${String(r.docType)}:${String(r.docId)}`) ?? null, docLine: r.docLine == null ? null : Number(r.docLine),
+    userName: text(r.userName), createdAt: String(r.createdAt),
+  }));
+  return {
+    product: { id: Number(product.id), code: String(product.code), name: String(product.name), unitSmall: packs.unitSmall },
+    list, total, page: input.page, pageSize: input.pageSize,
+  };
+}

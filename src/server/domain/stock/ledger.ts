@@ -1,0 +1,315 @@
+// The stock ledger (DESIGN §4.3). Every stock change is one row of the append-only `stock_move`; the
+// balance it changes (`stock_balance`, per company × product × warehouse × location) and the per product ×
+// warehouse total (`stock_summary`) change in the SAME transaction, the caller's.
+//
+// Guarantees of postMoves (run it inside the caller's transaction, e.g. ctx.transaction):
+// - Quantities are never read, computed and written back by application code. The change of every
+//   balance is one conditional UPDATE evaluated by the database on the row as it is
+//   (`on_hand = on_hand + v.d ... where <key> and <guard>`), so concurrent postings from any number of
+//   connections or server processes cannot oversell. The moves of one call are netted per balance key
+//   and applied together: `UPDATE stock_balance ... FROM (VALUES ...)` with the guard in its WHERE, and
+//   RETURNING tells which keys passed.
+// - Guards, in small units (integers): an outbound change (qty < 0) needs on_hand + qty >= reserved + r,
+//   i.e. it cannot take stock that is reserved or not there — unless the company's `negativeStock` flag
+//   is on; a reservation (r > 0) needs reserved + r <= on_hand + qty; a release never takes reserved
+//   below 0. A refused key throws STOCK_NOT_ENOUGH_4071 / STOCK_RESERVE_NOT_ENOUGH_4072 /
+//   STOCK_RELEASE_4073 naming the product, warehouse/location and the quantities, and the caller's
+//   whole transaction (the whole document) rolls back.
+// - Missing balance rows are created first by an insert that cannot race (ON CONFLICT DO NOTHING); the
+//   conditional update then decides on the row as it is.
+// - Keys are handled sorted by (product, warehouse, location). On PostgreSQL the balance rows are locked
+//   in that order (SELECT ... ORDER BY ... FOR UPDATE) before the update, so two transactions always
+//   lock in the same order (no deadlock cycles); serialization failures and deadlocks that still happen
+//   are retried by inTransaction. SQLite has one writer at a time (BEGIN ... COMMIT holds the write lock;
+//   a snapshot that went stale is retried by inTransaction as SQLITE_BUSY_SNAPSHOT).
+// - The per product × warehouse totals (stock_summary) change by the same net amounts in the same
+//   transaction, and one ledger row per move is appended.
+// - Products, warehouses and locations must belong to the caller's company (an id of another company
+//   behaves as one that does not exist); a location must belong to the move's warehouse and not be
+//   locked; the warehouse must be enabled; with the `locationRequired` flag every move needs a location.
+import { parseFlags } from '../../../core/flags.ts';
+import type { Caller } from '../../catalog/context.ts';
+import type { DB } from '../../db/connection.ts';
+import { bizError, validationError } from '../../http/errors.ts';
+import { bumpTable } from '../../resources/count-cache.ts';
+import { insertMany, isSqlite, runSql } from './raw.ts';
+
+export const MOVE_KINDS = {
+  init: '期初入库',
+  receive: '收货',
+  putaway: '上架',
+  adjust: '库存调整',
+  ship: '发货',
+  transfer: '调拨',
+  reserve: '预留',
+  release: '释放预留',
+  count: '盘点',
+  reverse: '作废冲回',
+} as const;
+export type MoveKind = keyof typeof MOVE_KINDS;
+
+export interface StockMove {
+  productId: number;
+  warehouseId: number;
+  /** null/undefined: no location (companies that do not use locations) */
+  locationId?: number | null;
+  /** change of on-hand quantity, small units */
+  qty?: number;
+  /** change of the reserved quantity, small units */
+  reserved?: number;
+  kind: MoveKind;
+  /** the document that caused the move: type name (e.g. 'stockAdjust'), id and line number */
+  docType: string;
+  docId: number;
+  docLine?: number | null;
+}
+
+/** Who posts: the company every id is checked against, and the account stamped on the ledger rows. */
+export interface StockActor {
+  companyId: number;
+  accountId: number | null;
+}
+
+export interface PostOptions {
+  /** Overrides the company's negativeStock flag (e.g. a reversal that must go through). */
+  negativeStock?: boolean;
+  /** Overrides the company's locationRequired flag. */
+  locationRequired?: boolean;
+  /** Time stamped on the rows (default: now). */
+  at?: string;
+}
+
+export interface BalanceAfter {
+  productId: number;
+  warehouseId: number;
+  locationId: number | null;
+  onHand: number;
+  reserved: number;
+}
+
+export interface PostResult {
+  moves: number;
+  /** the balances as this transaction left them, one per key touched */
+  balances: BalanceAfter[];
+}
+
+/** Largest quantity one move may carry (small units). */
+export const MAX_MOVE_QTY = 1_000_000_000_000;
+
+/**
+ * TEST HOOK (off by default; only the environment of the server process can switch it on, never a
+ * request): the posting sleeps (moves × this many ms) after the balances changed and before the ledger
+ * rows are written, so a crash test can kill the process in the middle of a document. Ignored when
+ * NODE_ENV=production.
+ */
+const TEST_HOOK_POST_DELAY_MS = process.env.NODE_ENV === 'production' ? 0 : Math.max(0, Number(process.env.TEST_HOOK_STOCK_POST_DELAY_MS ?? 0) || 0);
+
+type Row = Record<string, unknown>;
+
+interface Refs {
+  products: Map<number, { code: string }>;
+  warehouses: Map<number, { name: string; enabled: boolean }>;
+  locations: Map<number, { warehouseId: number; lcCode: string; status: string }>;
+}
+
+interface Prepared {
+  productId: number;
+  warehouseId: number;
+  /** 0 = no location (the balance key); the ledger stores null */
+  loc: number;
+  qty: number;
+  reserved: number;
+  kind: MoveKind;
+  docType: string;
+  docId: number;
+  docLine: number | null;
+  index: number;
+}
+
+export function stockActor(caller: Caller | StockActor): StockActor {
+  return 'company' in caller ? { companyId: caller.company.id, accountId: caller.accountId } : caller;
+}
+
+async function inChunks<T>(ids: T[], size: number, fn: (chunk: T[]) => Promise<void>): Promise<void> {
+  for (let i = 0; i < ids.length; i += size) await fn(ids.slice(i, i + size));
+}
+
+async function loadRefs(db: DB, companyId: number, moves: Prepared[]): Promise<Refs> {
+  const refs: Refs = { products: new Map(), warehouses: new Map(), locations: new Map() };
+  await inChunks([...new Set(moves.map((m) => m.productId))], 500, async (ids) => {
+    const rows = await db.selectFrom('product').select(['id', 'code']).where('companyId', '=', companyId).where('id', 'in', ids).execute();
+    for (const r of rows) refs.products.set(Number(r.id), { code: String(r.code) });
+  });
+  await inChunks([...new Set(moves.map((m) => m.warehouseId))], 500, async (ids) => {
+    const rows = await db.selectFrom('warehouse').select(['id', 'name', 'enabled']).where('companyId', '=', companyId).where('id', 'in', ids).execute();
+    for (const r of rows) refs.warehouses.set(Number(r.id), { name: String(r.name), enabled: Number(r.enabled) === 1 });
+  });
+  await inChunks([...new Set(moves.map((m) => m.loc).filter((l) => l !== 0))], 500, async (ids) => {
+    const rows = await db.selectFrom('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('companyId', '=', companyId).where('id', 'in', ids).execute();
+    for (const r of rows) refs.locations.set(Number(r.id), { warehouseId: Number(r.warehouseId), lcCode: String(r.lcCode), status: String(r.status) });
+  });
+  return refs;
+}
+
+function prepare(moves: StockMove[]): Prepared[] {
+  const bad = (i: number, message: string) => validationError([{ field: `moves.${i}`, message: `库存变动第 ${i + 1} 条：${message}` }]);
+  const id = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
+  const qty = (v: unknown) => v === undefined || v === null || (typeof v === 'number' && Number.isSafeInteger(v) && Math.abs(v) <= MAX_MOVE_QTY);
+  return moves.map((m, index) => {
+    if (!id(m.productId) || !id(m.warehouseId) || !(m.locationId === undefined || m.locationId === null || id(m.locationId))) throw bad(index, '商品、仓库或库位编号不正确');
+    if (!qty(m.qty) || !qty(m.reserved)) throw bad(index, `数量必须是整数（最小单位），且绝对值不超过 ${MAX_MOVE_QTY}`);
+    if (!(m.kind in MOVE_KINDS)) throw bad(index, `变动类型 ${String(m.kind)} 不正确`);
+    if (!m.docType || !id(m.docId)) throw bad(index, '来源单据不正确');
+    const q = m.qty ?? 0;
+    const r = m.reserved ?? 0;
+    if (q === 0 && r === 0) throw bad(index, '数量不能为 0');
+    return {
+      productId: m.productId, warehouseId: m.warehouseId, loc: m.locationId ?? 0, qty: q, reserved: r,
+      kind: m.kind, docType: m.docType, docId: m.docId, docLine: m.docLine ?? null, index,
+    };
+  });
+}
+
+function checkRefs(m: Prepared, refs: Refs, locationRequired: boolean): void {
+  const product = refs.products.get(m.productId);
+  if (!product) throw bizError('PRODUCT_NOT_EXIST_4001', {}, { productId: m.productId });
+  const wh = refs.warehouses.get(m.warehouseId);
+  if (!wh) throw bizError('COMMON_NOT_FOUND_4004', { entity: '仓库' }, { warehouseId: m.warehouseId });
+  if (!wh.enabled) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: wh.name }, { warehouseId: m.warehouseId });
+  if (m.loc === 0) {
+    if (locationRequired) throw bizError('STOCK_LOCATION_REQUIRED_4074', { code: product.code, warehouse: wh.name }, { productId: m.productId, warehouseId: m.warehouseId });
+    return;
+  }
+  const loc = refs.locations.get(m.loc);
+  if (!loc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '库位' }, { locationId: m.loc });
+  if (loc.warehouseId !== m.warehouseId) throw bizError('STOCK_LOCATION_WAREHOUSE_4075', { location: loc.lcCode, warehouse: wh.name }, { locationId: m.loc, warehouseId: m.warehouseId });
+  if (loc.status !== 'enabled') throw bizError('STOCK_LOCATION_LOCKED_4076', { location: loc.lcCode }, { locationId: m.loc });
+}
+
+async function guardError(db: DB, companyId: number, m: Prepared, refs: Refs, negative: boolean) {
+  const row = (await db.selectFrom('stockBalance').select(['onHand', 'reserved'])
+    .where('companyId', '=', companyId).where('productId', '=', m.productId)
+    .where('warehouseId', '=', m.warehouseId).where('locationId', '=', m.loc).executeTakeFirst()) as Row | undefined;
+  const onHand = Number(row?.onHand ?? 0);
+  const reserved = Number(row?.reserved ?? 0);
+  const wh = refs.warehouses.get(m.warehouseId)!;
+  const loc = m.loc ? refs.locations.get(m.loc) : undefined;
+  const params = {
+    code: refs.products.get(m.productId)!.code,
+    place: loc ? `${wh.name}/${loc.lcCode}` : wh.name,
+    onHand, reserved,
+  };
+  const data = { productId: m.productId, warehouseId: m.warehouseId, locationId: m.loc || null, onHand, reserved, qty: m.qty, reservedQty: m.reserved, docLine: m.docLine };
+  if (m.reserved < 0 && reserved + m.reserved < 0) return bizError('STOCK_RELEASE_4073', { ...params, qty: -m.reserved }, data);
+  if (m.reserved > 0 && (m.qty >= 0 || negative)) return bizError('STOCK_RESERVE_NOT_ENOUGH_4072', { ...params, qty: m.reserved }, data);
+  return bizError('STOCK_NOT_ENOUGH_4071', { ...params, qty: -m.qty }, data);
+}
+
+const keyOf = (m: { productId: number; warehouseId: number; loc: number }) => `${m.productId}:${m.warehouseId}:${m.loc}`;
+
+/**
+ * The net change per balance key of one call, in three statements per 500 keys: missing rows created
+ * (INSERT ... ON CONFLICT DO NOTHING, in key order); on PostgreSQL the rows locked in key order
+ * (SELECT ... ORDER BY key FOR UPDATE — every transaction takes its locks in the same order, so there is
+ * no deadlock cycle); then one UPDATE ... FROM (VALUES ...) whose WHERE carries every guard. A key the
+ * update did not return was refused by its guard.
+ */
+async function applyBatch(db: DB, companyId: number, sorted: Prepared[], refs: Refs, negative: boolean, now: string): Promise<Map<string, BalanceAfter>> {
+  const pg = !isSqlite(db);
+  // PostgreSQL types the VALUES list from its first row: cast the parameters.
+  const tuple = pg ? '(cast(? as integer), cast(? as integer), cast(? as integer), cast(? as bigint), cast(? as bigint))' : '(?, ?, ?, ?, ?)';
+  const key3 = pg ? '(cast(? as integer), cast(? as integer), cast(? as integer))' : '(?, ?, ?)';
+  const net = new Map<string, Prepared>();
+  for (const m of sorted) {
+    const k = keyOf(m);
+    const n = net.get(k);
+    if (n) { n.qty += m.qty; n.reserved += m.reserved; } else net.set(k, { ...m });
+  }
+  const keys = [...net.values()];
+  const after = new Map<string, BalanceAfter>();
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
+    await insertMany(db, 'stock_balance', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'on_hand', 'reserved', 'version', 'updated_at'],
+      chunk.map((m) => [companyId, m.productId, m.warehouseId, m.loc, 0, 0, 0, now]), 'on conflict (company_id, product_id, warehouse_id, location_id) do nothing');
+    if (pg) {
+      await runSql(db, `select 1 from stock_balance where company_id = ? and (product_id, warehouse_id, location_id) in (values ${chunk.map(() => key3).join(', ')})
+        order by product_id, warehouse_id, location_id for update`, [companyId, ...chunk.flatMap((m) => [m.productId, m.warehouseId, m.loc])]);
+    }
+    const rows = await runSql(db, `
+      with v(p, w, l, d, r) as (values ${chunk.map(() => tuple).join(', ')})
+      update stock_balance
+      set on_hand = on_hand + v.d, reserved = reserved + v.r, version = version + 1, updated_at = ?
+      from v
+      where stock_balance.company_id = ? and stock_balance.product_id = v.p
+        and stock_balance.warehouse_id = v.w and stock_balance.location_id = v.l
+        and (v.r = 0 or stock_balance.reserved + v.r >= 0)
+        and (v.r <= 0 or stock_balance.reserved + v.r <= stock_balance.on_hand + v.d)
+        and (v.d >= 0 or ? = 1 or stock_balance.on_hand + v.d >= stock_balance.reserved + v.r)
+      returning product_id, warehouse_id, location_id, on_hand, reserved`,
+    [...chunk.flatMap((m) => [m.productId, m.warehouseId, m.loc, m.qty, m.reserved]), now, companyId, negative ? 1 : 0]);
+    for (const r of rows) {
+      const loc = Number(r.locationId);
+      after.set(`${Number(r.productId)}:${Number(r.warehouseId)}:${loc}`, {
+        productId: Number(r.productId), warehouseId: Number(r.warehouseId), locationId: loc || null, onHand: Number(r.onHand), reserved: Number(r.reserved),
+      });
+    }
+    const refused = chunk.find((m) => !after.has(keyOf(m)));
+    if (refused) throw await guardError(db, companyId, refused, refs, negative);
+  }
+  return after;
+}
+
+/**
+ * Applies stock moves inside the caller's transaction `db` (see the guarantees at the top of this
+ * file). Throws a business error — and so rolls the caller's transaction back — when any move is refused.
+ */
+export async function postMoves(db: DB, caller: Caller | StockActor, moves: StockMove[], options: PostOptions = {}): Promise<PostResult> {
+  const actor = stockActor(caller);
+  if (!moves.length) return { moves: 0, balances: [] };
+  const prepared = prepare(moves);
+  const company = await db.selectFrom('company').select('flags').where('id', '=', actor.companyId).executeTakeFirst();
+  if (!company) throw bizError('COMMON_NOT_FOUND_4004', { entity: '公司' });
+  const flags = parseFlags(company.flags);
+  const negative = options.negativeStock ?? flags.negativeStock;
+  const locationRequired = options.locationRequired ?? flags.locationRequired;
+  const refs = await loadRefs(db, actor.companyId, prepared);
+  for (const m of prepared) checkRefs(m, refs, locationRequired);
+
+  const now = options.at ?? new Date().toISOString();
+  // One order for everyone: product, warehouse, location (then the document's own order).
+  const sorted = [...prepared].sort((a, b) => a.productId - b.productId || a.warehouseId - b.warehouseId || a.loc - b.loc || a.index - b.index);
+  if (TEST_HOOK_POST_DELAY_MS > 0) console.log(`[test-hook] slow posting: ${sorted.length} moves, ${TEST_HOOK_POST_DELAY_MS} ms each`);
+  const after = await applyBatch(db, actor.companyId, sorted, refs, negative, now);
+  // (test hook: the pause comes after the balances changed and before the ledger rows exist)
+  if (TEST_HOOK_POST_DELAY_MS > 0) await new Promise((res) => setTimeout(res, TEST_HOOK_POST_DELAY_MS * sorted.length));
+
+  // Per product × warehouse totals: one multi-row upsert of the net changes, in the same key order.
+  const totals = new Map<string, { productId: number; warehouseId: number; onHand: number; reserved: number }>();
+  for (const m of sorted) {
+    const k = `${m.productId}:${m.warehouseId}`;
+    const t = totals.get(k) ?? { productId: m.productId, warehouseId: m.warehouseId, onHand: 0, reserved: 0 };
+    t.onHand += m.qty;
+    t.reserved += m.reserved;
+    totals.set(k, t);
+  }
+  await insertMany(db, 'stock_summary', ['company_id', 'product_id', 'warehouse_id', 'on_hand', 'reserved', 'updated_at'],
+    [...totals.values()].filter((t) => t.onHand !== 0 || t.reserved !== 0).map((t) => [actor.companyId, t.productId, t.warehouseId, t.onHand, t.reserved, now]),
+    'on conflict (company_id, product_id, warehouse_id) do update set on_hand = stock_summary.on_hand + excluded.on_hand, '
+    + 'reserved = stock_summary.reserved + excluded.reserved, updated_at = excluded.updated_at');
+
+  // The ledger rows, in the document's order.
+  await insertMany(db, 'stock_move', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'qty', 'reserved_qty', 'kind', 'doc_type', 'doc_id', 'doc_line', 'account_id', 'created_at'],
+    prepared.map((m) => [actor.companyId, m.productId, m.warehouseId, m.loc || null, m.qty, m.reserved, m.kind, m.docType, m.docId, m.docLine, actor.accountId, now]));
+  stockWritten(actor.companyId);
+  return { moves: prepared.length, balances: [...after.values()] };
+}
+
+/**
+ * Cached list totals of the stock tables (inventory, distribution) are stale for this process from now
+ * on. postMoves calls it; callers call it again after their transaction ends (see stock-ops), so a
+ * total counted while the transaction was still open is not reused either.
+ */
+export function stockWritten(companyId: number): void {
+  bumpTable(companyId, 'stockSummary');
+  bumpTable(companyId, 'stockBalance');
+}

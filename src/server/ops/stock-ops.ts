@@ -1,0 +1,83 @@
+// Stock calls: location lookup/options, the inventory reads, opening stock and adjustment documents, and
+// the verification of balances against the ledger. The logic lives in src/server/domain/stock/.
+import type { OpHandler } from '../catalog/context.ts';
+import {
+  adjustReasons, cancelDocument, getDocument, ID_INPUT, LIST_INPUT, listDocuments, postDocument, saveDocument, saveInput,
+  STOCK_ADJUST, STOCK_INIT, type DocKind, type DocListInput, type SaveInput,
+} from '../domain/stock/documents.ts';
+import { importInitLines, initTemplate } from '../domain/stock/init-import.ts';
+import {
+  distributionList, DISTRIBUTION_INPUT, inventoryList, INVENTORY_INPUT, movementList, MOVEMENTS_INPUT,
+  type DistributionInput, type InventoryInput, type MovementsInput,
+} from '../domain/stock/inventory.ts';
+import { stockWritten } from '../domain/stock/ledger.ts';
+import { locationOptions, lookupLocation } from '../domain/stock/locations.ts';
+import { verifyStock } from '../domain/stock/verify.ts';
+import type { OpsDeps } from './index.ts';
+
+/** A handler that may post stock: the stock list totals of this process are stale afterwards, committed or not. */
+function posting<I>(h: OpHandler<I>): OpHandler<I> {
+  return {
+    input: h.input,
+    async run(ctx, input) {
+      try {
+        return await h.run(ctx, input);
+      } finally {
+        if (ctx.caller) stockWritten(ctx.caller.company.id);
+      }
+    },
+  };
+}
+
+function documentOps(name: string, kind: DocKind): Record<string, OpHandler> {
+  return {
+    [`${name}.list`]: { input: LIST_INPUT, run: (ctx, input: DocListInput) => listDocuments(ctx, kind, input) },
+    [`${name}.get`]: {
+      input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '单据' } } },
+      run: (ctx, input: { id: number }) => getDocument(ctx, kind, input.id),
+    },
+    [`${name}.save`]: posting({ input: saveInput(kind), run: (ctx, input: SaveInput) => saveDocument(ctx, kind, input) }),
+    [`${name}.post`]: posting({ input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => postDocument(ctx, kind, input) }),
+    [`${name}.cancel`]: posting({ input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => cancelDocument(ctx, kind, input) }),
+  };
+}
+
+export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
+  return {
+    'location.lookup': {
+      input: {
+        type: 'object', required: ['code'],
+        properties: { code: { type: 'string', minLength: 1, maxLength: 50, title: '库位编码' }, warehouseId: { type: 'integer', minimum: 1, title: '仓库' } },
+      },
+      run: (ctx, input: { code: string; warehouseId?: number }) => lookupLocation(ctx.tenant, input.code, input.warehouseId),
+    },
+    'location.options': {
+      input: {
+        type: 'object',
+        properties: {
+          warehouseId: { type: 'integer', minimum: 1, title: '仓库' },
+          keyword: { type: ['string', 'null'], maxLength: 50, title: '关键字' },
+          includeLocked: { type: 'boolean', title: '包含锁定库位' },
+        },
+      },
+      run: (ctx, input: { warehouseId?: number; keyword?: string | null; includeLocked?: boolean }) => locationOptions(ctx, input),
+    },
+
+    'stock.inventory': { input: INVENTORY_INPUT, run: (ctx, input: InventoryInput) => inventoryList(ctx, input) },
+    'stock.distribution': { input: DISTRIBUTION_INPUT, run: (ctx, input: DistributionInput) => distributionList(ctx, input) },
+    'stock.movements': { input: MOVEMENTS_INPUT, run: (ctx, input: MovementsInput) => movementList(ctx, input) },
+
+    ...documentOps('stockInit', STOCK_INIT),
+    'stockInit.importLines': { run: (ctx) => importInitLines(ctx) },
+    'stockInit.template': { async run() { return initTemplate(); } },
+    ...documentOps('stockAdjust', STOCK_ADJUST),
+    'stockAdjust.reasons': { async run(ctx) { return adjustReasons(ctx.tenant); } },
+
+    'stock.verify': {
+      // The caller's company only; `npm run verify` checks every company.
+      async run(ctx) {
+        return verifyStock(ctx.db, { companyId: ctx.caller!.company.id });
+      },
+    },
+  };
+}
