@@ -3,10 +3,10 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ROOT, ensureClientBuilt } from './client';
+import { freePort } from '../../support/spawn-server';
 
 export interface TestServer {
   baseUrl: string;
@@ -18,17 +18,6 @@ export interface TestServer {
 export interface ServerOptions {
   accessTokenTtl?: number;
   refreshTokenTtl?: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilReady(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
