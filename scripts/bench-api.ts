@@ -36,7 +36,7 @@ const { values: args } = parseArgs({
 });
 
 if (args.help) {
-  console.log('用法：npm run bench:api -- [--duration 10] [--warmup 3] [--connections 50] [--products 100000] [--keyword 螺丝] [--cases keyword,plain,vary] [--pg] [--no-sqlite] [--fresh]');
+  console.log('用法：npm run bench:api -- [--duration 10] [--warmup 3] [--connections 50] [--products 100000] [--keyword 螺丝] [--cases keyword,plain,status,vary] [--pg] [--no-sqlite] [--fresh]');
   process.exit(0);
 }
 
@@ -201,11 +201,16 @@ async function benchTarget(t: Target): Promise<Row[]> {
     const common = { connections: CONNECTIONS, method: 'POST' as const, expectPrefix: '{"code":"200"', duration: DURATION };
     const headers = { 'content-type': 'application/json', token };
     const bareSpec: LoadSpec = { ...common, url: bare.url, headers: { 'content-type': 'application/json' }, body: JSON.stringify(LIST_BODY) };
-    // keyword: the one call the goal is about; plain: no keyword, same sort; vary: a different page or
-    // keyword on every request (what a response cache could not serve).
+    // keyword: the one call the goal is about; plain: no keyword, same sort; status: an indexed filter
+    // (status = onSale), same sort; vary: a different page or keyword on every request (what a response
+    // cache could not serve).
     const cases: Record<string, { title: string; spec: LoadSpec }> = {
       keyword: { title: `010201 商品列表（关键字“${args.keyword}”）`, spec: { ...common, url: listUrl, headers, body: JSON.stringify(LIST_BODY) } },
       plain: { title: '010201 商品列表（无关键字）', spec: { ...common, url: listUrl, headers, body: JSON.stringify({ ...LIST_BODY, keyword: undefined }) } },
+      status: {
+        title: '010201 商品列表（状态筛选）',
+        spec: { ...common, url: listUrl, headers, body: JSON.stringify({ ...LIST_BODY, keyword: undefined, filters: { status: 'onSale' } }) },
+      },
       vary: {
         title: '010201 商品列表（每次不同页/关键字）',
         spec: { ...common, url: listUrl, headers, bodies: VARY_KEYWORDS.flatMap((k) => Array.from({ length: 40 }, (_, i) => JSON.stringify({ ...LIST_BODY, keyword: k, page: i + 1 }))) },

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { FastCamelCasePlugin } from './camel-case.ts';
+import { cachedStatements } from './sqlite-statements.ts';
 
 // Tables are addressed by name from schemas (generic resources), so the query layer is untyped here;
 // hand-written domain code narrows its rows with local interfaces.
@@ -21,7 +23,7 @@ export interface Database {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Database {
-  const plugins = [new CamelCasePlugin()];
+  const plugins = [new FastCamelCasePlugin()];
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
@@ -35,7 +37,14 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  // Pages are read from a memory map (256 MB) instead of read() copies into a 2 MB page cache that a
+  // 100,000-row table does not fit: a keyword count over it (a full scan) costs ~15% less CPU, none of
+  // it in the kernel. A larger page cache (32 MB) for what the map does not cover and for writes; sorts
+  // and temporary indexes in memory.
+  sqlite.pragma('mmap_size = 268435456');
+  sqlite.pragma('cache_size = -32768');
+  sqlite.pragma('temp_store = memory');
+  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }), plugins });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

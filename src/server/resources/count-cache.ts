@@ -33,7 +33,31 @@ export function cachedTotal(companyId: number, table: string, key: string): numb
   return hit.total;
 }
 
-export function rememberTotal(companyId: number, table: string, key: string, total: number): void {
+/** The table's write count in this process: read it before querying, to remember what was read with. */
+export function tableVersion(companyId: number, table: string): number {
+  return versions.get(tableKey(companyId, table)) ?? 0;
+}
+
+/** `version`: tableVersion() from before the total was read (a write meanwhile makes it stale at once). */
+export function rememberTotal(companyId: number, table: string, key: string, total: number, version = tableVersion(companyId, table)): void {
   if (totals.size >= MAX_ENTRIES) totals.clear();
-  totals.set(key, { total, version: versions.get(tableKey(companyId, table)) ?? 0, at: Date.now() });
+  totals.set(key, { total, version, at: Date.now() });
+}
+
+const counting = new Map<string, Promise<number>>();
+
+/**
+ * One count at a time per key and table version: requests that find no total while it is being counted
+ * wait for that count instead of starting their own. Without this, the 50 requests in flight when a
+ * total expired all counted it (50 × 20 ms of a keyword scan: the event loop blocked for a second).
+ */
+export function sharedCount(key: string, version: number, count: () => Promise<number>): Promise<number> {
+  // A count started before a write of this process is not shared with requests made after it.
+  const k = `${key}@${version}`;
+  let running = counting.get(k);
+  if (!running) {
+    running = count().finally(() => counting.delete(k));
+    counting.set(k, running);
+  }
+  return running;
 }

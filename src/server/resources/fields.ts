@@ -212,6 +212,13 @@ function parseJson(v: unknown): unknown {
   try { return JSON.parse(v); } catch { return null; }
 }
 
+/** A stored (scaled) safe integer as its exact decimal text, e.g. 1250 at scale 2 → "12.50", -5 → "-0.05". */
+function scaledText(n: number, scale: number): string {
+  if (scale === 0) return String(n);
+  const digits = String(Math.abs(n)).padStart(scale + 1, '0');
+  return `${n < 0 ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
 /** Stored value → the value list/get return (password fields are never exposed). */
 export function expose(f: Field, v: unknown): unknown {
   if (v === undefined || v === null) return f.type === 'list' ? [] : null;
@@ -220,6 +227,7 @@ export function expose(f: Field, v: unknown): unknown {
     case 'integer': case 'reference': return Number(v);
     case 'money': case 'decimal': {
       const scale = scaleOf(f);
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return scaledText(v, scale);
       return new Decimal(String(v)).div(new Decimal(10).pow(scale)).toFixed(scale);
     }
     case 'list': { const p = parseJson(v); return Array.isArray(p) ? p : []; }

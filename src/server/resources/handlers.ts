@@ -10,9 +10,9 @@ import { ApiError, bizError, validationError, type FieldError } from '../http/er
 import { fileDate, headerIndex, normHeader, readUploadedSpreadsheet, xlsxDownload, type CellValue, type XlsxColumn } from '../files/xlsx.ts';
 import { display, expose, isEmpty, parseValue, sameStored, toCell } from './fields.ts';
 import { HOOKS, type SaveEvent } from './hooks.ts';
-import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, selectColumns, type ListInput, type QueryEnv, type Row } from './query.ts';
+import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, listQuery, selectColumns, type ListInput, type QueryEnv, type Row } from './query.ts';
 import type { Field, Resource, ResourceRegistry } from './types.ts';
-import { bumpTable, cachedTotal, countKey, rememberTotal } from './count-cache.ts';
+import { bumpTable, cachedTotal, countKey, rememberTotal, sharedCount, tableVersion } from './count-cache.ts';
 
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
@@ -231,25 +231,37 @@ async function diff(reg: ResourceRegistry, r: Resource, tenant: Tenant, before: 
 
 // ------------------------------------------------------------------------------------------ handlers
 
+const scopes = new WeakMap<object, number>();
+let lastScope = 0;
+
+/**
+ * A number per open database, part of every cached total's key: servers on other databases in the same
+ * process (the integration tests start one per test) must not see each other's totals.
+ */
+function databaseScope(database: object): number {
+  let n = scopes.get(database);
+  if (n === undefined) scopes.set(database, (n = ++lastScope));
+  return n;
+}
+
 function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
   return {
     input: LIST_INPUT,
     async run(ctx, input) {
-      const env = queryEnv(ctx);
-      const where = applyWhere(r, ctx.tenant.select(r.table), input, env);
-      const rowsQuery = applySort(r, selectColumns(reg, r, where), input.sort);
+      const query = listQuery(reg, r, ctx.tenant, input, queryEnv(ctx));
       const offset = (input.page - 1) * input.pageSize;
       const companyId = ctx.tenant.companyId;
-      const key = countKey(companyId, r.table, [input.keyword ?? null, input.filters ?? null]);
-      let total = cachedTotal(companyId, r.table, key);
-      const raw = total === undefined || total > offset ? ((await rowsQuery.limit(input.pageSize).offset(offset).execute()) as Row[]) : [];
+      const key = countKey(companyId, r.table, [databaseScope(ctx.database), input.keyword ?? null, input.filters ?? null]);
+      const version = tableVersion(companyId, r.table);
+      const cached = cachedTotal(companyId, r.table, key);
+      let total = cached;
+      const raw = total === undefined || total > offset ? await query.page(input.pageSize, offset) : [];
       // A short page tells the exact total without counting.
       if (raw.length > 0 && raw.length < input.pageSize) total = offset + raw.length;
-      else if (total === undefined || (raw.length === 0 && offset > 0 && total > offset)) {
-        const counted = await where.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
-        total = Number((counted as Row | undefined)?.total ?? 0);
-      }
-      rememberTotal(companyId, r.table, key, total);
+      else if (total === undefined || (raw.length === 0 && offset > 0 && total > offset)) total = await sharedCount(key, version, query.count);
+      // A total served from the cache keeps its age: remembering it again would keep it alive forever
+      // under steady traffic, past the few seconds other processes' writes may go unseen.
+      if (total !== cached) rememberTotal(companyId, r.table, key, total, version);
       const list = decorate(reg, r, await exposeRows(reg, r, ctx.tenant, raw));
       return { list, total, page: input.page, pageSize: input.pageSize };
     },
