@@ -50,7 +50,11 @@ widgets
   .register('treeSelect', () => import('./widgets/treeSelect'))
   .register('image', () => import('./widgets/image'))
   .register('file', () => import('./widgets/file'))
-  .register('rightsTree', () => import('./widgets/rightsTree'));
+  .register('rightsTree', () => import('./widgets/rightsTree'))
+  .register('password', () => basicWidget().then((m) => m.password))
+  .register('tags', () => basicWidget().then((m) => m.tags))
+  .register('keyValue', () => import('./widgets/keyValue'))
+  .register('htmlPreview', () => import('./widgets/htmlPreview'));
 
 actions
   .register('link', () => basicAction().then((m) => m.link))
@@ -58,10 +62,12 @@ actions
   .register('refresh', () => basicAction().then((m) => m.refresh))
   .register('export', () => basicAction().then((m) => m.exportAction))
   .register('form', () => import('./actions/form'))
-  .register('import', () => import('./actions/import'));
+  .register('import', () => import('./actions/import'))
+  .register('list', () => import('./actions/list'));
 
 sections
   .register('descriptions', () => import('./detail/descriptions'))
   .register('list', () => import('./detail/relatedList'))
   .register('tabs', () => import('./detail/tabs'))
-  .register('audit', () => import('./detail/audit'));
+  .register('audit', () => import('./detail/audit'))
+  .register('chart', () => import('./detail/chart'));

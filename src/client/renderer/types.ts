@@ -151,6 +151,23 @@ export interface FormAction extends ActionBase {
   /** Row actions: load the record with the form's api.get before editing (default true when it has one). */
   load?: boolean;
   width?: number;
+  /** Row actions: open the form for a NEW record whose values start from this template ("{field}" from
+   *  the row), e.g. {"parentId": "{id}"} for 新增下级. */
+  prefill?: Record<string, unknown>;
+}
+
+/** list: a list in a modal or drawer, bound to the row (e.g. the accounts holding a role). */
+export interface ListAction extends ActionBase {
+  action: 'list';
+  list: ListPart;
+  /** Filter fields bound to row fields: {"roleId": "id"} sends filters.roleId = row.id. */
+  bind?: Record<string, string>;
+  /** Top-level body values, "{field}" placeholders from the row: {"id": "{id}"}. */
+  params?: Record<string, unknown>;
+  /** Title of the modal, "{field}" placeholders from the row (default: the action's title). */
+  heading?: string;
+  mode?: 'modal' | 'drawer';
+  width?: number;
 }
 
 export interface ExportAction extends ActionBase {
@@ -167,7 +184,7 @@ export interface ImportAction extends ActionBase {
   template?: ApiRef;
 }
 
-export type ActionSchema = LinkAction | CallAction | FormAction | ExportAction | ImportAction | ActionBase;
+export type ActionSchema = LinkAction | CallAction | FormAction | ExportAction | ImportAction | ListAction | ActionBase;
 
 export interface ListApi {
   list: ApiRef;
@@ -211,6 +228,18 @@ export interface ListPart {
   fixedFilters?: Record<string, unknown>;
   /** Width of the row action column. */
   actionWidth?: number;
+  /** Rows form a tree (the list code answers nested rows): expandable rows, no paging. */
+  tree?: boolean | TreeRows;
+  /** Sections drawn above the table (e.g. a chart), fed with the list's current conditions
+   *  ({...filters, keyword}) as their record. */
+  sections?: DetailSection[];
+}
+
+export interface TreeRows {
+  /** Row property holding the children (default 'children'). */
+  children?: string;
+  /** Open every row when the data arrives (default true). */
+  expandAll?: boolean;
 }
 
 export interface RuleSchema {
@@ -257,8 +286,17 @@ export interface FieldSchema extends Omit<Gated, 'when'>, OptionsSource {
   /** upload widgets: accepted extensions (".jpg,.png") and how many files. */
   accept?: string;
   maxCount?: number;
-  /** rightsTree: the catalog code (default cdm:013308). */
+  /** rightsTree: the catalog code (default cdm:013308); htmlPreview: the code rendering the preview. */
   api?: ApiRef;
+  /** htmlPreview: body template sent to `api`, "{field}" placeholders from the form values. */
+  body?: Record<string, unknown>;
+  /** htmlPreview without api: the form field holding the format ('html' | 'text', default 'format'). */
+  formatField?: string;
+  /** Shown only while creating a record (e.g. the first password of an account). */
+  createOnly?: boolean;
+  /** textarea, htmlPreview: height in rows / px. */
+  rows?: number;
+  height?: number;
 }
 
 export interface FormLayout {
@@ -277,6 +315,31 @@ export interface FormPart {
   width?: number;
   /** Values a new record starts with. */
   initialValues?: Record<string, unknown>;
+  /** The form edits the one record its api.get answers without an id (e.g. the company settings). */
+  singleton?: boolean;
+  /** Label of the submit button (default 保存). */
+  submitText?: string;
+  /** Toast after a successful submit, "{field}" placeholders from the values and the answer (default 保存成功). */
+  successText?: string;
+  /** A query form: after a successful submit the form stays open and shows this text, "{field}"
+   *  placeholders from the values and the answer (nothing is saved, nothing to lose on leaving). */
+  resultText?: string;
+  /** Nothing to submit: fields read-only, only 关闭. */
+  readOnly?: boolean;
+  /** A live preview under the fields (not a field: nothing is saved), drawn by the htmlPreview widget. */
+  preview?: FormPreview;
+}
+
+export interface FormPreview {
+  title?: string;
+  /** Code answering {subject?, body, format?, missing?}. */
+  api: ApiRef;
+  /** Body template, "{field}" placeholders from the form values. */
+  body: Record<string, unknown>;
+  height?: number;
+  description?: string;
+  /** List the placeholders the text holds (editing a template) instead of warning about missing parameters. */
+  showPlaceholders?: boolean;
 }
 
 /** The form kind: a page with one form. The record id comes from the route parameter. */
@@ -285,6 +348,8 @@ export interface FormScreenPart extends FormPart {
   idParam?: string;
   /** Where to go after saving ({id} placeholders from the saved row); default: stay. */
   afterSave?: string;
+  /** A new record's values taken from the URL query (?templateId=3), by field and type. */
+  queryValues?: Record<string, 'string' | 'number'>;
 }
 
 export interface DescriptionsSection extends Gated {
@@ -316,7 +381,29 @@ export interface AuditSection extends Gated {
   api?: ApiRef;
 }
 
-export type DetailSection = DescriptionsSection | ListSection | TabsSection | AuditSection | ({ type: string } & Gated);
+/** chart: a line chart of what a code answers ([{date, value}] or {list}), called with a body filled
+ *  from the record (detail screens) or the list's current conditions (list sections). */
+export interface ChartSection extends Gated {
+  type: 'chart';
+  title?: string;
+  api: ApiRef;
+  /** Body template, "{field}" placeholders from the record / conditions. */
+  body?: Record<string, unknown>;
+  /** Point properties: x (default 'date') and y (default 'value'). */
+  x?: string;
+  y?: string;
+  /** Name of the series (tooltip). */
+  name?: string;
+  /** Decimals of the y values shown (default 2). */
+  decimals?: number;
+  /** Height in px (default 280). */
+  height?: number;
+  /** Call only while this holds on the record / conditions; otherwise show `hint`. */
+  ready?: Condition;
+  hint?: string;
+}
+
+export type DetailSection = DescriptionsSection | ListSection | TabsSection | AuditSection | ChartSection | ({ type: string } & Gated);
 
 export interface DetailScreenPart {
   api: { get: ApiRef };

@@ -1,21 +1,31 @@
 // form: open a schema form in a modal or drawer — a new record from the toolbar, the row's record from
-// a row action (loaded with the form's get code unless load: false) — and refresh after saving.
-import { PlusOutlined } from '@ant-design/icons';
-import { useState } from 'react';
+// a row action (loaded with the form's get code unless load: false), or with `prefill` a new record
+// whose values start from the row (新增下级: {"parentId": "{id}"}) — and refresh after saving.
+import { PlusOutlined, SearchOutlined, SettingOutlined } from '@ant-design/icons';
+import { useMemo, useState } from 'react';
 import { FormModal } from '../form/FormModal';
+import { fillBody } from '../template';
+import type { FormPart } from '../types';
 import { ActionButton } from './ActionButton';
 import { formOf, type ActionDef, type ActionProps } from './types';
 
 function FormAction({ action, path, record, inline, scope }: ActionProps) {
   const [open, setOpen] = useState(false);
-  const part = formOf(action, scope.forms);
+  const named = formOf(action, scope.forms);
+  const prefill = action.prefill && typeof action.prefill === 'object' ? (action.prefill as Record<string, unknown>) : null;
+  // 新增下级: a new record whose values start from the row.
+  const part = useMemo<FormPart | undefined>(
+    () => (named && prefill && open ? { ...named, initialValues: { ...(named.initialValues ?? {}), ...(fillBody(prefill, record) as Record<string, unknown>) } } : named),
+    [named, prefill, record, open],
+  );
   if (!part) return null; // reported by the schema check
   const formPath = typeof action.form === 'string' ? `forms.${action.form}` : `${path}.form`;
+  const editsRow = !!record && !prefill;
   const load = action.load !== false && !!part.api?.get;
   const id = record ? record[scope.rowKey] : undefined;
   return (
     <>
-      <ActionButton action={action} inline={inline} record={record} icon={record ? undefined : <PlusOutlined />} onRun={() => setOpen(true)} />
+      <ActionButton action={action} inline={inline} record={record} icon={part.resultText ? <SearchOutlined /> : part.singleton ? <SettingOutlined /> : record ? undefined : <PlusOutlined />} onRun={() => setOpen(true)} />
       {open && (
         <FormModal
           part={part}
@@ -23,8 +33,8 @@ function FormAction({ action, path, record, inline, scope }: ActionProps) {
           title={part.title ?? action.title}
           mode={action.mode === 'drawer' ? 'drawer' : 'modal'}
           width={typeof action.width === 'number' ? action.width : undefined}
-          recordId={record && load ? id : undefined}
-          record={record && !load ? record : null}
+          recordId={editsRow && load ? id : undefined}
+          record={editsRow && !load ? record : null}
           onClose={() => setOpen(false)}
           onSaved={() => scope.refresh()}
         />

@@ -24,6 +24,7 @@ function actionApi(action: ActionSchema, part: ActionOwner): string | undefined 
   if (action.action === 'export') return part.api?.export;
   if (action.action === 'import') return part.api?.import;
   if (action.action === 'call') return part.api?.remove;
+  if (action.action === 'list') return (action.list as { api?: { list?: string } } | undefined)?.api?.list;
   if (action.action === 'form') {
     const form = typeof action.form === 'string' ? part.forms?.[action.form] : (action.form as FormPart | undefined);
     return form?.api?.save;

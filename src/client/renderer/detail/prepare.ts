@@ -8,7 +8,7 @@ import { resolveAll, type SchemaProblem, type Use } from '../registry';
 import { actions, columnTypes, sections } from '../registries';
 import type { ActionSchema, DescriptionsSection, DetailSection, FormPart, TabsSection } from '../types';
 
-function sectionUses(list: readonly DetailSection[], base: string, uses: Use[], problems: SchemaProblem[]): void {
+export function sectionUses(list: readonly DetailSection[], base: string, uses: Use[], problems: SchemaProblem[]): void {
   list.forEach((s, i) => {
     const path = `${base}[${i}]`;
     uses.push({ registry: sections, type: s.type, path: `${path}.type` });

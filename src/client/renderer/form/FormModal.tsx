@@ -1,12 +1,14 @@
 // A schema form in an antd Modal or Drawer with a formily FormProvider (not FormDialog.Portal, see
-// DESIGN §1). Editing loads the record first (the form's api.get with {id}); saving goes through
-// useSchemaForm; closing with unsaved changes asks first.
+// DESIGN §1). Editing loads the record first (the form's api.get with {id}; a singleton form's with
+// {}); saving goes through useSchemaForm; closing with unsaved changes asks first. A query form
+// (resultText) stays open after submitting and shows the answer; a read-only form only closes.
 
-import { Button, Drawer, Modal, Space, Spin } from 'antd';
+import { Alert, Button, Drawer, Modal, Space, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { OK } from '../../../core/codes';
 import { callApiRef, toast } from '../../request';
 import { SchemaProblems } from '../SchemaProblems';
+import { fillText } from '../template';
 import { SAVED_TEXT } from '../texts';
 import type { FormPart } from '../types';
 import { SchemaFormView, useSchemaForm, type Row } from './SchemaForm';
@@ -26,6 +28,13 @@ export interface FormModalProps {
   record?: Row | null;
   onClose(): void;
   onSaved(row: Row): void;
+  /** The user may not submit (no right to the save code): fields read-only, only 关闭. */
+  readOnly?: boolean;
+}
+
+/** Values and answer together, for success and result texts ({currencyName} from the answer, {date} typed). */
+export function submittedData(values: unknown, row: Row): Row {
+  return { ...(JSON.parse(JSON.stringify(values ?? {})) as Row), ...row };
 }
 
 function Frame({ mode, title, width, onClose, footer, children }: { mode: 'modal' | 'drawer'; title: string; width?: number; onClose(): void; footer: React.ReactNode; children: React.ReactNode }) {
@@ -43,32 +52,43 @@ function Frame({ mode, title, width, onClose, footer, children }: { mode: 'modal
   );
 }
 
-function FormBody({ part, record, title, mode, width, onClose, onSaved }: Omit<FormModalProps, 'path' | 'recordId'> & { mode: 'modal' | 'drawer' }) {
+function FormBody({ part, record, title, mode, width, onClose, onSaved, readOnly }: Omit<FormModalProps, 'path' | 'recordId'> & { mode: 'modal' | 'drawer' }) {
   const handle = useSchemaForm(part, record);
   const [saving, setSaving] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+  const locked = readOnly === true || part.readOnly === true;
   const close = async () => {
     if (await confirmLeave(handle.isDirty)) onClose();
   };
   const save = async () => {
     setSaving(true);
+    setResult(null);
     const row = await handle.submit();
     setSaving(false);
     if (!row) return;
-    toast.success(SAVED_TEXT);
+    const data = submittedData(handle.form.values, row);
+    if (part.resultText) {
+      setResult(fillText(part.resultText, data));
+      return;
+    }
+    toast.success(part.successText ? fillText(part.successText, data) : SAVED_TEXT);
     onSaved(row);
     onClose();
   };
-  const footer = (
+  const footer = locked ? (
+    <Button onClick={onClose}>关闭</Button>
+  ) : (
     <Space>
-      <Button onClick={() => void close()}>取消</Button>
+      <Button onClick={() => void close()}>{part.resultText ? '关闭' : '取消'}</Button>
       <Button type="primary" loading={saving} onClick={() => void save()}>
-        保存
+        {part.submitText ?? '保存'}
       </Button>
     </Space>
   );
   return (
     <Frame mode={mode} title={title} width={width ?? part.width} onClose={() => void close()} footer={footer}>
-      <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={mode === 'drawer' ? 2 : 1} />
+      <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={mode === 'drawer' ? 2 : 1} readOnly={locked} />
+      {result && <Alert className="renderer-form-result" type="success" showIcon message={result} />}
     </Frame>
   );
 }
@@ -77,12 +97,12 @@ export function FormModal(props: FormModalProps) {
   const { part, path, recordId, mode = 'modal', title, width, onClose } = props;
   const problems = useFormReady(part, path);
   const getRef = part.api?.get;
-  const mustLoad = recordId !== undefined && recordId !== null && !!getRef;
+  const mustLoad = ((recordId !== undefined && recordId !== null) || part.singleton === true) && !!getRef;
   const [record, setRecord] = useState<Row | null | undefined>(mustLoad ? undefined : (props.record ?? null));
   useEffect(() => {
     if (!mustLoad) return;
     let live = true;
-    void callApiRef<Row>(getRef!, { id: recordId }).then((env) => {
+    void callApiRef<Row>(getRef!, part.singleton ? {} : { id: recordId }).then((env) => {
       if (!live) return;
       if (env.code === OK && env.data) setRecord(env.data);
       else onClose();
@@ -91,7 +111,7 @@ export function FormModal(props: FormModalProps) {
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [mustLoad, getRef, recordId]);
+  }, [mustLoad, getRef, recordId, part.singleton]);
 
   if (!problems || record === undefined) {
     return (

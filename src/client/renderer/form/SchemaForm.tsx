@@ -15,10 +15,11 @@ import { FormItem } from '@formily/antd-v5/esm/form-item';
 import { Alert, Col, Row } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { OK } from '../../../core/codes';
+import { readPath } from '../../../core/conditions';
 import { callApiRef } from '../../request';
 import { holds, passesStatic, useRenderEnv, type RenderEnv } from '../env';
 import { widgets } from '../registries';
-import type { FieldSchema, FormPart } from '../types';
+import type { FieldSchema, FormPart, FormPreview } from '../types';
 import type { WidgetDef, WidgetProps } from '../widgets/types';
 import './formilySafety';
 import { requiredMessage, validateValue } from './rules';
@@ -34,15 +35,33 @@ export interface ServerFieldError {
   message: string;
 }
 
-/** Values a form starts with: the record (edit) or the schema's defaults (new). */
+/** Sets a value at a dotted path ("flags.presale"), creating the objects on the way. */
+export function writePath(target: Row, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let cur: Row = target;
+  for (const k of keys.slice(0, -1)) {
+    const next = cur[k];
+    if (!next || typeof next !== 'object' || Array.isArray(next)) cur[k] = {};
+    cur = cur[k] as Row;
+  }
+  cur[keys[keys.length - 1]!] = value;
+}
+
+/**
+ * Values a form starts with: the record (edit) or the schema's defaults (new). Fields may be dotted
+ * paths into nested objects ("flags.presale" reads record.flags.presale and is saved as {flags: {...}}).
+ */
 export function initialValuesOf(part: FormPart, record: Row | null | undefined): Row {
   if (record) {
     const out: Row = {};
-    for (const f of part.fields) if (record[f.field] !== undefined) out[f.field] = record[f.field];
+    for (const f of part.fields) {
+      const v = readPath(record, f.field);
+      if (v !== undefined) writePath(out, f.field, v);
+    }
     return out;
   }
-  const out: Row = { ...(part.initialValues ?? {}) };
-  for (const f of part.fields) if (f.defaultValue !== undefined && out[f.field] === undefined) out[f.field] = f.defaultValue;
+  const out: Row = JSON.parse(JSON.stringify(part.initialValues ?? {})) as Row;
+  for (const f of part.fields) if (f.defaultValue !== undefined && readPath(out, f.field) === undefined) writePath(out, f.field, f.defaultValue);
   return out;
 }
 
@@ -82,7 +101,10 @@ export function useSchemaForm(part: FormPart, record: Row | null | undefined, sa
     [part, record],
   );
 
-  useEffect(() => trackUnsaved(() => form.modified && !saved.current), [form]);
+  // A query form (resultText) or a read-only one has nothing to lose on leaving.
+  const tracks = !part.resultText && !part.readOnly;
+  const dirty = () => tracks && form.modified && !saved.current;
+  useEffect(() => trackUnsaved(dirty), [form]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const submit = async (): Promise<Row | null> => {
     setOtherErrors([]);
@@ -114,7 +136,7 @@ export function useSchemaForm(part: FormPart, record: Row | null | undefined, sa
     return null;
   };
 
-  return { form, submit, isDirty: () => form.modified && !saved.current, otherErrors };
+  return { form, submit, isDirty: dirty, otherErrors };
 }
 
 /**
@@ -163,28 +185,33 @@ function adapterFor(def: WidgetDef) {
   return a;
 }
 
-function SchemaFieldItem({ f, env, editing, labelWidth }: { f: FieldSchema; env: RenderEnv; editing: boolean; labelWidth: number }) {
+type Pattern = 'editable' | 'readOnly' | 'disabled';
+
+function SchemaFieldItem({ f, env, editing, locked, labelWidth }: { f: FieldSchema; env: RenderEnv; editing: boolean; locked: boolean; labelWidth: number }) {
   const def = widgets.peek(f.widget ?? 'input');
   if (!def) return null; // reported by the schema problems box
   const validator = (value: unknown) => validateValue(f, value) ?? '';
-  const needsReaction = f.visible !== undefined || (f.disabled !== undefined && typeof f.disabled !== 'boolean');
+  // One pattern per field (formily's disabled=false / readOnly=false props would each reset it to
+  // editable): a locked form is read-only throughout; else constant disabled, then readonlyOnEdit.
+  const base: Pattern = locked ? 'readOnly' : f.disabled === true ? 'disabled' : editing && f.readonlyOnEdit === true ? 'readOnly' : 'editable';
+  const conditionalDisable = !locked && f.disabled !== undefined && typeof f.disabled !== 'boolean';
+  const needsReaction = f.visible !== undefined || conditionalDisable;
   return (
     <Field
       name={f.field}
       title={f.title}
       description={f.description}
-      required={f.required}
+      required={f.required && !locked}
       validator={[...(f.required ? [{ required: true, message: requiredMessage(f, !!def.choice) }] : []), validator]}
-      disabled={f.disabled === true}
-      readOnly={editing && f.readonlyOnEdit === true}
-      decorator={[FormItem, { labelWidth, feedbackLayout: 'loose', asterisk: f.required }]}
+      pattern={base}
+      decorator={[FormItem, { labelWidth, feedbackLayout: 'loose', asterisk: f.required && !locked }]}
       component={[adapterFor(def), { schema: f }]}
       reactions={
         needsReaction
           ? (field) => {
               const values = field.form.values as Row;
               if (f.visible !== undefined) field.visible = holds(f.visible, env, values);
-              if (f.disabled !== undefined && typeof f.disabled !== 'boolean') field.disabled = holds(f.disabled, env, values);
+              if (conditionalDisable) field.pattern = holds(f.disabled, env, values) ? 'disabled' : base;
             }
           : undefined
       }
@@ -192,30 +219,47 @@ function SchemaFieldItem({ f, env, editing, labelWidth }: { f: FieldSchema; env:
   );
 }
 
+/** The form's live preview (FormPart.preview), under the fields, through the htmlPreview widget. */
+function PreviewItem({ preview, labelWidth }: { preview: FormPreview; labelWidth: number }) {
+  const def = widgets.peek('htmlPreview');
+  if (!def) return null;
+  const C = def.component;
+  const title = preview.title ?? '预览';
+  return (
+    <FormItem.BaseItem label={title} labelWidth={labelWidth} extra={preview.description} feedbackLayout="loose">
+      <C schema={{ field: '__preview', title, widget: 'htmlPreview', api: preview.api, body: preview.body, height: preview.height, showPlaceholders: preview.showPlaceholders }} mode="form" />
+    </FormItem.BaseItem>
+  );
+}
+
 export interface SchemaFormViewProps {
   handle: SchemaFormHandle;
   part: FormPart;
-  /** Editing an existing record (readonlyOnEdit fields are read-only). */
+  /** Editing an existing record (readonlyOnEdit fields are read-only, createOnly fields hidden). */
   editing: boolean;
   /** Grid columns when the schema gives none. */
   defaultColumns?: number;
+  /** Every field read-only (a read-only form, or a user without the right to save). */
+  readOnly?: boolean;
 }
 
 /** The fields of a form, laid out in a grid (or in titled sections). */
-export function SchemaFormView({ handle, part, editing, defaultColumns = 1 }: SchemaFormViewProps) {
+export function SchemaFormView({ handle, part, editing, defaultColumns = 1, readOnly }: SchemaFormViewProps) {
   const env = useRenderEnv();
   const columns = Math.max(1, Math.min(4, part.layout?.columns ?? defaultColumns));
   const labelWidth = part.layout?.labelWidth ?? 100;
-  const shown = part.fields.filter((f) => passesStatic(f, env));
+  const shown = part.fields.filter((f) => passesStatic(f, env) && !(editing && f.createOnly));
+  const locked = readOnly === true || part.readOnly === true;
   const byName = new Map(shown.map((f) => [f.field, f]));
 
   const grid = (fields: FieldSchema[]) => (
     <Row gutter={16}>
       {fields.map((f) => {
-        const span = Math.max(1, Math.min(columns, f.span ?? (f.widget === 'rightsTree' || f.widget === 'textarea' ? columns : 1)));
+        const wide = f.widget === 'rightsTree' || f.widget === 'textarea' || f.widget === 'htmlPreview' || f.widget === 'keyValue';
+        const span = Math.max(1, Math.min(columns, f.span ?? (wide ? columns : 1)));
         return (
           <Col key={f.field} span={(24 / columns) * span}>
-            <SchemaFieldItem f={f} env={env} editing={editing} labelWidth={labelWidth} />
+            <SchemaFieldItem f={f} env={env} editing={editing} locked={locked} labelWidth={labelWidth} />
           </Col>
         );
       })}
@@ -236,6 +280,7 @@ export function SchemaFormView({ handle, part, editing, defaultColumns = 1 }: Sc
             </div>
           ))
         : grid(shown)}
+      {part.preview && <PreviewItem preview={part.preview} labelWidth={labelWidth} />}
     </FormProvider>
   );
 }

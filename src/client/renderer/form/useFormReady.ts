@@ -5,7 +5,9 @@ import { widgets } from '../registries';
 import type { FormPart } from '../types';
 
 export function formUses(part: FormPart, path: string) {
-  return part.fields.map((f, i) => ({ registry: widgets, type: f.widget ?? 'input', path: `${path}.fields[${i}].widget` }));
+  const uses = part.fields.map((f, i) => ({ registry: widgets, type: f.widget ?? 'input', path: `${path}.fields[${i}].widget` }));
+  if (part.preview) uses.push({ registry: widgets, type: 'htmlPreview', path: `${path}.preview` });
+  return uses;
 }
 
 export function useFormReady(part: FormPart, path: string): SchemaProblem[] | null {

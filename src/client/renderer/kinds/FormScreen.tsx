@@ -1,71 +1,111 @@
-// The `form` screen kind: one form on a page. With the route parameter (default :id) it edits that
-// record (loaded with api.get); without, it creates one. After saving it stays (showing the saved
-// record, new version included) or goes to `afterSave` with {field} placeholders from the saved row.
+// The `form` screen kind: one form on a page. With the route parameter (default :id) — or, for a
+// route without one, the query parameter of that name (?id=12) — it edits that record (loaded with
+// api.get); without, it creates one. A singleton form edits the one record api.get answers with no id
+// (the company settings). After saving it stays (showing the saved record, new version included) or
+// goes to `afterSave` with {field} placeholders from the saved row; a query form (resultText) shows
+// the answer under the form; a read-only form (readOnly) has no buttons.
 // Leaving with unsaved changes warns (see form/unsavedChanges.ts).
 
-import { Button, Card, Result, Space, Spin } from 'antd';
+import { Alert, Button, Card, Result, Space, Spin } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { OK } from '../../../core/codes';
 import { callApiRef, toast } from '../../request';
 import type { ScreenProps } from '../../router/screenProps';
+import { submittedData } from '../form/FormModal';
 import { SchemaFormView, useSchemaForm, type Row } from '../form/SchemaForm';
 import { useFormReady } from '../form/useFormReady';
 import { SchemaProblems } from '../SchemaProblems';
-import { fillRoute } from '../template';
+import { fillRoute, fillText } from '../template';
 import { SAVED_TEXT } from '../texts';
 import type { FormScreenPart } from '../types';
 
 function PageForm({ part, record, onSaved }: { part: FormScreenPart; record: Row | null; onSaved(row: Row): void }) {
   const handle = useSchemaForm(part, record);
   const [saving, setSaving] = useState(false);
+  const [result, setResult] = useState<string | null>(null);
+  const locked = part.readOnly === true;
   return (
     <>
-      <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={2} />
-      <Space style={{ marginTop: 8 }}>
-        <Button
-          type="primary"
-          loading={saving}
-          onClick={async () => {
-            setSaving(true);
-            const row = await handle.submit();
-            setSaving(false);
-            if (row) {
-              toast.success(SAVED_TEXT);
+      <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={2} readOnly={locked} />
+      {!locked && (
+        <Space style={{ marginTop: 8 }}>
+          <Button
+            type="primary"
+            loading={saving}
+            onClick={async () => {
+              setSaving(true);
+              setResult(null);
+              const row = await handle.submit();
+              setSaving(false);
+              if (!row) return;
+              const data = submittedData(handle.form.values, row);
+              if (part.resultText) {
+                setResult(fillText(part.resultText, data));
+                return;
+              }
+              toast.success(part.successText ? fillText(part.successText, data) : SAVED_TEXT);
               onSaved(row);
-            }
-          }}
-        >
-          保存
-        </Button>
-        <Button onClick={() => handle.form.reset()}>重置</Button>
-      </Space>
+            }}
+          >
+            {part.submitText ?? '保存'}
+          </Button>
+          <Button onClick={() => handle.form.reset()}>重置</Button>
+        </Space>
+      )}
+      {result && <Alert className="renderer-form-result" style={{ marginTop: 16 }} type="success" showIcon message={result} />}
     </>
   );
 }
 
+/** A new record's starting values from the URL query (queryValues: {field: 'string' | 'number'}). */
+export function valuesFromQuery(spec: FormScreenPart['queryValues'], search: URLSearchParams): Row {
+  const out: Row = {};
+  for (const [field, type] of Object.entries(spec ?? {})) {
+    const raw = search.get(field);
+    if (raw === null || raw === '') continue;
+    if (type === 'number') {
+      const n = Number(raw);
+      if (Number.isFinite(n)) out[field] = n;
+    } else out[field] = raw;
+  }
+  return out;
+}
+
 export default function FormScreen({ file }: ScreenProps) {
-  const part = useMemo(() => file as unknown as FormScreenPart, [file]);
+  const [search] = useSearchParams();
+  const fromQuery = JSON.stringify(valuesFromQuery((file as unknown as FormScreenPart).queryValues, search));
+  const part = useMemo(() => {
+    const p = file as unknown as FormScreenPart;
+    const extra = JSON.parse(fromQuery) as Row;
+    return Object.keys(extra).length ? { ...p, initialValues: { ...(p.initialValues ?? {}), ...extra } } : p;
+  }, [file, fromQuery]);
   const params = useParams();
   const navigate = useNavigate();
-  const id = params[part.idParam ?? 'id'];
+  const idParam = part.idParam ?? 'id';
+  const id = params[idParam] ?? search.get(idParam) ?? undefined;
+  const loads = !!part.api?.get && (part.singleton === true || id !== undefined);
   const problems = useFormReady(part, '');
-  const [record, setRecord] = useState<Row | null | undefined>(id !== undefined && part.api?.get ? undefined : null);
+  const [record, setRecord] = useState<Row | null | undefined>(loads ? undefined : null);
   const [failed, setFailed] = useState(false);
 
   useEffect(() => {
-    if (id === undefined || !part.api?.get) return;
+    if (!loads) {
+      setRecord(null);
+      return;
+    }
     let live = true;
     setRecord(undefined);
-    void callApiRef<Row>(part.api.get, { id }).then((env) => {
+    setFailed(false);
+    void callApiRef<Row>(part.api!.get!, part.singleton ? {} : { id }).then((res) => {
       if (!live) return;
-      if (env.code === OK && env.data) setRecord(env.data);
+      if (res.code === OK && res.data) setRecord(res.data);
       else setFailed(true);
     });
     return () => {
       live = false;
     };
-  }, [id, part.api?.get]);
+  }, [id, loads, part.api, part.singleton]);
 
   if (failed) return <Result status="warning" title="记录不存在或已被删除" />;
   if (!problems || record === undefined) return <Spin style={{ display: 'block', margin: '48px auto' }} />;

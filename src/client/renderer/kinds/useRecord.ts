@@ -1,7 +1,7 @@
-// Loads the record a detail or document screen shows (api.get with {id} from the route parameter), and
-// reloads it after an action changed it.
+// Loads the record a detail or document screen shows (api.get with {id} from the route parameter, or
+// the query parameter of that name for a route without one), and reloads it after an action changed it.
 import { useCallback, useEffect, useState } from 'react';
-import { useParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { OK } from '../../../core/codes';
 import { callApiRef } from '../../request';
 
@@ -16,7 +16,8 @@ export interface RecordState {
 }
 
 export function useRecord(getRef: string | undefined, idParam = 'id'): RecordState {
-  const id = useParams()[idParam];
+  const [search] = useSearchParams();
+  const id = useParams()[idParam] ?? search.get(idParam) ?? undefined;
   const [record, setRecord] = useState<Row | null | undefined>(undefined);
   const [tick, setTick] = useState(0);
   useEffect(() => {

@@ -1,7 +1,8 @@
-// A list drawn from a ListPart: search form, toolbar, table with server-side paging/sort/filters,
-// totals, row and bulk actions, per-user column preferences. Used by the list kind and by related
-// lists of detail screens. antd Table rather than ProTable: it draws large pages with virtual rows and
-// lets us own column settings (saved per account on the server, widths included — DESIGN §6).
+// A list drawn from a ListPart: search form, sections fed by its conditions (a chart), toolbar, table
+// with server-side paging/sort/filters (or tree rows), totals, row and bulk actions, per-user column
+// preferences. Used by the list kind, by related lists of detail screens and by the `list` action.
+// antd Table rather than ProTable: it draws large pages with virtual rows and lets us own column
+// settings (saved per account on the server, widths included — DESIGN §6).
 
 import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Space, Spin, Table } from 'antd';
@@ -10,6 +11,8 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { useCallback, useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
 import type { ActionScope } from '../actions/types';
 import { usableActions, type UsableAction } from '../actions/usable';
+import { cleanFilters } from '../data/listQuery';
+import { SectionList } from '../detail/SectionList';
 import { applyPrefs, EMPTY_PREFS, isCustomised, moveColumn, setFixed, setHidden, setWidth, type ColumnPrefs } from '../data/columnConfig';
 import { saveColumnPrefs } from '../data/columnConfigStore';
 import { holds, useRenderEnv, type RenderEnv } from '../env';
@@ -22,6 +25,7 @@ import { FilterBar } from './FilterBar';
 import { filtersOf, prepareList, type Prepared } from './prepare';
 import { ResizableHeaderCell } from './ResizableHeaderCell';
 import { TotalsRow } from './TotalsRow';
+import { parentKeys, pruneEmptyChildren, treeOf } from './tree';
 import { useListData, type Row } from './useListData';
 
 export interface ListViewProps {
@@ -30,6 +34,8 @@ export interface ListViewProps {
   listName: string;
   /** Filters always sent (related lists). */
   fixedFilters?: Record<string, unknown>;
+  /** Top-level body values always sent (a code that takes its record as {id}). */
+  fixedParams?: Record<string, unknown>;
   /** Shown left of the toolbar. */
   title?: ReactNode;
   /** Schema path of the list part inside its screen (related lists), prefixed to problems. */
@@ -46,7 +52,7 @@ function defaultScrollY(): number {
   return Math.max(320, h - 330);
 }
 
-export function ListView({ part, listName, fixedFilters, title, path }: ListViewProps) {
+export function ListView({ part, listName, fixedFilters, fixedParams, title, path }: ListViewProps) {
   const filters = useMemo(() => filtersOf(part), [part]);
   const defaults = useMemo(() => {
     const d: Record<string, unknown> = {};
@@ -54,7 +60,7 @@ export function ListView({ part, listName, fixedFilters, title, path }: ListView
     return d;
   }, [filters]);
   // The first page is asked for at once, while the column preferences and types load.
-  const data = useListData(part, defaults, fixedFilters);
+  const data = useListData(part, defaults, fixedFilters, fixedParams);
   const [prepared, setPrepared] = useState<Prepared | null>(null);
   useEffect(() => {
     let live = true;
@@ -157,8 +163,23 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data }: 
 
   const columns = useMemo(() => (actionColumn ? [...built.columns, actionColumn] : built.columns), [built.columns, actionColumn]);
   const scrollX = built.totalWidth + (actionColumn ? Number(actionColumn.width) : 0) + (bulk ? 48 : 0);
-  const rows = data.rows;
-  const virtual = part.virtual === true || ((part.virtual ?? 'auto') === 'auto' && rows.length > VIRTUAL_THRESHOLD);
+  const tree = useMemo(() => treeOf(part), [part]);
+  const rows = useMemo(() => (tree ? pruneEmptyChildren(data.rows, tree.children) : data.rows), [tree, data.rows]);
+  const [expanded, setExpanded] = useState<Key[]>([]);
+  useEffect(() => {
+    if (tree?.expandAll) setExpanded(parentKeys(rows, rowKey, tree.children));
+  }, [tree, rows, rowKey]);
+  const expandable = useMemo(
+    () => (tree ? { childrenColumnName: tree.children, expandedRowKeys: expanded, onExpandedRowsChange: (keys: readonly Key[]) => setExpanded([...keys]) } : undefined),
+    [tree, expanded],
+  );
+  const virtual = !tree && (part.virtual === true || ((part.virtual ?? 'auto') === 'auto' && rows.length > VIRTUAL_THRESHOLD));
+  // Sections above the table see the conditions now applied as their record.
+  const conditions = useMemo(() => {
+    const c: Row = cleanFilters(data.query.filters);
+    if (data.query.keyword) c.keyword = data.query.keyword;
+    return c;
+  }, [data.query.filters, data.query.keyword]);
   const scroll = useMemo(
     () => ({ x: scrollX, y: virtual ? (part.scrollY ?? defaultScrollY()) : part.scrollY }),
     [scrollX, virtual, part.scrollY],
@@ -201,6 +222,7 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data }: 
         defaults={defaults}
         onSearch={(values, keyword) => data.setQuery((q) => ({ ...q, page: 1, filters: values, keyword }))}
       />
+      {part.sections?.length ? <SectionList list={part.sections} base="sections" record={conditions} scope={scope} screenName={listName} /> : null}
       <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 8, gap: 8 }}>
         <div style={{ fontWeight: 600 }}>
           {title}
@@ -237,14 +259,19 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data }: 
         summary={summary}
         onChange={onTableChange}
         rowSelection={bulk ? { selectedRowKeys: selected.keys, onChange: (keys, selRows) => setSelected({ keys, rows: selRows }), fixed: 'left' } : undefined}
-        pagination={{
-          current: data.query.page,
-          pageSize: data.query.pageSize,
-          total: data.total,
-          showSizeChanger: true,
-          pageSizeOptions: part.pageSizeOptions ?? DEFAULT_PAGE_SIZES,
-          showTotal: (t) => `共 ${t} 条`,
-        }}
+        expandable={expandable}
+        pagination={
+          tree
+            ? false
+            : {
+                current: data.query.page,
+                pageSize: data.query.pageSize,
+                total: data.total,
+                showSizeChanger: true,
+                pageSizeOptions: part.pageSizeOptions ?? DEFAULT_PAGE_SIZES,
+                showTotal: (t) => `共 ${t} 条`,
+              }
+        }
       />
     </div>
   );

@@ -8,6 +8,7 @@ import type { ActionDef } from '../actions/types';
 import { formOf } from '../actions/types';
 import type { ColumnTypeDef } from '../columns/types';
 import { loadColumnPrefs } from '../data/columnConfigStore';
+import { sectionUses } from '../detail/prepare';
 import type { ColumnPrefs } from '../data/columnConfig';
 import { hasOptions, loadOptions } from '../data/options';
 import { formUses } from '../form/useFormReady';
@@ -110,6 +111,8 @@ export async function prepareList(part: ListPart, listName: string): Promise<Pre
   const toolbar = actionChecks(part.toolbar, 'toolbar', part);
   const rows = actionChecks(part.rowActions, 'rowActions', part);
   uses.push(...toolbar.uses, ...rows.uses);
+  const sectionProblems: SchemaProblem[] = [];
+  if (part.sections?.length) sectionUses(part.sections, 'sections', uses, sectionProblems);
 
   const enumColumns = part.columns.filter((c) => c.type === 'enum' && hasOptions(c));
   const [resolved, prefs, optionLists] = await Promise.all([
@@ -120,7 +123,7 @@ export async function prepareList(part: ListPart, listName: string): Promise<Pre
   const options = new Map<string, Map<string, OptionItem>>();
   enumColumns.forEach((c, i) => options.set(c.field, new Map(optionLists[i]!.map((o) => [String(o.value), o]))));
 
-  const problems = [...staticProblems(part), ...toolbar.problems, ...rows.problems, ...resolved];
+  const problems = [...staticProblems(part), ...toolbar.problems, ...rows.problems, ...sectionProblems, ...resolved];
   const scope = { api: part.api, forms: part.forms };
   const checkActions = (list: readonly ActionSchema[] | undefined, base: string) =>
     (list ?? []).forEach((a, i) => {

@@ -33,14 +33,19 @@ export interface ListData {
   exportBody(): Record<string, unknown>;
 }
 
-export function useListData(part: ListPart, filterDefaults: Record<string, unknown>, fixedFilters?: Record<string, unknown>): ListData {
+export function useListData(
+  part: ListPart,
+  filterDefaults: Record<string, unknown>,
+  fixedFilters?: Record<string, unknown>,
+  fixedParams?: Record<string, unknown>,
+): ListData {
   const [query, setQueryState] = useState<ListQuery>(() => initialQuery(part, filterDefaults));
   const [result, setResult] = useState<{ rows: Row[]; total: number; loaded: boolean }>({ rows: [], total: 0, loaded: false });
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
   const latest = useRef('');
-  const fixedKey = JSON.stringify(fixedFilters ?? null);
-  const body = useMemo(() => listBody(query, fixedFilters), [query, fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const fixedKey = JSON.stringify([fixedFilters ?? null, fixedParams ?? null]);
+  const body = useMemo(() => listBody(query, fixedFilters, fixedParams), [query, fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const inFlight = useRef<string | null>(null);
   const again = useRef(false);
@@ -81,7 +86,7 @@ export function useListData(part: ListPart, filterDefaults: Record<string, unkno
   const refresh = useCallback(() => setTick((t) => t + 1), []);
   const queryRef = useRef(query);
   queryRef.current = query;
-  const getExportBody = useCallback(() => exportBody(queryRef.current, fixedFilters), [fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const getExportBody = useCallback(() => exportBody(queryRef.current, fixedFilters, fixedParams), [fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
   return { query, rows: result.rows, total: result.total, loading, loaded: result.loaded, setQuery, refresh, exportBody: getExportBody };
 }

@@ -10,3 +10,5 @@ export { default as boolean } from './boolean';
 export { default as switchWidget } from './switch';
 export { default as date } from './date';
 export { default as dateRange } from './dateRange';
+export { default as password } from './password';
+export { default as tags } from './tags';

@@ -11,7 +11,7 @@ function TextareaWidget({ value, onChange, disabled, readOnly, schema }: WidgetP
       readOnly={readOnly}
       maxLength={schema.maxLength}
       showCount={!!schema.maxLength}
-      autoSize={{ minRows: 3, maxRows: 8 }}
+      autoSize={{ minRows: schema.rows ?? 3, maxRows: Math.max(8, (schema.rows ?? 3) * 2) }}
       placeholder={placeholderOf(schema, false)}
     />
   );

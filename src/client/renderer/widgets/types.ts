@@ -23,6 +23,13 @@ export interface WidgetSchema extends OptionsSource {
   api?: string;
   trueText?: string;
   falseText?: string;
+  /** htmlPreview: body template filled from the form values; the field holding the format. */
+  body?: Record<string, unknown>;
+  formatField?: string;
+  showPlaceholders?: boolean;
+  /** textarea: rows shown at least; htmlPreview: height in px. */
+  rows?: number;
+  height?: number;
 }
 
 export interface WidgetProps {

@@ -1,0 +1,61 @@
+// chart: a line chart of what a code answers — rows [{date, value}] (or {list: [...]}) — asked with a
+// body filled from the record (detail screens) or from the list's current conditions (a list's
+// sections). While `ready` does not hold (e.g. no currency chosen yet) it shows `hint` and asks
+// nothing. Drawn by our small SVG chart (charts/LineChart.tsx), loaded only by screens that use it.
+import { Card, Empty, Spin } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { OK } from '../../../core/codes';
+import { callApiRef } from '../../request';
+import { LineChart } from '../charts/LineChart';
+import { pointsOf, type Point } from '../charts/lineChart';
+import { readListResult } from '../data/listQuery';
+import { holds, useRenderEnv } from '../env';
+import { fillBody } from '../template';
+import type { ChartSection } from '../types';
+import type { SectionDef, SectionProps } from './types';
+
+/** The body sent: the template filled from the data, empty values left out. */
+export function chartBody(template: Record<string, unknown> | undefined, data: Record<string, unknown>): Record<string, unknown> {
+  const filled = fillBody(template ?? {}, data) as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(filled)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out;
+}
+
+function ChartView({ section, record }: SectionProps) {
+  const s = section as ChartSection;
+  const env = useRenderEnv();
+  const ready = holds(s.ready, env, record);
+  const body = useMemo(() => (ready ? chartBody(s.body, record) : null), [ready, s.body, record]);
+  const key = body ? JSON.stringify(body) : '';
+  const [state, setState] = useState<{ key: string; points: Point[] | null }>({ key: '', points: null });
+  useEffect(() => {
+    if (!body) return;
+    let live = true;
+    setState((st) => ({ ...st, points: st.key === key ? st.points : null }));
+    void callApiRef(s.api, body).then((res) => {
+      if (!live) return;
+      const rows = res.code === OK ? readListResult<Record<string, unknown>>(res.data).list : [];
+      setState({ key, points: pointsOf(rows, s.x ?? 'date', s.y ?? 'value') });
+    });
+    return () => {
+      live = false;
+    };
+    // `key` stands for the body's content.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [s.api, key]);
+
+  let content: React.ReactNode;
+  if (!ready) content = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={s.hint ?? '请先选择查询条件'} />;
+  else if (!state.points || state.key !== key) content = <Spin style={{ display: 'block', margin: '48px auto' }} />;
+  else if (!state.points.length) content = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description="暂无数据" />;
+  else content = <LineChart points={state.points} height={s.height} name={s.name} decimals={s.decimals} />;
+  return (
+    <Card size="small" title={s.title} className="renderer-chart-section" style={{ marginBottom: 12 }}>
+      <div style={{ minHeight: ready ? (s.height ?? 280) : undefined }}>{content}</div>
+    </Card>
+  );
+}
+
+const chart: SectionDef = { component: ChartView };
+export default chart;
