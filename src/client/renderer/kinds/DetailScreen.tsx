@@ -27,7 +27,8 @@ export default function DetailScreen({ meta, file }: ScreenProps) {
     };
   }, [part]);
   const scope: ActionScope = useMemo(() => ({ forms: part.forms, rowKey: 'id', refresh: reload }), [part.forms, reload]);
-  const actionList = useMemo(() => usableActions(part.actions, 'actions', env, { forms: part.forms }), [part, env]);
+  // Recomputed once the schema's action types have loaded (problems set), or a cold load shows no buttons.
+  const actionList = useMemo(() => usableActions(part.actions, 'actions', env, { forms: part.forms }), [part, env, problems]);
 
   if (!problems || record === undefined) return <Spin style={{ display: 'block', margin: '48px auto' }} />;
   if (record === null) return <Result status="warning" title="记录不存在或已被删除" />;

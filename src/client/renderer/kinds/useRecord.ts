@@ -26,7 +26,8 @@ export function useRecord(getRef: string | undefined, idParam = 'id'): RecordSta
       return;
     }
     let live = true;
-    void callApiRef<Row>(getRef, { id }).then((env) => {
+    // Route parameters are text; numeric ids go to the server as numbers (codes validate integer ids).
+    void callApiRef<Row>(getRef, { id: /^\d{1,15}$/.test(id) ? Number(id) : id }).then((env) => {
       if (live) setRecord(env.code === OK && env.data ? env.data : null);
     });
     return () => {
