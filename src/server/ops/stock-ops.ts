@@ -1,6 +1,7 @@
 // Stock calls: location lookup/options, the inventory reads, opening stock and adjustment documents, and
 // the verification of balances against the ledger. The logic lives in src/server/domain/stock/.
 import type { OpHandler } from '../catalog/context.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
 import {
   adjustReasons, cancelDocument, getDocument, ID_INPUT, LIST_INPUT, listDocuments, postDocument, saveDocument, saveInput,
   STOCK_ADJUST, STOCK_INIT, type DocKind, type DocListInput, type SaveInput,
@@ -31,7 +32,7 @@ function posting<I>(h: OpHandler<I>): OpHandler<I> {
 
 function documentOps(name: string, kind: DocKind): Record<string, OpHandler> {
   return {
-    [`${name}.list`]: { input: LIST_INPUT, run: (ctx, input: DocListInput) => listDocuments(ctx, kind, input) },
+    [`${name}.list`]: acceptingFilters({ input: LIST_INPUT, run: (ctx, input: DocListInput) => listDocuments(ctx, kind, input) }),
     [`${name}.get`]: {
       input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '单据' } } },
       run: (ctx, input: { id: number }) => getDocument(ctx, kind, input.id),
@@ -63,9 +64,9 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
       run: (ctx, input: { warehouseId?: number; keyword?: string | null; includeLocked?: boolean }) => locationOptions(ctx, input),
     },
 
-    'stock.inventory': { input: INVENTORY_INPUT, run: (ctx, input: InventoryInput) => inventoryList(ctx, input) },
-    'stock.distribution': { input: DISTRIBUTION_INPUT, run: (ctx, input: DistributionInput) => distributionList(ctx, input) },
-    'stock.movements': { input: MOVEMENTS_INPUT, run: (ctx, input: MovementsInput) => movementList(ctx, input) },
+    'stock.inventory': acceptingFilters({ input: INVENTORY_INPUT, run: (ctx, input: InventoryInput) => inventoryList(ctx, input) }),
+    'stock.distribution': acceptingFilters({ input: DISTRIBUTION_INPUT, run: (ctx, input: DistributionInput) => distributionList(ctx, input) }),
+    'stock.movements': acceptingFilters({ input: MOVEMENTS_INPUT, run: (ctx, input: MovementsInput) => movementList(ctx, input) }),
 
     ...documentOps('stockInit', STOCK_INIT),
     'stockInit.importLines': { run: (ctx) => importInitLines(ctx) },
