@@ -2,6 +2,7 @@
 // for the dynamicExchange chart, role members, the department tree, the default company title, and
 // e-mail preview, send and resend. Every query is scoped by the caller's company.
 import Decimal from 'decimal.js';
+import { buildTree } from '../domain/tree.ts';
 import { sql } from 'kysely';
 import { clearCallerCache } from '../auth/caller.ts';
 import type { AuditChange, CallContext, OpHandler } from '../catalog/context.ts';
@@ -73,38 +74,7 @@ const rateText = (v: unknown) => new Decimal(String(v)).div(1_000_000).toFixed(6
 
 // ------------------------------------------------------------------------------------- department tree
 
-interface DeptNode {
-  id: number; key: number; value: number; title: string; code: string; name: string;
-  parentId: number | null; sort: number; staffCount: number; children: DeptNode[];
-}
-
-function buildTree(rows: Row[], counts: Map<number, number>): DeptNode[] {
-  const nodes = new Map<number, DeptNode>();
-  for (const r of rows) {
-    const id = Number(r.id);
-    nodes.set(id, {
-      id, key: id, value: id, title: String(r.name), code: String(r.code), name: String(r.name),
-      parentId: r.parentId == null ? null : Number(r.parentId), sort: Number(r.sort ?? 0), staffCount: counts.get(id) ?? 0, children: [],
-    });
-  }
-  const roots: DeptNode[] = [];
-  for (const n of nodes.values()) {
-    // A missing parent or a cycle makes the node a root rather than losing it.
-    let cyclic = false;
-    for (let p = n.parentId, depth = 0; p !== null && depth < 1000; depth++) {
-      if (p === n.id) { cyclic = true; break; }
-      p = nodes.get(p)?.parentId ?? null;
-    }
-    const parent = n.parentId !== null && !cyclic ? nodes.get(n.parentId) : undefined;
-    (parent ? parent.children : roots).push(n);
-  }
-  const order = (list: DeptNode[]) => {
-    list.sort((a, b) => a.sort - b.sort || a.code.localeCompare(b.code));
-    list.forEach((n) => order(n.children));
-  };
-  order(roots);
-  return roots;
-}
+const departmentTree = (rows: Row[], counts: Map<number, number>) => buildTree(rows, (id) => ({ staffCount: counts.get(id) ?? 0 }));
 
 // ------------------------------------------------------------------------------------- e-mail
 
@@ -240,7 +210,7 @@ export function basicSettingsOps(_deps: OpsDeps): Record<string, OpHandler> {
         const rows = (await ctx.tenant.select('department').select(['id', 'parentId', 'code', 'name', 'sort']).execute()) as Row[];
         const counted = (await ctx.tenant.select('staff').select(['departmentId', (eb) => eb.fn.countAll().as('n')])
           .where('departmentId', 'is not', null).groupBy('departmentId').execute()) as Row[];
-        return buildTree(rows, new Map(counted.map((c) => [Number(c.departmentId), Number(c.n)])));
+        return departmentTree(rows, new Map(counted.map((c) => [Number(c.departmentId), Number(c.n)])));
       },
     },
 

@@ -1,6 +1,7 @@
 // Hand-written master-data calls (product lookups and files, category tree, exchange rate of a day,
 // dictionaries, price-list and presale files). Every query is scoped by the caller's company.
 import fs from 'node:fs';
+import { buildTree } from '../domain/tree.ts';
 import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
 import Decimal from 'decimal.js';
@@ -83,31 +84,7 @@ async function pagedRows(query: () => { limit(n: number): { offset(n: number): {
   }
 }
 
-function categoryTree(rows: Row[]) {
-  interface Node { id: number; key: number; value: number; title: string; code: string; name: string; parentId: number | null; sort: number; children: Node[] }
-  const nodes = new Map<number, Node>();
-  for (const r of rows) {
-    const id = Number(r.id);
-    nodes.set(id, { id, key: id, value: id, title: String(r.name), code: String(r.code), name: String(r.name), parentId: r.parentId == null ? null : Number(r.parentId), sort: Number(r.sort ?? 0), children: [] });
-  }
-  const roots: Node[] = [];
-  for (const n of nodes.values()) {
-    // A missing parent or a cycle makes the node a root rather than losing it.
-    let cyclic = false;
-    for (let p = n.parentId, depth = 0; p !== null && depth < 1000; depth++) {
-      if (p === n.id) { cyclic = true; break; }
-      p = nodes.get(p)?.parentId ?? null;
-    }
-    const parent = n.parentId !== null && !cyclic ? nodes.get(n.parentId) : undefined;
-    (parent ? parent.children : roots).push(n);
-  }
-  const order = (list: Node[]) => {
-    list.sort((a, b) => a.sort - b.sort || a.code.localeCompare(b.code));
-    list.forEach((n) => order(n.children));
-  };
-  order(roots);
-  return roots;
-}
+const categoryTree = (rows: Row[]) => buildTree(rows);
 
 /** Next product code from the company's sequence: a conditional increment, so two callers never share one. */
 async function nextProductCode(ctx: CallContext): Promise<string> {
