@@ -3,11 +3,9 @@
 // Fastify server answering one route with the same 50-row JSON; loads both with autocannon (in a child
 // process) and prints requests/s, p50 and p99 side by side. SQLite always; PostgreSQL with --pg or when
 // DATABASE_URL is set (a fresh database `bench_api` on that server, dropped and re-created).
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -18,6 +16,7 @@ import { migrate } from '../src/server/db/migrate.ts';
 import { seedIfEmpty } from '../src/server/db/seed.ts';
 import { createServer, type Server } from '../src/server/server.ts';
 import { seedScale } from './lib/seed-scale.ts';
+import { load, post, type LoadSpec, type LoadResult } from './lib/load.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,34 +39,7 @@ if (args.help) {
   process.exit(0);
 }
 
-/** One autocannon run (scripts/lib/load-worker.mjs, in a child process). */
-interface LoadSpec {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
-  /** Bodies to rotate through, one per request (instead of body). */
-  bodies?: string[];
-  connections: number;
-  duration: number;
-  /** Responses whose body does not start with this count as bad (the envelope answers HTTP 200 for errors). */
-  expectPrefix?: string;
-}
 
-interface LoadResult {
-  requests: number;
-  rps: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  bad: number;
-  /** The first answer that was not a success envelope. */
-  badSample: string | null;
-}
 
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
@@ -79,21 +51,7 @@ const GOAL_RATIO = 0.5;
 const GOAL_P99_MS = 25;
 const LIST_BODY = { page: 3, pageSize: 50, keyword: args.keyword, sort: { field: 'price', order: 'descend' } };
 
-function load(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./lib/load-worker.mjs', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let result: LoadResult | undefined;
-    child.once('message', (m) => { result = m as LoadResult; });
-    child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon 子进程退出（${code}）`))));
-    child.send(spec);
-  });
-}
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return res.json();
-}
 
 /** Rows of a list answer, whatever the list handler calls them. */
 function rowsOf(data: any): unknown[] | null {

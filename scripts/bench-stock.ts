@@ -11,11 +11,10 @@
 // autocannon runs in a child process (scripts/lib/load-worker.mjs). SQLite always (a cached database under
 // the OS temp dir; --fresh rebuilds it); PostgreSQL in a fresh database `bench_stock` on DATABASE_URL's
 // server (default postgres://postgres@127.0.0.1:5432/postgres), skipped with a note when unreachable.
-import { fork, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -27,6 +26,7 @@ import { verifyStock } from '../src/server/domain/stock/verify.ts';
 import { createServer, type Server } from '../src/server/server.ts';
 import { seedMoves } from './lib/seed-moves.ts';
 import { seedScale } from './lib/seed-scale.ts';
+import { load, post, type LoadSpec, type LoadResult } from './lib/load.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -61,28 +61,8 @@ const LINES = Number(args.lines);
 const KEYWORDS = ['螺丝', '不锈钢', 'LED', '胶带', '套装'];
 const GOALS = { docsPerSec: 200, listP99: 30, verifySec: 10 };
 
-interface LoadSpec {
-  url: string; method: 'POST'; headers: Record<string, string>; bodies: string[]; connections: number; duration: number; expectPrefix: string;
-}
-interface LoadResult {
-  requests: number; rps: number; p50: number; p90: number; p99: number; max: number; non2xx: number; errors: number; timeouts: number; bad: number; badSample: string | null;
-}
 
-function load(spec: LoadSpec): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL('./lib/load-worker.mjs', import.meta.url)), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    let result: LoadResult | undefined;
-    child.once('message', (m) => { result = m as LoadResult; });
-    child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`autocannon 子进程退出（${code}）`))));
-    child.send(spec);
-  });
-}
 
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-  return res.json();
-}
 
 interface Target { label: string; dataDir: string; databaseUrl?: string }
 
