@@ -4,10 +4,19 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { createMemoryRouter, Navigate, Outlet, RouterProvider, useNavigate } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setPresenter, type Presenter } from '../../src/client/request';
 import { ROUTER_FUTURE } from '../../src/client/router/createAppRouter';
 import { NavigationGuard } from '../../src/client/router/NavigationGuard';
+import { trackUnsaved } from '../../src/client/renderer/form/unsavedChanges';
+
+// The confirm dialog itself is tested with the forms; here the guard's use of the answer.
+let leaveAsked = 0;
+let leaveAnswer = true;
+vi.mock('../../src/client/renderer/form/unsavedChanges', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/client/renderer/form/unsavedChanges')>();
+  return { ...real, confirmLeave: async () => { leaveAsked++; return leaveAnswer; } };
+});
 import { clearStorage, setStoredSession, setTokens } from '../../src/client/session/storage';
 import type { SessionInfo } from '../../src/client/session';
 
@@ -174,5 +183,23 @@ describe('NavigationGuard', () => {
   it('sends an unknown path to /login without a token', async () => {
     await start('/whatever');
     expect(path()).toBe('/login');
+  });
+
+  it('holds a permitted navigation while a form has unsaved changes until the user confirms leaving', async () => {
+    logIn(['procurement.list']);
+    await start('/navigation');
+    const untrack = trackUnsaved(() => true);
+    try {
+      leaveAnswer = false;
+      await navigate('/procurement/list');
+      expect(leaveAsked).toBe(1);
+      expect(path()).toBe('/navigation');
+      leaveAnswer = true;
+      await navigate('/procurement/list');
+      expect(leaveAsked).toBe(2);
+      expect(path()).toBe('/procurement/list');
+    } finally {
+      untrack();
+    }
   });
 });

@@ -10,6 +10,7 @@ import { decideFor } from './guardInput';
 import { PUBLIC } from './permissionCode';
 import { screenMatcher } from './routeTable';
 import { hasToken, onSessionChange } from './sessionAccess';
+import { confirmLeave, hasUnsavedChanges } from '../renderer/form/unsavedChanges';
 
 export function NavigationGuard({ children }: { children: ReactNode }) {
   const location = useLocation();
@@ -27,10 +28,12 @@ export function NavigationGuard({ children }: { children: ReactNode }) {
     [navigate],
   );
 
+  // The router allows one blocker, so this one also holds a permitted navigation while a form has
+  // unsaved changes (renderer/form/unsavedChanges.ts) until the user confirms leaving.
   const shouldBlock = useCallback<BlockerFunction>(({ currentLocation, nextLocation }) => {
     const decision = decideFor(nextLocation, currentLocation);
     held.current = decision;
-    return decision.type !== 'allow';
+    return decision.type !== 'allow' || (nextLocation.pathname !== currentLocation.pathname && hasUnsavedChanges());
   }, []);
   const blocker = useBlocker(shouldBlock);
 
@@ -38,6 +41,11 @@ export function NavigationGuard({ children }: { children: ReactNode }) {
     if (blocker.state !== 'blocked') return;
     const decision = held.current;
     held.current = null;
+    // Blocked although the guard allows it: held for unsaved changes.
+    if (!decision || decision.type === 'allow') {
+      void confirmLeave().then((leave) => (leave ? blocker.proceed?.() : blocker.reset?.()));
+      return;
+    }
     blocker.reset();
     if (decision) apply(decision);
   }, [blocker, apply]);
