@@ -79,6 +79,15 @@ export const BUSINESS_CODES = {
   STOCK_DOC_STATUS_4078: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   STOCK_LOCATION_NOT_FOUND_4079: '库位 {code} 不存在',
   STOCK_LOCATION_AMBIGUOUS_4080: '库位 {code} 在多个仓库中都存在（{warehouses}），请先选择仓库',
+  // procurement: purchase orders, receiving notes, putaways, document chains
+  PURCHASE_DOC_STATUS_4091: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
+  PURCHASE_SUPPLIER_DISABLED_4092: '供应商“{name}”已停用，不能用于采购订单',
+  PURCHASE_PRODUCT_STOPPED_4093: '商品 {code} 已停售，不能采购',
+  PURCHASE_OVER_RECEIPT_4094: '采购订单 {docNo} 第 {line} 行商品 {code} 超收：订购 {ordered}，已收 {received}，本次 {qty}，按超收倍数 {multiple} 最多还可收 {left}',
+  PURCHASE_PUTAWAY_OVER_4095: '收货单 {docNo} 第 {line} 行商品 {code} 上架数量超出：收货 {received}，已上架 {done}，本次 {qty}',
+  PURCHASE_DEPENDENT_DOCS_4096: '{doc} {docNo} 已有后续单据 {next}，请先作废后续单据',
+  PURCHASE_DOC_NOT_FOUND_4097: '没有找到单号为 {docNo} 的采购、收货或上架单据',
+  PURCHASE_LINE_MISMATCH_4098: '{doc}第 {line} 行不属于{source} {docNo}',
 } as const;
 
 export type BusinessCode = keyof typeof BUSINESS_CODES;

@@ -7,6 +7,7 @@ import * as m002 from './migrations/002-master-data.ts';
 import * as m003 from './migrations/003-resource-indexes.ts';
 import * as m004 from './migrations/004-settings.ts';
 import * as m005 from './migrations/005-stock.ts';
+import * as m006 from './migrations/006-procurement.ts';
 
 interface Migration {
   name: string;
@@ -19,6 +20,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '003-resource-indexes', up: m003.up },
   { name: '004-settings', up: m004.up },
   { name: '005-stock', up: m005.up },
+  { name: '006-procurement', up: m006.up },
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {

@@ -9,6 +9,8 @@ export const CLERK_RIGHTS = [
   'procurement.supplier.edit',
   'procurement.list',
   'procurement.purchaseOrder',
+  'procurement.purchaseOrder.edit',
+  'procurement.purchaseOrder.confirm',
 ];
 
 interface CompanySeed {

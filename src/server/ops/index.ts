@@ -6,6 +6,7 @@ import type { ResourceRegistry } from '../resources/index.ts';
 import { authOps } from './auth-ops.ts';
 import { basicSettingsOps } from './basic-settings-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
+import { procurementOps } from './procurement-ops.ts';
 import { settingsOps } from './settings-ops.ts';
 import { stockOps } from './stock-ops.ts';
 import { storageOps } from './storage-ops.ts';
@@ -25,5 +26,6 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...masterDataOps(deps),
     ...basicSettingsOps(deps),
     ...stockOps(deps),
+    ...procurementOps(deps),
   };
 }

@@ -257,6 +257,12 @@ function dateBound(v: string | null | undefined, field: string, title: string): 
   return d;
 }
 
+/** Documents outside documents.ts that write ledger rows (procurement): their header table and title. */
+const OTHER_LEDGER_DOCS: Record<string, { header: string; title: string }> = {
+  receivingNote: { header: 'receivingNote', title: '收货单' },
+  putaway: { header: 'putaway', title: '上架单' },
+};
+
 /** A product's ledger rows, newest first (the goods detail page's movements tab). */
 export async function movementList(ctx: CallContext, input: MovementsInput) {
   const tenant = ctx.tenant;
@@ -289,7 +295,7 @@ export async function movementList(ctx: CallContext, input: MovementsInput) {
   const byType = new Map<string, number[]>();
   for (const r of rows) byType.set(String(r.docType), [...(byType.get(String(r.docType)) ?? []), Number(r.docId)]);
   for (const [type, ids] of byType) {
-    const kind = STOCK_DOC_KINDS[type];
+    const kind = STOCK_DOC_KINDS[type] ?? OTHER_LEDGER_DOCS[type];
     if (!kind) continue;
     const docs = (await tenant.select(kind.header).select(['id', 'docNo']).where('id', 'in', [...new Set(ids)]).execute()) as Row[];
     for (const d of docs) docNos.set(`${type}:${String(d.id)}`, String(d.docNo));
@@ -300,7 +306,7 @@ export async function movementList(ctx: CallContext, input: MovementsInput) {
     warehouseId: Number(r.warehouseId), warehouseCode: String(r.warehouseCode), warehouseName: String(r.warehouseName),
     locationId: r.locationId == null ? null : Number(r.locationId), lcCode: text(r.lcCode),
     qty: Number(r.qty), reservedQty: Number(r.reservedQty), units: splitUnits(Number(r.qty), packs),
-    docType: String(r.docType), docTitle: STOCK_DOC_KINDS[String(r.docType)]?.title ?? String(r.docType), docId: Number(r.docId),
+    docType: String(r.docType), docTitle: (STOCK_DOC_KINDS[String(r.docType)] ?? OTHER_LEDGER_DOCS[String(r.docType)])?.title ?? String(r.docType), docId: Number(r.docId),
     docNo: docNos.get(`${String(r.docType)}:${String(r.docId)}`) ?? null, docLine: r.docLine == null ? null : Number(r.docLine),
     userName: text(r.userName), createdAt: String(r.createdAt),
   }));

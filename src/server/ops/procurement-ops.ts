@@ -1,0 +1,65 @@
+// Procure-to-stock calls: purchase orders (oms 0202xx), receiving notes (0214xx), putaways (0215xx) and the
+// document chain (0250xx). The logic lives in src/server/domain/procurement/.
+import type { OpHandler } from '../catalog/context.ts';
+import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
+import {
+  changeOrderStatus, copyOrder, exportOrders, getOrder, listOrders, PO_LIST_INPUT, PO_SAVE_INPUT, removeOrder, saveOrder,
+  type PoListInput, type PoSaveInput,
+} from '../domain/procurement/purchase-order.ts';
+import { cancelPutaway, getPutaway, listPutaways, PA_SAVE_INPUT, postPutaway, savePutaway, suggestPutaway, type PaSaveInput } from '../domain/procurement/putaway.ts';
+import { cancelNote, DOC_LIST_INPUT, getNote, listNotes, postNote, RN_SAVE_INPUT, saveNote, type DocListInput, type RnSaveInput } from '../domain/procurement/receiving.ts';
+import { docRelate } from '../domain/procurement/relate.ts';
+import { stockWritten } from '../domain/stock/ledger.ts';
+import type { OpsDeps } from './index.ts';
+
+/** A handler that may post stock: the stock list totals of this process are stale afterwards, committed or not. */
+function posting<I>(h: OpHandler<I>): OpHandler<I> {
+  return {
+    input: h.input,
+    async run(ctx, input) {
+      try {
+        return await h.run(ctx, input);
+      } finally {
+        if (ctx.caller) stockWritten(ctx.caller.company.id);
+      }
+    },
+  };
+}
+
+type IdVersion = { id: number; version?: number };
+
+export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
+  const exportInput = { ...PO_LIST_INPUT, properties: { ...(PO_LIST_INPUT.properties as Record<string, unknown>) } };
+  return {
+    'purchaseOrder.list': { input: PO_LIST_INPUT, run: (ctx, input: PoListInput) => listOrders(ctx, input) },
+    'purchaseOrder.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getOrder(ctx, input.id) },
+    'purchaseOrder.save': { input: PO_SAVE_INPUT, run: (ctx, input: PoSaveInput) => saveOrder(ctx, input) },
+    'purchaseOrder.remove': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => removeOrder(ctx, input) },
+    'purchaseOrder.confirm': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'confirm', input) },
+    'purchaseOrder.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'cancel', input) },
+    'purchaseOrder.close': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'close', input) },
+    'purchaseOrder.copy': { input: ID_INPUT, run: (ctx, input: { id: number }) => copyOrder(ctx, input.id) },
+    'purchaseOrder.export': { input: exportInput, run: (ctx, input: PoListInput) => exportOrders(ctx, input) },
+
+    'receivingNote.list': { input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listNotes(ctx, input) },
+    'receivingNote.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getNote(ctx, input.id) },
+    'receivingNote.save': posting({ input: RN_SAVE_INPUT, run: (ctx, input: RnSaveInput) => saveNote(ctx, input) }),
+    'receivingNote.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postNote(ctx, input) }),
+    'receivingNote.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelNote(ctx, input) }),
+
+    'putaway.list': { input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listPutaways(ctx, input) },
+    'putaway.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPutaway(ctx, input.id) },
+    'putaway.save': posting({ input: PA_SAVE_INPUT, run: (ctx, input: PaSaveInput) => savePutaway(ctx, input) }),
+    'putaway.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postPutaway(ctx, input) }),
+    'putaway.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPutaway(ctx, input) }),
+    'putaway.suggest': {
+      input: { type: 'object', required: ['receivingNoteId'], properties: { receivingNoteId: { type: 'integer', minimum: 1, title: '收货单' } } },
+      run: (ctx, input: { receivingNoteId: number }) => suggestPutaway(ctx, input.receivingNoteId),
+    },
+
+    'docRelate.chain': {
+      input: { type: 'object', required: ['docNo'], properties: { docNo: { type: 'string', minLength: 1, maxLength: 50, title: '单号' } } },
+      run: (ctx, input: { docNo: string }) => docRelate(ctx, input),
+    },
+  };
+}
