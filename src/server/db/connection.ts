@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
 import { FastCamelCasePlugin } from './camel-case.ts';
 import { cachedStatements } from './sqlite-statements.ts';
 
@@ -44,8 +44,23 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('temp_store = memory');
-  const db = new Kysely<any>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }), plugins });
+  const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: cachedStatements(sqlite) }), plugins });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE). A deferred transaction that
+ * reads, then finds that another process committed before its first write, fails with
+ * SQLITE_BUSY_SNAPSHOT and must start over; taken up front, the lock is simply waited for (busy_timeout).
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    };
+    return driver;
+  }
 }
 
 export function nowIso(): string {
