@@ -88,6 +88,18 @@ export const BUSINESS_CODES = {
   PURCHASE_DEPENDENT_DOCS_4096: '{doc} {docNo} 已有后续单据 {next}，请先作废后续单据',
   PURCHASE_DOC_NOT_FOUND_4097: '没有找到单号为 {docNo} 的采购、收货或上架单据',
   PURCHASE_LINE_MISMATCH_4098: '{doc}第 {line} 行不属于{source} {docNo}',
+  // procurement: inbound plans, inbound tasks, containers
+  INBOUND_PLAN_OVER_4111: '采购订单 {docNo} 第 {line} 行商品 {code} 计划数量超出：订购 {ordered}，已计划 {planned}，本次 {qty}，最多还可计划 {left}',
+  INBOUND_CONTAINER_TAKEN_4112: '集装箱号 {containerNo} 已存在（状态“{status}”），请核对箱号',
+  INBOUND_CONTAINER_TYPE_4113: '柜型“{type}”不是本公司的柜型（可选：{allowed}），请在公司参数中维护柜型',
+  INBOUND_TASK_ORDER_4114: '入库任务 {taskDocNo} 属于采购订单 {taskOrderDocNo}，不能用于采购订单 {orderDocNo} 的收货单',
+  // procurement: purchase invoices, payables, invoice stock
+  PURCHASE_INVOICE_OVER_4101: '采购发票第 {line} 行商品 {code} 超出可开票数量：收货单 {docNo} 收货 {received}，已开票 {invoiced}，本次 {qty}，最多还可开 {left}',
+  PURCHASE_INVOICE_LINE_4102: '采购发票第 {line} 行不是供应商“{supplier}”已过账的收货明细（收货单 {docNo}，状态“{status}”）',
+  PURCHASE_INVOICE_NO_TAKEN_4103: '供应商“{supplier}”的发票号 {invoiceNo} 已登记在采购发票 {docNo}，不能重复登记',
+  PURCHASE_INVOICE_PAID_4104: '采购发票 {docNo} 的应付款已付款 {paid}，不能作废',
+  PURCHASE_INVOICE_STOCK_4105: '商品 {code} 的发票库存不足，不能作废采购发票 {docNo}：现有 {qty}，需冲回 {need}',
+  PURCHASE_RECEIVING_INVOICED_4106: '收货单 {docNo} 已开具采购发票 {invoices}，请先作废采购发票再作废收货单',
 } as const;
 
 export type BusinessCode = keyof typeof BUSINESS_CODES;

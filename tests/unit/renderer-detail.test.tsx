@@ -50,14 +50,14 @@ describe('registry', () => {
       kind: 'list',
       api: { list: 'cdm:012101' },
       columns: [{ field: 'a', title: 'A', type: 'link' }],
-      toolbar: [{ action: 'print', title: '打印' }, { action: 'form', title: '新增', form: 'missing' }],
+      toolbar: [{ action: 'stamp', title: '盖章' }, { action: 'form', title: '新增', form: 'missing' }],
       rowActions: [{ action: 'call', title: '确认', api: 'cdm:012104', when: { field: 'a', op: 'like' } }],
     });
     await mount(<ListScreen meta={meta('t/e')} file={file} />);
     await until(() => rows().length === 1, 'rows');
     const box = document.querySelector('[role="alert"]')!.textContent!;
     expect(box).toContain('columns[0].link: link 列缺少路由 link');
-    expect(box).toContain('toolbar[0].action: 未知的操作 "print"');
+    expect(box).toContain('toolbar[0].action: 未知的操作 "stamp"');
     expect(box).toContain('toolbar[1].form: 表单 "missing" 未在 forms 中定义');
     expect(box).toContain('rowActions[0].when.op: 未知的条件运算符 "like"');
   });
@@ -166,12 +166,12 @@ describe('document kind (skeleton)', () => {
   };
 
   it('draws header, lines with exact computed amounts and totals, the state and its actions; saves header and lines', async () => {
-    login(['baseConfig.currency.remove']);
+    login(['baseConfig.currency.remove', 'baseConfig.currency.edit']);
     server.on('012102', () => ({ data: order }));
     server.on('012103', (b) => ({ data: { ...b, version: 2 } }));
     await mount(<DocumentScreen meta={meta('procurement/purchaseOrder', doc.route)} file={doc} />, { path: '/procurement/purchaseOrder/8', route: '/procurement/purchaseOrder/:id' });
     await until(() => rows().length === 2, 'lines');
-    expect(headers()).toEqual(['商品', '数量', '单价', '金额']);
+    expect(headers()).toEqual(['行', '商品', '数量', '单价', '金额']);
     expect(text()).toContain('草稿');
     expect(buttons('确认')).toHaveLength(1);
     expect([...document.querySelectorAll('.renderer-total')].map((e) => e.textContent)).toEqual(['4', '0.50']);

@@ -1,16 +1,17 @@
-// The four registries and the built-in types. Every type is lazily loaded: a screen fetches only the
+// The five registries and the built-in types. Every type is lazily loaded: a screen fetches only the
 // chunks of the types its schema names (the common light ones share a chunk). To add one: write the
 // module (default export of the
 // registry's value type) and register it here — or at start-up from anywhere:
 //
 //   columnTypes.register('percent', () => import('./columns/percent'));
 //   widgets.register('colour', () => import('./widgets/colour'));
-//   actions.register('print', () => import('./actions/print'));
+//   actions.register('approve', () => import('./actions/approve'));
 //   sections.register('chart', () => import('./detail/chart'));
 
 import type { ActionDef } from './actions/types';
 import type { ColumnTypeDef } from './columns/types';
 import type { SectionDef } from './detail/types';
+import type { LineEditorDef } from './document/editors/types';
 import { Registry } from './registry';
 import type { WidgetDef } from './widgets/types';
 
@@ -18,11 +19,13 @@ export const columnTypes = new Registry<ColumnTypeDef>('列类型');
 export const widgets = new Registry<WidgetDef>('控件');
 export const actions = new Registry<ActionDef>('操作');
 export const sections = new Registry<SectionDef>('区块类型');
+export const lineEditors = new Registry<LineEditorDef>('行编辑器');
 
 // Built-ins. Common light types share a chunk (./*/basic.ts); heavier ones have their own.
 const basicColumn = () => import('./columns/basic');
 const basicWidget = () => import('./widgets/basic');
 const basicAction = () => import('./actions/basic');
+const basicLineEditor = () => import('./document/editors/basic');
 
 columnTypes
   .register('text', () => basicColumn().then((m) => m.text))
@@ -60,6 +63,7 @@ actions
   .register('link', () => basicAction().then((m) => m.link))
   .register('call', () => basicAction().then((m) => m.call))
   .register('refresh', () => basicAction().then((m) => m.refresh))
+  .register('print', () => basicAction().then((m) => m.print))
   .register('export', () => basicAction().then((m) => m.exportAction))
   .register('form', () => import('./actions/form'))
   .register('import', () => import('./actions/import'))
@@ -71,3 +75,10 @@ sections
   .register('tabs', () => import('./detail/tabs'))
   .register('audit', () => import('./detail/audit'))
   .register('chart', () => import('./detail/chart'));
+
+lineEditors
+  .register('input', () => basicLineEditor().then((m) => m.input))
+  .register('number', () => basicLineEditor().then((m) => m.number))
+  .register('money', () => basicLineEditor().then((m) => m.money))
+  .register('lookup', () => import('./document/editors/lookup'))
+  .register('units', () => import('./document/editors/units'));

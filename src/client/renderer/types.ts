@@ -62,6 +62,8 @@ export interface ColumnSchema extends Gated, OptionsSource {
   ellipsis?: boolean;
   /** Route template opened by a click, e.g. "/procurement/purchaseOrder/{id}". */
   link?: string;
+  /** Row field holding a route to open (rows that each know their own screen, e.g. a document chain). */
+  linkField?: string;
   /** number, money: decimals (default 2 for money, as-is for number). */
   decimals?: number;
   /** money: row field holding the currency id (shown as the currency character). */
@@ -140,6 +142,8 @@ export interface CallAction extends ActionBase {
   body?: Record<string, unknown>;
   /** Toast shown on success (default 操作成功). */
   success?: string;
+  /** Route opened after success, "{field}" from the answer (e.g. a copied order's id). */
+  then?: string;
 }
 
 export interface FormAction extends ActionBase {
@@ -224,6 +228,10 @@ export interface ListPart {
   scrollY?: number;
   /** Virtual rows: 'auto' (default) turns them on for pages above 100 rows. */
   virtual?: boolean | 'auto';
+  /** Filters take their first values from the URL query (?docNo=…). */
+  queryFilters?: boolean;
+  /** The list is not asked for until these filters hold a value. */
+  requiredFilters?: string[];
   /** Fixed filters always sent (e.g. a related list bound to its record). */
   fixedFilters?: Record<string, unknown>;
   /** Width of the row action column. */
@@ -415,18 +423,61 @@ export interface DetailScreenPart {
   sections: DetailSection[];
 }
 
+/** A line cell that searches a remote code and fills the line from the chosen row. */
+export interface LineLookup {
+  api: ApiRef;
+  /** Body sent with {keyword}; "{header.x}" / "{line.x}" placeholders. */
+  body?: Record<string, unknown>;
+  /** What the cell shows for a line (placeholders from the line), e.g. "{productCode} {productName}". */
+  display: string;
+  /** Line field ← row field, copied when a row is chosen (the column's own field gets `value`). */
+  fill?: Record<string, string>;
+  /** Row field stored in the column's field (default id). */
+  value?: string;
+  /** Row field shown in the dropdown (default label, then name). */
+  label?: string;
+  placeholder?: string;
+}
+
 export interface LineColumn extends ColumnSchema {
-  /** Editable cell widget (input, number, money); absent → read-only. */
+  /** Editable cell (a registered line editor: input, number, money, lookup, units); absent → read-only. */
   editor?: string;
   /** Computed as the product of two line fields (e.g. ["qty", "price"]), exact. */
   product?: [string, string];
+  /** editor lookup. */
+  lookup?: LineLookup;
+}
+
+/** Lines brought in from another document when a header field is chosen (a receiving note from its order). */
+export interface LineSource {
+  /** Header field whose value starts the load. */
+  trigger: string;
+  api: ApiRef;
+  /** Body, "{field}" placeholders from the header values. */
+  body: Record<string, unknown>;
+  /** Where the rows are in the answer (default lines). */
+  path?: string;
+  /** Line field ← source row field. */
+  map: Record<string, string>;
+  /** Only source rows meeting this condition become lines. */
+  keep?: Condition;
+  /** Header field ← answer field, set along with the lines (e.g. the order's warehouse). */
+  header?: Record<string, string>;
 }
 
 export interface DocumentScreenPart {
   api: { get: ApiRef; save?: ApiRef };
   idParam?: string;
   header: FormPart;
-  lines: { field: string; rowKey?: string; columns: LineColumn[]; totals?: TotalsSchema };
+  lines: { field: string; rowKey?: string; columns: LineColumn[]; totals?: TotalsSchema; source?: LineSource };
+  /** When an existing record may still be edited (default: always); a new one always may. */
+  editable?: Condition;
+  /** Route opened after a new document is saved, "{field}" from the answer (e.g. its id). */
+  afterSave?: string;
+  /** Header fields a new document takes from the URL query (?orderId=12). */
+  prefill?: string[];
+  /** The document chain drawn under the lines ({docNo} → rows with route). */
+  related?: { api: ApiRef; body?: Record<string, unknown> };
   /** Field holding the state, with its labels. */
   state?: { field: string; options?: OptionItem[]; dict?: string };
   actions?: ActionSchema[];

@@ -6,6 +6,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { SCHEMAS_DIR } from './load-catalog.ts';
 import { loadResources } from '../resources/registry.ts';
 import { crossCheckScreens } from './screen-crosscheck.ts';
+import { extendsOf, mergeScreen } from '../../core/screen-extends.ts';
 
 export interface SchemaProblem {
   file: string;
@@ -55,13 +56,13 @@ export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
     const m = read(f);
     if (m?.$id) ajv.addSchema(m);
   }
-  const validateAll = (files: string[], metaName: string) => {
+  const validateAll = (files: string[], metaName: string, load: (file: string) => any = read) => {
     const metaFile = path.join(root, 'meta', metaName);
-    if (!fs.existsSync(metaFile)) return files.map((f) => [f, read(f)] as const);
+    if (!fs.existsSync(metaFile)) return files.map((f) => [f, load(f)] as const);
     const meta = read(metaFile);
     const validate = (meta?.$id && ajv.getSchema(meta.$id)) || ajv.compile(meta);
     return files.map((f) => {
-      const data = read(f);
+      const data = load(f);
       if (data !== undefined && !validate(data)) {
         for (const e of validate.errors ?? []) problems.push({ file: rel(f), pointer: e.instancePath, message: `${e.message}${e.params && 'additionalProperty' in e.params ? `（${(e.params as any).additionalProperty}）` : ''}` });
       }
@@ -69,9 +70,28 @@ export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
     });
   };
 
+  // Screens that extend another are checked as merged (what the client draws); the name in `extends`
+  // must be a screen file that does not itself extend.
+  const validateScreens = (dir: string) => {
+    const files = listJson(dir);
+    const raw = new Map(files.map((f) => [f, read(f)] as const));
+    const byName = new Map(files.map((f) => [path.relative(dir, f).replace(/\\/g, '/').replace(/\.json$/, ''), f] as const));
+    const merged = new Map<string, any>();
+    for (const [f, data] of raw) {
+      const name = extendsOf(data);
+      if (!name) { merged.set(f, data); continue; }
+      const baseFile = byName.get(name);
+      const base = baseFile ? raw.get(baseFile) : undefined;
+      if (!base) problems.push({ file: rel(f), pointer: '/extends', message: `被扩展的界面 ${name} 不存在` });
+      else if (extendsOf(base)) problems.push({ file: rel(f), pointer: '/extends', message: `被扩展的界面 ${name} 本身也是扩展（只允许一层）` });
+      merged.set(f, base && !extendsOf(base) ? mergeScreen(base, data) : data);
+    }
+    return validateAll(files, 'screen.schema.json', (f) => merged.get(f));
+  };
+
   const endpoints = validateAll(listJson(path.join(root, 'endpoints')), 'endpoints.schema.json');
   const resources = validateAll(listJson(path.join(root, 'resources')), 'resource.schema.json');
-  const screens = validateAll(listJson(path.join(root, 'screens')), 'screen.schema.json');
+  const screens = validateScreens(path.join(root, 'screens'));
 
   const codes = new Set<string>();
   for (const [, data] of endpoints) for (const e of data?.endpoints ?? []) codes.add(`${data.family}:${e.code}`);
@@ -94,7 +114,7 @@ export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
     walk(data, '', (value, pointer, key) => {
       if (typeof value !== 'string') return;
       if (/^(auth|storage|cdm|oms):\d{6}$/.test(value) && !codes.has(value)) problems.push({ file: rel(f), pointer, message: `接口 ${value} 不在接口目录中` });
-      if ((key === 'link' || key === 'to') && value.startsWith('/') && !isRoute(value)) problems.push({ file: rel(f), pointer, message: `链接 ${value} 不指向任何路由` });
+      if ((key === 'link' || key === 'to' || key === 'then' || key === 'afterSave') && value.startsWith('/') && !isRoute(value)) problems.push({ file: rel(f), pointer, message: `链接 ${value} 不指向任何路由` });
     });
   }
   const dictFile = path.join(root, 'dictionaries.json');

@@ -8,6 +8,9 @@ import * as m003 from './migrations/003-resource-indexes.ts';
 import * as m004 from './migrations/004-settings.ts';
 import * as m005 from './migrations/005-stock.ts';
 import * as m006 from './migrations/006-procurement.ts';
+import * as m007 from './migrations/007-invoice.ts';
+import * as m008 from './migrations/008-inbound.ts';
+import * as m009 from './migrations/009-competing.ts';
 
 interface Migration {
   name: string;
@@ -21,6 +24,9 @@ export const MIGRATIONS: Migration[] = [
   { name: '004-settings', up: m004.up },
   { name: '005-stock', up: m005.up },
   { name: '006-procurement', up: m006.up },
+  { name: '007-invoice', up: m007.up },
+  { name: '008-inbound', up: m008.up },
+  { name: '009-competing', up: m009.up },
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {

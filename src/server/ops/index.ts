@@ -5,6 +5,9 @@ import type { RightInfo } from '../catalog/rights-catalog.ts';
 import type { ResourceRegistry } from '../resources/index.ts';
 import { authOps } from './auth-ops.ts';
 import { basicSettingsOps } from './basic-settings-ops.ts';
+import { commodityExtraOps } from './commodity-extra-ops.ts';
+import { inboundOps } from './inbound-ops.ts';
+import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
 import { procurementOps } from './procurement-ops.ts';
 import { settingsOps } from './settings-ops.ts';
@@ -27,5 +30,8 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...basicSettingsOps(deps),
     ...stockOps(deps),
     ...procurementOps(deps),
+    ...inboundOps(deps),
+    ...invoiceOps(deps),
+    ...commodityExtraOps(deps),
   };
 }

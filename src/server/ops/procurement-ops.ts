@@ -1,6 +1,7 @@
 // Procure-to-stock calls: purchase orders (oms 0202xx), receiving notes (0214xx), putaways (0215xx) and the
 // document chain (0250xx). The logic lives in src/server/domain/procurement/.
 import type { OpHandler } from '../catalog/context.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
 import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
 import {
   changeOrderStatus, copyOrder, exportOrders, getOrder, listOrders, PO_LIST_INPUT, PO_SAVE_INPUT, removeOrder, saveOrder,
@@ -8,7 +9,9 @@ import {
 } from '../domain/procurement/purchase-order.ts';
 import { cancelPutaway, getPutaway, listPutaways, PA_SAVE_INPUT, postPutaway, savePutaway, suggestPutaway, type PaSaveInput } from '../domain/procurement/putaway.ts';
 import { cancelNote, DOC_LIST_INPUT, getNote, listNotes, postNote, RN_SAVE_INPUT, saveNote, type DocListInput, type RnSaveInput } from '../domain/procurement/receiving.ts';
+import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/product-pick.ts';
 import { docRelate } from '../domain/procurement/relate.ts';
+import { KEYWORD_INPUT, notesToPutAway, receivableOrders, receivingSource } from '../domain/procurement/doc-sources.ts';
 import { stockWritten } from '../domain/stock/ledger.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -31,7 +34,7 @@ type IdVersion = { id: number; version?: number };
 export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
   const exportInput = { ...PO_LIST_INPUT, properties: { ...(PO_LIST_INPUT.properties as Record<string, unknown>) } };
   return {
-    'purchaseOrder.list': { input: PO_LIST_INPUT, run: (ctx, input: PoListInput) => listOrders(ctx, input) },
+    'purchaseOrder.list': acceptingFilters({ input: PO_LIST_INPUT, run: (ctx, input: PoListInput) => listOrders(ctx, input) }),
     'purchaseOrder.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getOrder(ctx, input.id) },
     'purchaseOrder.save': { input: PO_SAVE_INPUT, run: (ctx, input: PoSaveInput) => saveOrder(ctx, input) },
     'purchaseOrder.remove': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => removeOrder(ctx, input) },
@@ -39,15 +42,22 @@ export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
     'purchaseOrder.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'cancel', input) },
     'purchaseOrder.close': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'close', input) },
     'purchaseOrder.copy': { input: ID_INPUT, run: (ctx, input: { id: number }) => copyOrder(ctx, input.id) },
-    'purchaseOrder.export': { input: exportInput, run: (ctx, input: PoListInput) => exportOrders(ctx, input) },
+    'purchaseOrder.export': acceptingFilters({ input: exportInput, run: (ctx, input: PoListInput) => exportOrders(ctx, input) }),
+    'purchaseOrder.pickProducts': { input: PICK_INPUT, run: (ctx, input: PickInput) => pickProducts(ctx, input) },
 
-    'receivingNote.list': { input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listNotes(ctx, input) },
+    'receivingNote.list': acceptingFilters({ input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listNotes(ctx, input) }),
     'receivingNote.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getNote(ctx, input.id) },
     'receivingNote.save': posting({ input: RN_SAVE_INPUT, run: (ctx, input: RnSaveInput) => saveNote(ctx, input) }),
     'receivingNote.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postNote(ctx, input) }),
+    'receivingNote.orderOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => receivableOrders(ctx, input) },
+    'receivingNote.source': {
+      input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '采购订单' } } },
+      run: (ctx, input: { orderId: number }) => receivingSource(ctx, input.orderId),
+    },
+    'putaway.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => notesToPutAway(ctx, input) },
     'receivingNote.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelNote(ctx, input) }),
 
-    'putaway.list': { input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listPutaways(ctx, input) },
+    'putaway.list': acceptingFilters({ input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listPutaways(ctx, input) }),
     'putaway.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPutaway(ctx, input.id) },
     'putaway.save': posting({ input: PA_SAVE_INPUT, run: (ctx, input: PaSaveInput) => savePutaway(ctx, input) }),
     'putaway.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postPutaway(ctx, input) }),
@@ -57,9 +67,13 @@ export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
       run: (ctx, input: { receivingNoteId: number }) => suggestPutaway(ctx, input.receivingNoteId),
     },
 
-    'docRelate.chain': {
+    'docRelate.chain': acceptingFilters({
       input: { type: 'object', required: ['docNo'], properties: { docNo: { type: 'string', minLength: 1, maxLength: 50, title: '单号' } } },
-      run: (ctx, input: { docNo: string }) => docRelate(ctx, input),
-    },
+      // `list` too: the chain is drawn by the generic list renderer.
+      run: async (ctx, input: { docNo: string }) => {
+        const r = await docRelate(ctx, input);
+        return { ...r, list: r.chain, total: r.chain.length };
+      },
+    }),
   };
 }

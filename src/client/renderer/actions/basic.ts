@@ -4,3 +4,4 @@ export { default as link } from './link';
 export { default as call } from './call';
 export { default as refresh } from './refresh';
 export { default as exportAction } from './export';
+export { default as print } from './print';

@@ -1,31 +1,17 @@
 // The line table of a document: rows are plain data in React state (no formily field per cell — see
-// DESIGN §6, formily ArrayTable slows down with many rows); editable cells are light inputs with the
-// column's input filter; computed cells (qty × price) and the totals row are exact. Pages above 100
-// lines draw virtual rows.
-//
-// Skeleton for issue 4: input/number/money editors, add and remove lines. Product pickers, unit
-// conversion (big/mid/small) and keyboard navigation come with the document flows.
+// DESIGN §6, formily ArrayTable slows down with many rows); editable cells are registered line editors
+// (input, number, money, lookup, units) that report patches; computed cells (qty × price) and the
+// totals row are exact. Pages above 100 lines draw virtual rows.
 
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Table } from 'antd';
 import type { ColumnType } from 'antd/es/table';
-import { memo, useCallback, useMemo } from 'react';
-import { FilteredInput } from '../../widgets/FilteredInput';
+import { useCallback, useMemo, useRef } from 'react';
 import type { RenderEnv } from '../env';
 import { TotalsRow } from '../list/TotalsRow';
-import { columnTypes } from '../registries';
+import { columnTypes, lineEditors } from '../registries';
 import type { LineColumn, TotalsSchema } from '../types';
 import { lineValue, type Line } from './lines';
-
-const EDITOR_FILTER: Record<string, (c: LineColumn) => string | undefined> = {
-  input: () => undefined,
-  number: (c) => (c.decimals ? `decimals:${c.decimals}` : 'int'),
-  money: (c) => `decimals:${c.decimals ?? 2}`,
-};
-
-const Cell = memo(function Cell({ index, field, value, filter, onEdit }: { index: number; field: string; value: unknown; filter?: string; onEdit(index: number, field: string, value: string): void }) {
-  return <FilteredInput size="small" filter={filter} value={value === undefined || value === null ? '' : String(value)} onChange={(e) => onEdit(index, field, e.target.value)} />;
-});
 
 export interface LineTableProps {
   columns: LineColumn[];
@@ -34,50 +20,55 @@ export interface LineTableProps {
   totals?: TotalsSchema;
   env: RenderEnv;
   readOnly: boolean;
+  /** Header form values, for editors that send them (lookups). */
+  header?: Record<string, unknown>;
   onChange(lines: Line[]): void;
 }
 
-export function LineTable({ columns, lines, rowKey, totals, env, readOnly, onChange }: LineTableProps) {
-  const onEdit = useCallback(
-    (index: number, field: string, value: string) => {
-      const next = lines.slice();
-      next[index] = { ...next[index], [field]: value };
+const NO_HEADER: Record<string, unknown> = {};
+
+export function LineTable({ columns, lines, rowKey, totals, env, readOnly, header = NO_HEADER, onChange }: LineTableProps) {
+  // Editors keep a stable callback; the latest lines are read through a ref so a keystroke in one row
+  // does not re-create every other row's cells.
+  const linesRef = useRef(lines);
+  linesRef.current = lines;
+  const onPatch = useCallback(
+    (index: number, patch: Line) => {
+      const next = linesRef.current.slice();
+      next[index] = { ...next[index], ...patch };
       onChange(next);
     },
-    [lines, onChange],
+    [onChange],
   );
+  const remove = useCallback((index: number) => onChange(linesRef.current.filter((_l, i) => i !== index)), [onChange]);
+
   const tableColumns = useMemo(() => {
     const out: ColumnType<Line>[] = columns.map((c) => {
       const def = columnTypes.peek(c.type ?? 'text');
       const cell = def?.cell(c, { env });
-      const editable = !readOnly && !!c.editor && !c.product;
+      const Editor = !readOnly && c.editor && !c.product ? lineEditors.peek(c.editor)?.component : undefined;
       return {
         key: c.field,
         title: c.title,
         width: c.width ?? def?.width ?? 120,
-        align: editable ? undefined : (c.align ?? def?.align),
+        align: Editor ? undefined : (c.align ?? def?.align),
         render: (_: unknown, line: Line, index: number) =>
-          editable ? (
-            <Cell index={index} field={c.field} value={line[c.field]} filter={EDITOR_FILTER[c.editor!]?.(c)} onEdit={onEdit} />
-          ) : cell ? (
-            cell(lineValue(line, c), line)
-          ) : (
-            String(lineValue(line, c) ?? '')
-          ),
+          Editor ? <Editor column={c} line={line} index={index} header={header} onPatch={onPatch} /> : cell ? cell(lineValue(line, c), line) : String(lineValue(line, c) ?? ''),
       };
     });
+    out.unshift({ key: '__no', title: '行', width: 48, align: 'center', render: (_: unknown, _l: Line, index: number) => index + 1 });
     if (!readOnly) {
       out.push({
         key: '__remove',
         title: '',
         width: 48,
         render: (_: unknown, _line: Line, index: number) => (
-          <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label="删除行" onClick={() => onChange(lines.filter((_l, i) => i !== index))} />
+          <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={`删除第 ${index + 1} 行`} onClick={() => remove(index)} />
         ),
       });
     }
     return out;
-  }, [columns, env, readOnly, onEdit, onChange, lines]);
+  }, [columns, env, readOnly, onPatch, remove, header]);
 
   const shown = useMemo(() => columns.map((c) => ({ ...c, field: c.field })), [columns]);
   const computedLines = useMemo(() => lines.map((l) => Object.fromEntries(columns.map((c) => [c.field, lineValue(l, c)])) as Line), [lines, columns]);
@@ -86,19 +77,28 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, onCha
     <>
       <Table<Line>
         size="small"
-        rowKey={(l) => String(l[rowKey] ?? lines.indexOf(l))}
+        className="renderer-line-table"
+        rowKey={(l) => String(l[rowKey] ?? l.__key ?? lines.indexOf(l))}
         columns={tableColumns}
         dataSource={lines}
         pagination={false}
         virtual={virtual}
+        locale={{ emptyText: readOnly ? '没有明细' : '还没有明细，点击“添加行”' }}
         scroll={{ x: tableColumns.reduce((s, c) => s + Number(c.width ?? 120), 0), y: virtual ? 480 : undefined }}
-        summary={totals?.fields.length ? () => <TotalsRow rows={computedLines} shown={shown} fields={totals.fields} label={totals.label ?? '合计'} leading={0} trailing={readOnly ? 0 : 1} env={env} fixed={virtual} /> : undefined}
+        summary={totals?.fields.length ? () => <TotalsRow rows={computedLines} shown={shown} fields={totals.fields} label={totals.label ?? '合计'} leading={1} trailing={readOnly ? 0 : 1} env={env} fixed={virtual} /> : undefined}
       />
       {!readOnly && (
-        <Button type="dashed" block icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={() => onChange([...lines, {}])}>
+        <Button type="dashed" block icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={() => onChange([...lines, { __key: newLineKey() }])}>
           添加行
         </Button>
       )}
     </>
   );
+}
+
+let lineSeq = 0;
+/** A key for a line typed here (no id yet): React keeps each row's inputs with its own line. */
+export function newLineKey(): string {
+  lineSeq += 1;
+  return `new-${lineSeq}`;
 }

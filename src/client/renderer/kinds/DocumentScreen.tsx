@@ -1,11 +1,18 @@
-// The `document` screen kind (skeleton, issue 4): a header form, an editable line table with exact
-// totals, the state and an action bar whose actions follow the state (`when`), and the record's audit
-// trail (cdm 019702 by entity and record id). Saving sends {id?, version?, ...header, [lines.field]:
-// lines}; server field errors land on header fields. The document flows of later issues fill in
-// state machines, related documents and line pickers.
+// The `document` screen kind: a header form, an editable line table with exact totals, the state and an
+// action bar whose actions follow the state (`when`), the document chain and the record's audit trail
+// (cdm 019702 by entity and record id).
+//
+// New documents: the route has no id (or the id `new`); `prefill` header fields come from the URL query
+// (?orderId=12) and `lines.source` brings lines in from another document when its trigger field is
+// chosen. Saving sends {id?, version?, ...header, [lines.field]: lines}; server field errors land on
+// header fields (line errors name their row in the message). After saving, a new document opens at
+// `afterSave`; an existing one is loaded again. `editable` says when an existing one may still change
+// (a confirmed order is read-only); without the save right the document is read-only too.
 
 import { Button, Card, Divider, Result, Space, Spin, Tag } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { onFieldValueChange, onFormValuesChange } from '@formily/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { OK } from '../../../core/codes';
 import { callApiRef, toast } from '../../request';
 import type { ScreenProps } from '../../router/screenProps';
@@ -15,15 +22,19 @@ import { usableActions } from '../actions/usable';
 import { loadOptions } from '../data/options';
 import { auditFilters, auditPart, mayReadAudit } from '../detail/auditPart';
 import { actionProblems, actionUses } from '../detail/prepare';
-import { LineTable } from '../document/LineTable';
-import { withComputed, type Line } from '../document/lines';
+import { LineTable, newLineKey } from '../document/LineTable';
+import type { Line } from '../document/lines';
+import { RelatedDocuments } from '../document/RelatedDocuments';
+import { linesToSave } from '../document/saveBody';
+import { loadSource } from '../document/source';
+import { apiRight, holds, useRenderEnv } from '../env';
 import { applyServerErrors, SchemaFormView, serverFieldErrors, useSchemaForm } from '../form/SchemaForm';
 import { formUses } from '../form/useFormReady';
-import { useRenderEnv } from '../env';
 import { ListView } from '../list/ListView';
 import { resolveAll, type SchemaProblem } from '../registry';
-import { columnTypes } from '../registries';
+import { columnTypes, lineEditors } from '../registries';
 import { SchemaProblems } from '../SchemaProblems';
+import { fillRoute } from '../template';
 import { SAVED_TEXT } from '../texts';
 import type { DocumentScreenPart, OptionItem } from '../types';
 import { useRecord, type Row } from './useRecord';
@@ -32,22 +43,78 @@ async function prepareDocument(part: DocumentScreenPart): Promise<SchemaProblem[
   const uses = [
     ...formUses(part.header, 'header'),
     ...part.lines.columns.map((c, i) => ({ registry: columnTypes, type: c.type ?? 'text', path: `lines.columns[${i}].type` })),
+    ...part.lines.columns.flatMap((c, i) => (c.editor ? [{ registry: lineEditors, type: c.editor, path: `lines.columns[${i}].editor` }] : [])),
     ...actionUses(part.actions, 'actions', part.forms),
   ];
   const problems = await resolveAll(uses);
+  part.lines.columns.forEach((c, i) => {
+    const check = c.editor ? lineEditors.peek(c.editor)?.check : undefined;
+    if (check) problems.push(...check(c, `lines.columns[${i}]`));
+  });
   return [...problems, ...actionProblems(part.actions, 'actions', { api: part.api, forms: part.forms })];
 }
 
-function DocumentBody({ part, record, onSaved, screenTitle, scope }: { part: DocumentScreenPart; record: Row | null; onSaved(row: Row): void; screenTitle: string; scope: ActionScope }) {
+const keyed = (lines: Line[]) => lines.map((l) => (l.id === undefined && l.__key === undefined ? { ...l, __key: newLineKey() } : l));
+const plain = (values: unknown) => JSON.parse(JSON.stringify(values ?? {})) as Row;
+
+interface BodyProps {
+  part: DocumentScreenPart;
+  record: Row | null;
+  prefill: Row;
+  screenTitle: string;
+  scope: ActionScope;
+  onSaved(saved: Row, wasNew: boolean): void;
+}
+
+function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: BodyProps) {
   const env = useRenderEnv();
   const header = useMemo(() => ({ ...part.header, api: undefined }), [part.header]);
   const handle = useSchemaForm(header, record);
-  const [lines, setLines] = useState<Line[]>(() => (Array.isArray(record?.[part.lines.field]) ? (record![part.lines.field] as Line[]) : []));
+  const [lines, setLines] = useState<Line[]>(() => keyed(Array.isArray(record?.[part.lines.field]) ? (record![part.lines.field] as Line[]) : []));
+  const [headerValues, setHeaderValues] = useState<Row>(() => ({ ...(record ?? {}), ...prefill }));
   const [saving, setSaving] = useState(false);
   const [stateOptions, setStateOptions] = useState<OptionItem[]>([]);
+  const sourceTurn = useRef(0);
+  const sourceKey = useRef(JSON.stringify(record && part.lines.source ? (record[part.lines.source.trigger] ?? null) : null));
+
+  const mayWrite = !!part.api.save && env.hasRight(apiRight(part.api.save));
+  const editable = mayWrite && (!record || holds(part.editable, env, record));
+
   useEffect(() => {
     if (part.state) void loadOptions(part.state).then(setStateOptions);
   }, [part.state]);
+
+  // Header values for lookups and the line source; prefilled fields of a new document.
+  useEffect(() => {
+    const form = handle.form;
+    const source = part.lines.source;
+    const pull = async (values: Row) => {
+      if (!source) return;
+      // The trigger field reports its first value when it mounts too: one load per value chosen.
+      const key = JSON.stringify(values[source.trigger] ?? null);
+      if (key === sourceKey.current) return;
+      sourceKey.current = key;
+      const turn = ++sourceTurn.current;
+      if (values[source.trigger] === undefined || values[source.trigger] === null || values[source.trigger] === '') {
+        setLines([]);
+        return;
+      }
+      const got = await loadSource(source, values);
+      if (!got || turn !== sourceTurn.current) return;
+      for (const [k, v] of Object.entries(got.header)) form.setValuesIn(k, v);
+      setLines(keyed(got.lines));
+    };
+    form.addEffects('document', () => {
+      onFormValuesChange((f) => setHeaderValues(plain(f.values)));
+      if (source && editable) onFieldValueChange(source.trigger, (field) => void pull(plain(field.form.values)));
+    });
+    if (!record && Object.keys(prefill).length) {
+      form.setInitialValues(prefill);
+      if (source && prefill[source.trigger] !== undefined) void pull(plain(form.values));
+    }
+    return () => form.removeEffects('document');
+  }, [handle.form]); // eslint-disable-line react-hooks/exhaustive-deps
+
   const actionList = useMemo(() => usableActions(part.actions, 'actions', env, { api: part.api, forms: part.forms }), [part, env]);
 
   const save = async () => {
@@ -55,14 +122,14 @@ function DocumentBody({ part, record, onSaved, screenTitle, scope }: { part: Doc
     const values = await handle.submit(); // header validation only (no save code on the header part)
     if (!values) return;
     setSaving(true);
-    const body: Row = { ...values, [part.lines.field]: withComputed(lines, part.lines.columns) };
+    const body: Row = { ...values, [part.lines.field]: linesToSave(lines, part.lines.columns) };
     if (record?.id !== undefined) body.id = record.id;
     if (record?.version !== undefined) body.version = record.version;
     const res = await callApiRef<Row>(part.api.save, body);
     setSaving(false);
     if (res.code === OK) {
       toast.success(SAVED_TEXT);
-      onSaved(res.data ?? body);
+      onSaved(res.data ?? {}, !record);
     } else applyServerErrors(handle.form, serverFieldErrors(res.msg, res.data));
   };
 
@@ -75,13 +142,14 @@ function DocumentBody({ part, record, onSaved, screenTitle, scope }: { part: Doc
       title={
         <Space>
           {screenTitle}
+          {record?.docNo !== undefined && <span className="renderer-document-no">{String(record.docNo)}</span>}
           {stateValue !== undefined && <Tag color={stateLabel?.color ?? 'blue'}>{stateLabel?.label ?? String(stateValue)}</Tag>}
         </Space>
       }
       extra={
-        <Space>
+        <Space className="renderer-document-actions">
           {record && <ActionBar list={actionList} env={env} scope={scope} record={record} />}
-          {part.api.save && (
+          {editable && (
             <Button type="primary" loading={saving} onClick={() => void save()}>
               保存
             </Button>
@@ -89,9 +157,10 @@ function DocumentBody({ part, record, onSaved, screenTitle, scope }: { part: Doc
         </Space>
       }
     >
-      <SchemaFormView handle={handle} part={header} editing={!!record} defaultColumns={3} />
+      <SchemaFormView handle={handle} part={header} editing={!!record} defaultColumns={3} readOnly={!editable} />
       <Divider orientation="left">明细</Divider>
-      <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!part.api.save} onChange={setLines} />
+      <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!editable} header={headerValues} onChange={setLines} />
+      {part.related && record && env.hasRight(apiRight(part.related.api)) && <RelatedDocuments api={part.related.api} body={part.related.body ?? { docNo: '{docNo}' }} record={record} />}
       {part.audit && record && mayReadAudit(part.audit.api ?? 'cdm:019702', env) && (
         <>
           <Divider orientation="left">操作记录</Divider>
@@ -104,7 +173,9 @@ function DocumentBody({ part, record, onSaved, screenTitle, scope }: { part: Doc
 
 export default function DocumentScreen({ file }: ScreenProps) {
   const part = useMemo(() => file as unknown as DocumentScreenPart, [file]);
-  const { id, record, reload, replace } = useRecord(part.api?.get, part.idParam);
+  const { id, record, reload } = useRecord(part.api?.get, part.idParam);
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
   const [problems, setProblems] = useState<SchemaProblem[] | null>(null);
   useEffect(() => {
     let live = true;
@@ -113,13 +184,25 @@ export default function DocumentScreen({ file }: ScreenProps) {
       live = false;
     };
   }, [part]);
+  const prefill = useMemo(() => {
+    const out: Row = {};
+    for (const name of part.prefill ?? []) {
+      const v = search.get(name);
+      if (v !== null && v !== '') out[name] = /^\d{1,15}$/.test(v) ? Number(v) : v;
+    }
+    return out;
+  }, [part.prefill, search]);
   const scope: ActionScope = useMemo(() => ({ api: part.api, forms: part.forms, rowKey: 'id', refresh: reload }), [part, reload]);
   if (!problems || record === undefined) return <Spin style={{ display: 'block', margin: '48px auto' }} />;
   if (record === null && id !== undefined) return <Result status="warning" title="单据不存在或已被删除" />;
+  const onSaved = (saved: Row, wasNew: boolean) => {
+    if (wasNew && part.afterSave) navigate(fillRoute(part.afterSave, saved), { replace: true });
+    else reload();
+  };
   return (
     <>
       <SchemaProblems problems={problems} />
-      <DocumentBody key={String(record?.version ?? 'new')} part={part} record={record} onSaved={replace} screenTitle={file.title} scope={scope} />
+      <DocumentBody key={`${String(record?.id ?? 'new')}:${String(record?.version ?? '')}`} part={part} record={record} prefill={prefill} onSaved={onSaved} screenTitle={file.title} scope={scope} />
     </>
   );
 }

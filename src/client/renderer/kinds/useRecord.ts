@@ -17,7 +17,9 @@ export interface RecordState {
 
 export function useRecord(getRef: string | undefined, idParam = 'id'): RecordState {
   const [search] = useSearchParams();
-  const id = useParams()[idParam] ?? search.get(idParam) ?? undefined;
+  // `new` in the id's place opens an empty record (a document created from a link, e.g. ?orderId=12).
+  const raw = useParams()[idParam] ?? search.get(idParam) ?? undefined;
+  const id = raw === 'new' ? undefined : raw;
   const [record, setRecord] = useState<Row | null | undefined>(undefined);
   const [tick, setTick] = useState(0);
   useEffect(() => {

@@ -27,6 +27,7 @@ import { ResizableHeaderCell } from './ResizableHeaderCell';
 import { TotalsRow } from './TotalsRow';
 import { parentKeys, pruneEmptyChildren, treeOf } from './tree';
 import { useListData, type Row } from './useListData';
+import { useSearchParams } from 'react-router-dom';
 
 export interface ListViewProps {
   part: ListPart;
@@ -54,11 +55,18 @@ function defaultScrollY(): number {
 
 export function ListView({ part, listName, fixedFilters, fixedParams, title, path }: ListViewProps) {
   const filters = useMemo(() => filtersOf(part), [part]);
+  const [search] = useSearchParams();
+  const queryKey = part.queryFilters ? search.toString() : '';
   const defaults = useMemo(() => {
     const d: Record<string, unknown> = {};
     for (const { filter } of filters) if (filter.defaultValue !== undefined) d[filter.field] = filter.defaultValue;
+    // A link may open the list already filtered (/docRelate?docNo=CG…): text filters from the query.
+    if (part.queryFilters) for (const { filter } of filters) {
+      const v = search.get(filter.field);
+      if (v !== null && v !== '') d[filter.field] = v;
+    }
     return d;
-  }, [filters]);
+  }, [filters, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
   // The first page is asked for at once, while the column preferences and types load.
   const data = useListData(part, defaults, fixedFilters, fixedParams);
   const [prepared, setPrepared] = useState<Prepared | null>(null);

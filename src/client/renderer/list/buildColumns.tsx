@@ -32,6 +32,13 @@ export function columnDefaults(columns: readonly ColumnSchema[]): ColumnDefault[
 
 function cellOf(c: ColumnSchema, def: ColumnTypeDef, env: RenderEnv, options: Map<string, OptionItem> | undefined): CellRenderer {
   const inner = def.cell(c, { env, options });
+  if (c.linkField) {
+    const field = c.linkField;
+    return (v, row) => {
+      const to = row[field];
+      return typeof to === 'string' && to.startsWith('/') ? <Link to={to}>{inner(v, row) as ReactNode}</Link> : inner(v, row);
+    };
+  }
   if (!c.link) return inner;
   const template = c.link;
   return (v, row) => <Link to={fillRoute(template, row)}>{inner(v, row) as ReactNode}</Link>;

@@ -62,6 +62,13 @@ export function useListData(
       if (refreshed) again.current = true;
       return;
     }
+    // A list that means nothing without some conditions (a document chain without a number) waits.
+    const missing = (part.requiredFilters ?? []).some((f) => body.filters?.[f] === undefined);
+    if (missing) {
+      setLoading(false);
+      setResult({ rows: [], total: 0, loaded: true });
+      return;
+    }
     const send = () => {
       inFlight.current = key;
       setLoading(true);

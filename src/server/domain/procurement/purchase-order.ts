@@ -365,7 +365,8 @@ export async function getOrder(ctx: CallContext, id: number) {
       const received = Number(r.receivedQty);
       return {
         id: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName),
-        specification: text(r.specification), unitSmall: text(r.unitSmall), qty, units: splitUnits(qty, packs), price: priceText(r.price), amount: moneyText(r.amount),
+        specification: text(r.specification), unitBig: packs.unitBig, unitMid: packs.unitMid, unitSmall: packs.unitSmall, bigQty: packs.bigQty, midQty: packs.midQty,
+        qty, units: splitUnits(qty, packs), price: priceText(r.price), amount: moneyText(r.amount),
         receivedQty: received, openQty: Math.max(0, qty - received), remark: text(r.remark),
       };
     }),

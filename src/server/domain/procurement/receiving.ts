@@ -26,6 +26,8 @@ import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
 import { insertMany, isSqlite, runSql } from '../stock/raw.ts';
 import { DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
+import { refuseIfInvoiced } from './invoice.ts';
+import { applyNoteToTask, checkNoteTask } from './inbound-task.ts';
 
 export const RN_TITLE = '收货单';
 export const RN_PREFIX = 'SH';
@@ -38,6 +40,7 @@ export const RN_SAVE_INPUT: InputSchema = {
     id: { type: 'integer', minimum: 1, title: '收货单' },
     version: { type: 'integer', minimum: 1, title: '版本' },
     orderId: { type: 'integer', minimum: 1, title: '采购订单' },
+    taskId: { type: ['integer', 'null'], minimum: 1, title: '入库任务' },
     remark: { type: ['string', 'null'], maxLength: 500, title: '备注' },
     post: { type: 'boolean', default: false, title: '保存后立即过账' },
     lines: {
@@ -97,6 +100,8 @@ export interface RnSaveInput {
   id?: number;
   version?: number;
   orderId: number;
+  /** the inbound task received against (inbound-task.ts) */
+  taskId?: number | null;
   remark?: string | null;
   post?: boolean;
   lines: RnLineInput[];
@@ -241,6 +246,7 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
   }));
   await postMoves(db, ctx.caller!, moves);
   await recomputeOrder(db, tenant.companyId, orderId);
+  await applyNoteToTask(db, tenant, id, 1);
 }
 
 /** Creates or updates a draft; with `post`, posts it in the same transaction. */
@@ -248,12 +254,13 @@ export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<Do
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
   const { warehouseId, lines } = await checkNote(ctx, input);
+  if (input.taskId) await checkNoteTask(ctx.tenant, input.taskId, input.orderId, lines.map((l) => l.orderLineId));
   const totalQty = lines.reduce((s, l) => s + l.qty, 0);
   const post = input.post === true;
   const now = new Date().toISOString();
   return ctx.transaction(async (db, tenant) => {
     const header: Row = {
-      orderId: input.orderId, warehouseId, remark: input.remark ?? null, lineCount: lines.length, totalQty,
+      orderId: input.orderId, taskId: input.taskId ?? null, warehouseId, remark: input.remark ?? null, lineCount: lines.length, totalQty,
       ...(post ? { status: 'posted', postedAt: now, postedBy: caller.accountId } : {}), updatedAt: now, updatedBy: caller.accountId,
     };
     let id: number;
@@ -319,6 +326,8 @@ export async function cancelNote(ctx: CallContext, input: { id: number; version?
     if (from === 'posted') {
       const next = (await tenant.select('putaway').select('docNo').where('receivingNoteId', '=', input.id).where('status', '=', 'posted').limit(3).execute()) as Row[];
       if (next.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: RN_TITLE, docNo: String(doc.docNo), next: next.map((r) => String(r.docNo)).join('、') }, { id: input.id });
+      // Invoiced lines keep the note (the invoice's posting claims this row too, so the two serialise).
+      await refuseIfInvoiced(tenant, input.id, String(doc.docNo));
       const orderId = Number(doc.orderId);
       await claimOrder(tenant, orderId, ['confirmed', 'partlyReceived', 'received', 'closed'], '冲回收货');
       const lines = await noteLines(tenant, input.id);
@@ -334,6 +343,7 @@ export async function cancelNote(ctx: CallContext, input: { id: number; version?
         productId: l.productId, warehouseId: Number(doc!.warehouseId), locationId: l.locationId, qty: -l.qty, kind: 'reverse', docType: 'receivingNote', docId: input.id, docLine: l.lineNo,
       })));
       await recomputeOrder(db, tenant.companyId, orderId);
+      await applyNoteToTask(db, tenant, input.id, -1);
     }
     await ctx.audit({ action: 'cancel', entity: 'receivingNote', recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: DOC_STATUS[from], to: DOC_STATUS.cancelled }] }, db);
     return { id: input.id, docNo: String(doc.docNo), status: 'cancelled', version: Number(doc.version), totalQty: Number(doc.totalQty) };
@@ -344,7 +354,7 @@ function noteView(r: Row) {
   const status = String(r.status) as DocStatus;
   return {
     id: Number(r.id), docNo: String(r.docNo), docType: 'receivingNote', status, statusText: DOC_STATUS[status] ?? status,
-    orderId: Number(r.orderId), orderDocNo: text(r.orderDocNo), supplierName: text(r.supplierName),
+    orderId: Number(r.orderId), orderDocNo: text(r.orderDocNo), supplierName: text(r.supplierName), taskId: r.taskId == null ? null : Number(r.taskId),
     warehouseId: Number(r.warehouseId), warehouseName: text(r.warehouseName), remark: text(r.remark), lineCount: Number(r.lineCount), totalQty: Number(r.totalQty),
     version: Number(r.version), createdAt: text(r.createdAt), createdByName: text(r.createdByName), postedAt: text(r.postedAt), cancelledAt: text(r.cancelledAt),
     route: `/entrepot/receivingNoteDetail/${Number(r.id)}`,

@@ -1,0 +1,8 @@
+// What a document's save sends: header values, then its lines with computed cells filled and the
+// table's own bookkeeping (keys of unsaved lines, `__*`) left out.
+import type { LineColumn } from '../types';
+import { withComputed, type Line } from './lines';
+
+export function linesToSave(lines: readonly Line[], columns: readonly LineColumn[]): Line[] {
+  return withComputed(lines, columns).map((l) => Object.fromEntries(Object.entries(l).filter(([k, v]) => !k.startsWith('__') && v !== undefined && v !== '')));
+}

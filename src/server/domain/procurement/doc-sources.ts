@@ -1,0 +1,56 @@
+// What a warehouse clerk starts a document from: the orders that can be received (with their open lines)
+// and the receiving notes that still have goods to put away. Separate codes with the receiving and
+// putaway rights, so a clerk who may receive need not hold the purchase order rights.
+import type { CallContext, InputSchema } from '../../catalog/context.ts';
+import { bizError } from '../../http/errors.ts';
+import type { Row } from './common.ts';
+import { getOrder, PO_TITLE } from './purchase-order.ts';
+
+export const KEYWORD_INPUT: InputSchema = {
+  type: 'object',
+  properties: { keyword: { type: ['string', 'null'], maxLength: 50, title: '关键字' } },
+};
+
+const likeText = (s: string) => `%${s.replace(/[\\%_]/g, '')}%`;
+const RECEIVABLE = ['confirmed', 'partlyReceived'];
+
+/** Confirmed or partly received orders, newest first: {id, label} for a select. */
+export async function receivableOrders(ctx: CallContext, input: { keyword?: string | null }) {
+  let q = ctx.tenant.select('purchaseOrder')
+    .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
+    .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'purchaseOrder.warehouseId', 'supplier.name as supplierName'])
+    .where('purchaseOrder.status', 'in', RECEIVABLE);
+  const keyword = input.keyword?.trim();
+  if (keyword) q = q.where((eb) => eb.or([eb('purchaseOrder.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
+  const rows = (await q.orderBy('purchaseOrder.id', 'desc').limit(200).execute()) as Row[];
+  return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.supplierName)}`, docNo: String(r.docNo), supplierName: String(r.supplierName), warehouseId: Number(r.warehouseId) }));
+}
+
+/** An order that can be received, with its lines and what is still open on each. */
+export async function receivingSource(ctx: CallContext, orderId: number) {
+  const order = await getOrder(ctx, orderId);
+  if (!RECEIVABLE.includes(order.status)) throw bizError('PURCHASE_DOC_STATUS_4091', { doc: PO_TITLE, docNo: order.docNo, status: order.statusText, action: '收货' }, { id: orderId, status: order.status });
+  return {
+    orderId: order.id, orderDocNo: order.docNo, supplierName: order.supplierName, warehouseId: order.warehouseId, warehouseName: order.warehouseName,
+    lines: order.lines.map((l) => ({
+      orderLineId: l.id, orderLineNo: l.lineNo, productId: l.productId, productCode: l.productCode, productName: l.productName, specification: l.specification,
+      unitBig: l.unitBig, unitMid: l.unitMid, unitSmall: l.unitSmall, bigQty: l.bigQty, midQty: l.midQty,
+      orderedQty: l.qty, receivedQty: l.receivedQty, openQty: l.openQty,
+    })),
+  };
+}
+
+/** Posted receiving notes with something left to put away: {id, label, warehouseId}. */
+export async function notesToPutAway(ctx: CallContext, input: { keyword?: string | null }) {
+  let q = ctx.tenant.select('receivingNote')
+    .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'receivingNote.orderId').onRef('purchaseOrder.companyId', '=', 'receivingNote.companyId'))
+    .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'receivingNote.companyId'))
+    .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.warehouseId', 'supplier.name as supplierName'])
+    .where('receivingNote.status', '=', 'posted')
+    .where((eb) => eb.exists(ctx.tenant.select('receivingNoteLine').select('receivingNoteLine.id')
+      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.putawayQty', '<', 'receivingNoteLine.qty') as never));
+  const keyword = input.keyword?.trim();
+  if (keyword) q = q.where((eb) => eb.or([eb('receivingNote.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
+  const rows = (await q.orderBy('receivingNote.id', 'desc').limit(200).execute()) as Row[];
+  return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.supplierName)}`, docNo: String(r.docNo), warehouseId: Number(r.warehouseId) }));
+}

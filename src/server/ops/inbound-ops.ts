@@ -1,0 +1,48 @@
+// Inbound planning calls: inbound plans (oms 0212xx), inbound tasks (0213xx), containers and their
+// withdrawing records (0216xx). The logic lives in src/server/domain/procurement/.
+import type { OpHandler } from '../catalog/context.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
+import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
+import {
+  arriveContainer, CONTAINER_LIST_INPUT, CONTAINER_SAVE_INPUT, containerOptions, containerTypeOptions, getContainer, getWithdrawing, listContainers,
+  listWithdrawings, saveContainer, UNLOAD_INPUT, unloadContainer, WITHDRAWING_LIST_INPUT,
+  type ContainerListInput, type ContainerSaveInput, type WithdrawingListInput,
+} from '../domain/procurement/container.ts';
+import {
+  cancelPlan, confirmPlan, getPlan, listPlans, PLAN_LIST_INPUT, PLAN_SAVE_INPUT, plannableLines, savePlan, type PlanListInput, type PlanSaveInput,
+} from '../domain/procurement/inbound-plan.ts';
+import { cancelTask, getTask, listTasks, TASK_LIST_INPUT, type TaskListInput } from '../domain/procurement/inbound-task.ts';
+import type { OpsDeps } from './index.ts';
+
+type IdVersion = { id: number; version?: number };
+
+export function inboundOps(_deps: OpsDeps): Record<string, OpHandler> {
+  return {
+    'inboundPlan.list': acceptingFilters({ input: PLAN_LIST_INPUT, run: (ctx, input: PlanListInput) => listPlans(ctx, input) }),
+    'inboundPlan.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPlan(ctx, input.id) },
+    'inboundPlan.save': { input: PLAN_SAVE_INPUT, run: (ctx, input: PlanSaveInput) => savePlan(ctx, input) },
+    'inboundPlan.confirm': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => confirmPlan(ctx, input) },
+    'inboundPlan.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPlan(ctx, input) },
+    'inboundPlan.plannable': {
+      input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '采购订单' } } },
+      run: (ctx, input: { orderId: number }) => plannableLines(ctx, input.orderId),
+    },
+
+    'inboundTask.list': acceptingFilters({ input: TASK_LIST_INPUT, run: (ctx, input: TaskListInput) => listTasks(ctx, input) }),
+    'inboundTask.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getTask(ctx, input.id) },
+    'inboundTask.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelTask(ctx, input) },
+
+    'container.list': acceptingFilters({ input: CONTAINER_LIST_INPUT, run: (ctx, input: ContainerListInput) => listContainers(ctx, input) }),
+    'container.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getContainer(ctx, input.id) },
+    'container.save': { input: CONTAINER_SAVE_INPUT, run: (ctx, input: ContainerSaveInput) => saveContainer(ctx, input) },
+    'container.arrive': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => arriveContainer(ctx, input) },
+    'container.unload': { input: UNLOAD_INPUT, run: (ctx, input: IdVersion & { finish?: boolean; remark?: string | null }) => unloadContainer(ctx, input) },
+    'container.typeOptions': { run: (ctx) => containerTypeOptions(ctx) },
+    'container.options': {
+      input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 20, title: '关键字' } } },
+      run: (ctx, input: { keyword?: string | null }) => containerOptions(ctx, input),
+    },
+    'containerWithdrawing.list': acceptingFilters({ input: WITHDRAWING_LIST_INPUT, run: (ctx, input: WithdrawingListInput) => listWithdrawings(ctx, input) }),
+    'containerWithdrawing.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getWithdrawing(ctx, input.id) },
+  };
+}
