@@ -177,6 +177,23 @@ describe('order → plan → task → receiving', () => {
     expect((await ok(t.call('oms', PL.list, { page: 1, pageSize: 50, orderId: o.id }, demo))).total).toBe(3);
   });
 
+  it('refuses cancelling an order while an open plan holds its lines; receiving from a task brings only the task lines', async () => {
+    const a = await product();
+    const b = await product();
+    const po = await confirmedPo([{ productId: a.id, qty: 10 }, { productId: b.id, qty: 5 }]);
+    const plan = await ok(savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[0].id, qty: 4 }] }));
+    const refused = await t.call('oms', PO.cancel, { id: po.id }, demo);
+    expect(refused.code).toBe('PURCHASE_DEPENDENT_DOCS_4096');
+    expect(refused.msg).toContain(plan.docNo);
+    const confirmed = await ok(t.call('oms', PL.confirm, { id: plan.id, version: plan.version }, demo));
+    const source = await ok(t.call('oms', '021407', { orderId: po.id, taskId: confirmed.taskId }, demo));
+    expect(source.lines.map((l: any) => [l.productCode, l.openQty])).toEqual([[a.code, 4]]);
+    const whole = await ok(t.call('oms', '021407', { orderId: po.id }, demo));
+    expect(whole.lines.map((l: any) => [l.productCode, l.openQty])).toEqual([[a.code, 10], [b.code, 5]]);
+    await ok(t.call('oms', PL.cancel, { id: plan.id }, demo));
+    await ok(t.call('oms', PO.cancel, { id: po.id }, demo));
+  });
+
   it('plans only confirmed or partly received orders, lines of that order, each once, with a quantity', async () => {
     const a = await product();
     const po = await confirmedPo([{ productId: a.id, qty: 10 }, { productId: a.id, qty: 5 }]);

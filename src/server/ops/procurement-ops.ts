@@ -51,8 +51,8 @@ export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
     'receivingNote.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postNote(ctx, input) }),
     'receivingNote.orderOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => receivableOrders(ctx, input) },
     'receivingNote.source': {
-      input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '采购订单' } } },
-      run: (ctx, input: { orderId: number }) => receivingSource(ctx, input.orderId),
+      input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '采购订单' }, taskId: { type: ['integer', 'null'], minimum: 1, title: '入库任务' } } },
+      run: (ctx, input: { orderId: number; taskId?: number | null }) => receivingSource(ctx, input.orderId, input.taskId ?? undefined),
     },
     'putaway.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => notesToPutAway(ctx, input) },
     'receivingNote.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelNote(ctx, input) }),

@@ -26,13 +26,24 @@ export async function receivableOrders(ctx: CallContext, input: { keyword?: stri
   return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.supplierName)}`, docNo: String(r.docNo), supplierName: String(r.supplierName), warehouseId: Number(r.warehouseId) }));
 }
 
-/** An order that can be received, with its lines and what is still open on each. */
-export async function receivingSource(ctx: CallContext, orderId: number) {
+/**
+ * An order that can be received, with its lines and what is still open on each. With an inbound task:
+ * only the task's lines, open = what the task still expects (never more than the order has open).
+ */
+export async function receivingSource(ctx: CallContext, orderId: number, taskId?: number) {
   const order = await getOrder(ctx, orderId);
   if (!RECEIVABLE.includes(order.status)) throw bizError('PURCHASE_DOC_STATUS_4091', { doc: PO_TITLE, docNo: order.docNo, status: order.statusText, action: '收货' }, { id: orderId, status: order.status });
+  let lines = order.lines;
+  if (taskId !== undefined) {
+    const task = (await ctx.tenant.select('inboundTask').select(['id', 'orderId']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
+    if (!task || Number(task.orderId) !== orderId) throw bizError('COMMON_NOT_FOUND_4004', { entity: '入库任务' });
+    const taskLines = (await ctx.tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', taskId).execute()) as Row[];
+    const open = new Map(taskLines.map((t) => [Number(t.orderLineId), Math.max(0, Number(t.qty) - Number(t.receivedQty))]));
+    lines = order.lines.filter((l) => open.has(l.id)).map((l) => ({ ...l, openQty: Math.min(l.openQty, open.get(l.id)!) }));
+  }
   return {
-    orderId: order.id, orderDocNo: order.docNo, supplierName: order.supplierName, warehouseId: order.warehouseId, warehouseName: order.warehouseName,
-    lines: order.lines.map((l) => ({
+    orderId: order.id, orderDocNo: order.docNo, supplierName: order.supplierName, warehouseId: order.warehouseId, warehouseName: order.warehouseName, taskId: taskId ?? null,
+    lines: lines.map((l) => ({
       orderLineId: l.id, orderLineNo: l.lineNo, productId: l.productId, productCode: l.productCode, productName: l.productName, specification: l.specification,
       unitBig: l.unitBig, unitMid: l.unitMid, unitSmall: l.unitSmall, bigQty: l.bigQty, midQty: l.midQty,
       orderedQty: l.qty, receivedQty: l.receivedQty, openQty: l.openQty,

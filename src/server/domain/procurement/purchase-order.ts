@@ -307,8 +307,12 @@ export async function changeOrderStatus(ctx: CallContext, name: keyof typeof TRA
       }
     }
     if (name === 'cancel') {
-      // Receiving notes that are not cancelled depend on the order.
-      const open = (await tenant.select('receivingNote').select(['docNo']).where('orderId', '=', input.id).where('status', '!=', 'cancelled').limit(3).execute()) as Row[];
+      // Receiving notes that are not cancelled, and open inbound plans, depend on the order.
+      const open = [
+        ...((await tenant.select('receivingNote').select(['docNo']).where('orderId', '=', input.id).where('status', '!=', 'cancelled').limit(3).execute()) as Row[]),
+        // inbound plans hold planned quantities of the order's lines (and their tasks expect the goods)
+        ...((await tenant.select('inboundPlan').select(['docNo']).where('orderId', '=', input.id).where('status', 'in', ['draft', 'confirmed']).limit(3).execute()) as Row[]),
+      ];
       if (open.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: PO_TITLE, docNo: String(doc.docNo), next: open.map((r) => String(r.docNo)).join('、') }, { id: input.id });
     }
     await ctx.audit({ action: name, entity: 'purchaseOrder', recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: PO_STATUS[from as PoStatus], to: PO_STATUS[t.to] }] }, db);

@@ -13,7 +13,7 @@ import type { DB } from '../../db/connection.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
-import { insertMany } from '../stock/raw.ts';
+import { addGuarded, insertMany } from '../stock/raw.ts';
 import { DOC_STATUS, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
 import { listDocs, RN_TITLE, type DocListInput, type DocResult } from './receiving.ts';
 
@@ -155,12 +155,15 @@ async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number
   const lines = await putawayLines(tenant, id);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.receivingLineId, (per.get(l.receivingLineId) ?? 0) + l.qty);
-  for (const [lineId, d] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
-    let q = tenant.update('receivingNoteLine').set({ putawayQty: reverse ? sql`${sql.ref('putawayQty')} - ${d}` : sql`${sql.ref('putawayQty')} + ${d}` })
-      .where('id', '=', lineId).where('noteId', '=', noteId);
-    q = reverse ? q.where('putawayQty', '>=', d) : q.where(sql<boolean>`${sql.ref('putawayQty')} + ${d} <= ${sql.ref('qty')}`);
-    const ok = await q.returning('id').executeTakeFirst();
-    if (!ok) {
+  // Every receiving line's conditional update in one statement; a line it does not return was refused.
+  const changes = [...per.entries()].sort((a, b) => a[0] - b[0]);
+  const passed = await addGuarded(db, {
+    table: 'receiving_note_line', column: 'putaway_qty', companyId: tenant.companyId, where: 'note_id = ?', whereParams: [noteId],
+    changes: changes.map(([lineId, d]) => [lineId, reverse ? -d : d]),
+    guard: reverse ? 'putaway_qty + v.d >= 0' : 'putaway_qty + v.d <= qty',
+  });
+  for (const [lineId, d] of changes) {
+    if (!passed.has(lineId)) {
       const rl = (await tenant.select('receivingNoteLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'receivingNoteLine.productId'))
         .select(['receivingNoteLine.lineNo', 'receivingNoteLine.qty', 'receivingNoteLine.putawayQty', 'product.code']).where('receivingNoteLine.id', '=', lineId).executeTakeFirst()) as Row | undefined;
       if (!rl || reverse) throw new Error(`putaway ${id}: receiving line ${lineId} does not match`);

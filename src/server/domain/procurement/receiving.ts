@@ -23,7 +23,7 @@ import type { DB } from '../../db/connection.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
-import { insertMany, isSqlite, runSql } from '../stock/raw.ts';
+import { addGuarded, insertMany, isSqlite, runSql } from '../stock/raw.ts';
 import { DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
 import { refuseIfInvoiced } from './invoice.ts';
@@ -132,7 +132,8 @@ async function checkNote(ctx: CallContext, input: RnSaveInput) {
   for (const r of (await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.receivedQty`, 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
-    .where(`${l}.orderId`, '=', input.orderId).execute()) as Row[]) orderLines.set(Number(r.id), r);
+    // only the lines the note names (an order of 2,000 lines is received a few at a time)
+    .where(`${l}.orderId`, '=', input.orderId).where(`${l}.id`, 'in', [...new Set(input.lines.map((x) => x.orderLineId))]).execute()) as Row[]) orderLines.set(Number(r.id), r);
   const locIds = [...new Set(input.lines.map((x) => x.locationId).filter((x): x is number => typeof x === 'number'))];
   const locations = new Map<number, Row>();
   if (locIds.length) {
@@ -224,16 +225,16 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
   const m = await receMultipleOf(db, tenant.companyId);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.orderLineId, (per.get(l.orderLineId) ?? 0) + l.qty);
-  for (const [orderLineId, d] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
-    if (d === 0) continue;
-    const ok = await tenant.update('purchaseOrderLine').set({ receivedQty: sql`${sql.ref('receivedQty')} + ${d}` })
-      .where('id', '=', orderLineId).where('orderId', '=', orderId)
-      // numeric on PostgreSQL: ordered × num may pass the bigint range for extreme quantities and multiples
-      .where(isSqlite(db)
-        ? sql<boolean>`(${sql.ref('receivedQty')} + ${d}) * ${m.den} <= ${sql.ref('qty')} * ${m.num}`
-        : sql<boolean>`(cast(${sql.ref('receivedQty')} as numeric) + ${d}) * ${m.den} <= cast(${sql.ref('qty')} as numeric) * ${m.num}`)
-      .returning('id').executeTakeFirst();
-    if (!ok) {
+  // Every line's conditional update in one statement; a line missing from what it returns was refused.
+  const changes = [...per.entries()].filter(([, d]) => d !== 0).sort((a, b) => a[0] - b[0]);
+  const passed = await addGuarded(db, {
+    table: 'purchase_order_line', column: 'received_qty', companyId: tenant.companyId, changes, where: 'order_id = ?', whereParams: [orderId],
+    // numeric on PostgreSQL: ordered × num may pass the bigint range for extreme quantities and multiples
+    guard: isSqlite(db) ? '(received_qty + v.d) * ? <= qty * ?' : '(cast(received_qty as numeric) + v.d) * ? <= cast(qty as numeric) * ?',
+    guardParams: [m.den, m.num],
+  });
+  for (const [orderLineId, d] of changes) {
+    if (!passed.has(orderLineId)) {
       const ol = (await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId'))
         .select(['purchaseOrderLine.id', 'purchaseOrderLine.lineNo', 'purchaseOrderLine.qty', 'purchaseOrderLine.receivedQty', 'product.code'])
         .where('purchaseOrderLine.id', '=', orderLineId).executeTakeFirst()) as Row | undefined;

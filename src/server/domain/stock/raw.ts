@@ -38,3 +38,40 @@ export async function insertMany(db: DB, table: string, columns: readonly string
   }
   return out;
 }
+
+export interface GuardedAdd {
+  /** table and column: constants of the caller */
+  table: string;
+  column: string;
+  companyId: number;
+  /** (row id, amount to add) */
+  changes: Array<[number, number]>;
+  /** more conditions every row must meet (SQL over the table's columns, `?` parameters) */
+  where?: string;
+  whereParams?: unknown[];
+  /** the condition each change must pass on the row as it is (SQL over the table's columns and v.d) */
+  guard?: string;
+  guardParams?: unknown[];
+}
+
+/**
+ * Conditional increments of many rows in one statement: `column = column + v.d` per (id, d) of
+ * `changes`, on rows of the company that meet `where`, only where `guard` holds on the row as the database
+ * has it (`UPDATE ... FROM (VALUES ...) ... RETURNING id`). The ids returned passed; one missing was
+ * refused by the guard (or does not exist) and its change was not made. One statement per 500 changes,
+ * instead of one per row: a 50-line document binds 100 values rather than building 50 queries.
+ */
+export async function addGuarded(db: DB, spec: GuardedAdd): Promise<Set<number>> {
+  const tuple = isSqlite(db) ? '(?, ?)' : '(cast(? as bigint), cast(? as bigint))';
+  const { table, column } = spec;
+  const passed = new Set<number>();
+  for (let i = 0; i < spec.changes.length; i += 500) {
+    const chunk = spec.changes.slice(i, i + 500);
+    const rows = await runSql(db, `with v(k, d) as (values ${chunk.map(() => tuple).join(', ')})
+      update ${table} set ${column} = ${column} + v.d from v
+      where ${table}.company_id = ? and ${table}.id = v.k${spec.where ? ` and (${spec.where})` : ''}${spec.guard ? ` and (${spec.guard})` : ''}
+      returning id`, [...chunk.flat(), spec.companyId, ...(spec.whereParams ?? []), ...(spec.guardParams ?? [])]);
+    for (const r of rows) passed.add(Number(r.id));
+  }
+  return passed;
+}
