@@ -10,6 +10,7 @@ import { inboundOps } from './inbound-ops.ts';
 import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
 import { procurementOps } from './procurement-ops.ts';
+import { productDetailOps } from './product-detail-ops.ts';
 import { settingsOps } from './settings-ops.ts';
 import { stockOps } from './stock-ops.ts';
 import { storageOps } from './storage-ops.ts';
@@ -33,5 +34,6 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...inboundOps(deps),
     ...invoiceOps(deps),
     ...commodityExtraOps(deps),
+    ...productDetailOps(deps),
   };
 }
