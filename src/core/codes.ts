@@ -100,6 +100,19 @@ export const BUSINESS_CODES = {
   PURCHASE_INVOICE_PAID_4104: '采购发票 {docNo} 的应付款已付款 {paid}，不能作废',
   PURCHASE_INVOICE_STOCK_4105: '商品 {code} 的发票库存不足，不能作废采购发票 {docNo}：现有 {qty}，需冲回 {need}',
   PURCHASE_RECEIVING_INVOICED_4106: '收货单 {docNo} 已开具采购发票 {invoices}，请先作废采购发票再作废收货单',
+  // export centre (background exports)
+  EXPORT_NOT_EXPORT_CODE_4181: '接口 {api} 不是导出接口，不能在导出中心导出',
+  EXPORT_JOB_NOT_READY_4182: '导出任务“{name}”当前状态为“{status}”，完成后才能{action}',
+  EXPORT_FILE_GONE_4183: '导出任务“{name}”的文件已不存在，请重新导出',
+  EXPORT_JOB_BUSY_4184: '您已有 {count} 个导出任务正在进行，请等待完成后再导出',
+  // procurement: return outbound plans (returns to suppliers), repeals
+  RETURN_OVER_4121: '收货单 {docNo} 第 {line} 行商品 {code} 退货数量超出：收货 {received}，已退 {returned}，本次 {qty}，最多还可退 {left}',
+  RETURN_LINE_4122: '退货明细第 {line} 行不是供应商“{supplier}”在仓库 {warehouse} 已过账的收货明细（收货单 {docNo}，状态“{status}”）',
+  RETURN_NOTHING_4123: '收货单 {docNo} 没有可退货的商品：已全部退货，或商品已不在仓库 {warehouse} 的库存中',
+  RETURN_STOCK_SHORT_4124: '商品 {code} 在仓库 {warehouse} 的可用库存为 {available}，不足退货数量 {qty}，请减少数量或指定库位',
+  RETURN_CURRENCY_4125: '退货明细来自不同币种的采购订单（{currencies}），请分开建立退货出库计划',
+  RETURN_LAST_LINE_4126: '退货出库计划 {docNo} 至少要保留一行明细；整单不退请作废',
+  REPEAL_DOC_NOT_FOUND_4127: '没有找到单号为 {docNo} 的可撤销单据（采购订单、入库计划、入库任务、收货单、上架单、采购发票、退货出库计划）',
 } as const;
 
 export type BusinessCode = keyof typeof BUSINESS_CODES;

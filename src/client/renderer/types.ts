@@ -81,6 +81,43 @@ export interface ColumnSchema extends Gated, OptionsSource {
   search?: boolean | Omit<FilterSchema, 'field' | 'title'>;
   /** Text shown for an empty cell (default '-'). */
   empty?: string;
+  /** The cell is edited in place and saved through a code (list/EditableCell.tsx). */
+  editable?: EditableCellSchema;
+  /** Set by the renderer on columns made by `dynamicColumns`: the response item the column stands for
+   *  ("{column.x}" placeholders of an editable body). Not written in schemas. */
+  source?: Record<string, unknown>;
+}
+
+/** An editable cell: click, type (the column type's input filter), Enter or leave to save. */
+export interface EditableCellSchema {
+  /** Code saving one cell. */
+  api: ApiRef;
+  /** Body template: "{field}" from the row, "{column.x}" from a dynamic column's item, "{value}" the typed
+   *  text ('' when cleared), "{previous}" the value before editing. Default {id: "{id}", <field>: "{value}"}. */
+  body?: Record<string, unknown>;
+  /** Editable only where this holds on the row plus `column` (the dynamic column's item). */
+  when?: Condition;
+  /** Right needed (default: the right of `api`). */
+  permission?: string | string[];
+  /** Input filter (default: decimals:n for money and number columns). */
+  filter?: string;
+  /** Answer field holding the value as stored (default: the typed value). */
+  result?: string;
+}
+
+/** Columns made from the list's answer (one per item of `from`), e.g. one per price list. String
+ *  properties are templates filled from the item ("p{id}", "{name}"); the rest is copied. */
+export interface DynamicColumnsSchema extends Omit<ColumnSchema, 'field' | 'title' | 'when' | 'source' | 'search' | 'sortable'> {
+  /** Answer field holding the items (an array of objects). */
+  from: string;
+  /** Field template, e.g. "p{id}". */
+  field: string;
+  /** Title template, e.g. "{name}". */
+  title: string;
+  /** Key of the schema column the generated columns follow (default: after the last one). */
+  after?: string;
+  /** Only items meeting this condition become columns. */
+  when?: Condition;
 }
 
 export interface FilterSchema extends Omit<Gated, 'when'>, OptionsSource {
@@ -156,7 +193,9 @@ export interface FormAction extends ActionBase {
   load?: boolean;
   width?: number;
   /** Row actions: open the form for a NEW record whose values start from this template ("{field}" from
-   *  the row), e.g. {"parentId": "{id}"} for 新增下级. */
+   *  the row), e.g. {"parentId": "{id}"} for 新增下级. On the toolbar the template sees the selection
+   *  ({ids}, {rows}, {count}; bulk actions) and the list's current conditions ({conditions.filters},
+   *  {conditions.keyword}), e.g. a bulk change sent for the chosen rows or for everything listed. */
   prefill?: Record<string, unknown>;
 }
 
@@ -172,12 +211,19 @@ export interface ListAction extends ActionBase {
   heading?: string;
   mode?: 'modal' | 'drawer';
   width?: number;
+  /** Reload the list the action sits in when the modal closes (the inner list may change what it shows). */
+  refreshOnClose?: boolean;
 }
 
 export interface ExportAction extends ActionBase {
   action: 'export';
   /** File code (default: the list's api.export). */
   api?: ApiRef;
+  /** Run in the export centre instead of downloading now: true always, a number when the list holds
+   *  more rows than that. The user is told where to fetch the file (报表 → 导出中心). */
+  async?: boolean | number;
+  /** Row actions: the body, "{field}" placeholders from the row (e.g. {"id": "{id}"} for a download). */
+  body?: Record<string, unknown>;
 }
 
 export interface ImportAction extends ActionBase {
@@ -186,6 +232,8 @@ export interface ImportAction extends ActionBase {
   api?: ApiRef;
   /** Template file code (default: the list's api.template). */
   template?: ApiRef;
+  /** Values of the codes' extra params (e.g. {"priceTitleId": "{id}"}: header priceTitleId), "{field}" from the row. */
+  body?: Record<string, unknown>;
 }
 
 export type ActionSchema = LinkAction | CallAction | FormAction | ExportAction | ImportAction | ListAction | ActionBase;
@@ -204,6 +252,13 @@ export interface TotalsSchema {
   /** Numeric or money columns summed over the rows on the page. */
   fields: string[];
   label?: string;
+  /** Also a row of totals over every row the conditions keep, computed by the server: the list call
+   *  sends withTotals and reads `totals: {field: value}` from the answer. */
+  all?: boolean;
+  /** Label of that row (default 全部合计). */
+  allLabel?: string;
+  /** false: only the 全部合计 row (default true: the page's row too). */
+  page?: boolean;
 }
 
 /** A list: the list kind, and list sections of detail screens. */
@@ -241,6 +296,8 @@ export interface ListPart {
   /** Sections drawn above the table (e.g. a chart), fed with the list's current conditions
    *  ({...filters, keyword}) as their record. */
   sections?: DetailSection[];
+  /** Columns made from the list's answer (list/dynamicColumns.ts). */
+  dynamicColumns?: DynamicColumnsSchema;
 }
 
 export interface TreeRows {
@@ -484,4 +541,40 @@ export interface DocumentScreenPart {
   forms?: Record<string, FormPart>;
   /** Audit trail entity (cdm 019702 filtered by entity and record id). */
   audit?: { entity: string; api?: ApiRef };
+}
+
+/** One way a report groups its rows: a choice above the table, its own label columns. */
+export interface ReportGrouping {
+  value: string;
+  label: string;
+  /** The group's label columns, drawn before the report's measure columns. */
+  columns: ColumnSchema[];
+  /** Sort of this grouping (default: the report's defaultSort, else the server's). */
+  defaultSort?: { field: string; order: SortOrder };
+}
+
+/** A chart of the report's rows on the current page (a bar per group; a line for `line` groupings). */
+export interface ReportChart {
+  title?: string;
+  /** Row property naming the group on the x axis (default 'label'). */
+  x?: string;
+  /** Measures drawn: field and series name. A line draws the first. */
+  series: { field: string; name: string }[];
+  /** Groupings drawn as a line (e.g. ["month"]); the others as bars. */
+  line?: string[];
+  height?: number;
+  decimals?: number;
+}
+
+/** The report kind: filters, a grouping choice, a summary table with totals over every group, an
+ *  optional chart of the rows shown, and export (the report's list code answers totals). */
+export interface ReportScreenPart extends Omit<ListPart, 'columns' | 'tree'> {
+  /** The measure columns, after the grouping's label columns. */
+  columns: ColumnSchema[];
+  groupings: ReportGrouping[];
+  /** Body property carrying the chosen grouping (default groupBy). */
+  groupParam?: string;
+  /** Grouping shown first (default: the first). */
+  defaultGrouping?: string;
+  chart?: ReportChart;
 }

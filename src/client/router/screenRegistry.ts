@@ -16,6 +16,7 @@ export const kindRenderers: Partial<Record<ScreenKind, LazyScreen>> = {
   form: lazyChunk(() => import('../renderer/kinds/FormScreen')),
   detail: lazyChunk(() => import('../renderer/kinds/DetailScreen')),
   document: lazyChunk(() => import('../renderer/kinds/DocumentScreen')),
+  report: lazyChunk(() => import('../renderer/kinds/ReportScreen')),
 };
 
 /** Screens that are not data screens; a screen file names one with `"kind": "custom", "component"`. */

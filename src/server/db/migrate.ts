@@ -11,6 +11,8 @@ import * as m006 from './migrations/006-procurement.ts';
 import * as m007 from './migrations/007-invoice.ts';
 import * as m008 from './migrations/008-inbound.ts';
 import * as m009 from './migrations/009-competing.ts';
+import * as m011 from './migrations/011-purchase-return.ts';
+import * as m012 from './migrations/012-export-jobs.ts';
 
 interface Migration {
   name: string;
@@ -27,6 +29,8 @@ export const MIGRATIONS: Migration[] = [
   { name: '007-invoice', up: m007.up },
   { name: '008-inbound', up: m008.up },
   { name: '009-competing', up: m009.up },
+  { name: '011-purchase-return', up: m011.up },
+  { name: '012-export-jobs', up: m012.up },
 ];
 
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {

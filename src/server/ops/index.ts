@@ -9,11 +9,15 @@ import { commodityExtraOps } from './commodity-extra-ops.ts';
 import { inboundOps } from './inbound-ops.ts';
 import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
+import { priceMatrixOps } from './price-matrix-ops.ts';
 import { procurementOps } from './procurement-ops.ts';
+import { purchaseReturnOps } from './purchase-return-ops.ts';
 import { productDetailOps } from './product-detail-ops.ts';
 import { settingsOps } from './settings-ops.ts';
 import { stockOps } from './stock-ops.ts';
 import { storageOps } from './storage-ops.ts';
+import { exportJobOps } from './export-job-ops.ts';
+import { reportOps } from './report-ops.ts';
 
 export interface OpsDeps {
   catalog: Catalog;
@@ -33,7 +37,11 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...procurementOps(deps),
     ...inboundOps(deps),
     ...invoiceOps(deps),
+    ...purchaseReturnOps(deps),
     ...commodityExtraOps(deps),
     ...productDetailOps(deps),
+    ...priceMatrixOps(deps),
+    ...reportOps(deps),
+    ...exportJobOps(deps),
   };
 }

@@ -13,6 +13,7 @@ import { HOOKS, type SaveEvent } from './hooks.ts';
 import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, listQuery, selectColumns, type ListInput, type QueryEnv, type Row } from './query.ts';
 import type { Field, Resource, ResourceRegistry } from './types.ts';
 import { bumpTable, cachedTotal, countKey, rememberTotal, sharedCount, tableVersion } from './count-cache.ts';
+import { summableFields, totalsOf } from './totals.ts';
 
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
@@ -263,7 +264,12 @@ function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
       // under steady traffic, past the few seconds other processes' writes may go unseen.
       if (total !== cached) rememberTotal(companyId, r.table, key, total, version);
       const list = decorate(reg, r, await exposeRows(reg, r, ctx.tenant, raw));
-      return { list, total, page: input.page, pageSize: input.pageSize };
+      if (!input.withTotals) return { list, total, page: input.page, pageSize: input.pageSize };
+      // Asked for by lists that show 全部合计: the same conditions, summed by the database (not cached:
+      // a sum must never be a few seconds stale the way a pager's count may be).
+      const fields = summableFields(r);
+      const totals = totalsOf(fields, await query.sums(fields));
+      return { list, total, page: input.page, pageSize: input.pageSize, totals };
     },
   };
 }

@@ -18,6 +18,8 @@ export interface ListInput {
   keyword?: string | null;
   filters?: Record<string, unknown> | null;
   sort?: { field: string; order?: 'ascend' | 'descend' } | null;
+  /** Also answer `totals`: the resource's summable fields summed over every row the filters keep. */
+  withTotals?: boolean | null;
 }
 
 export const LIST_INPUT = {
@@ -31,6 +33,7 @@ export const LIST_INPUT = {
       type: ['object', 'null'], title: '排序',
       properties: { field: { type: 'string', maxLength: 64, title: '排序字段' }, order: { enum: ['ascend', 'descend', null], title: '排序方向' } },
     },
+    withTotals: { type: ['boolean', 'null'], title: '全部合计' },
   },
 };
 
@@ -293,6 +296,14 @@ export function listQuery(reg: ResourceRegistry, r: Resource, tenant: Tenant, in
     async count(): Promise<number> {
       const counted = await where().select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
       return Number((counted as Row | undefined)?.total ?? 0);
+    },
+    /** SUM of each field's stored integers over every row the conditions keep (null when none). */
+    async sums(fields: readonly Field[]): Promise<Map<string, unknown>> {
+      if (!fields.length) return new Map();
+      const row = (await where()
+        .select(fields.map((f, i) => sql`sum(${sql.ref(col(r, f.column))})`.as(`s${i}`)) as never)
+        .executeTakeFirst()) as Row | undefined;
+      return new Map(fields.map((f, i) => [f.name, row?.[`s${i}`] ?? null]));
     },
   };
 }

@@ -40,6 +40,8 @@ export interface FieldDef {
   export?: boolean;
   import?: boolean;
   width?: number;
+  /** integer, money, decimal: summed over all filtered rows when a list asks withTotals. */
+  summable?: boolean;
 }
 
 export interface ExternalRef {

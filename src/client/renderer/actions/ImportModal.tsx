@@ -6,7 +6,7 @@ import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Space, Table, Upload } from 'antd';
 import { useState } from 'react';
 import { OK } from '../../../core/codes';
-import { callApiRef, toast } from '../../request';
+import { callApiRef, toast, type CallOptions } from '../../request';
 import { IMPORT_ERRORS_TITLE, IMPORT_EXTENSIONS, IMPORT_FORMAT_ERROR, IMPORT_NO_FILE } from '../texts';
 
 export const IMPORT_ERROR_CODE = 'COMMON_IMPORT_4012';
@@ -38,11 +38,13 @@ export interface ImportModalProps {
   template?: string;
   /** Field key → title, for error rows that name fields by key. */
   titles?: Record<string, string>;
+  /** Values of the codes' extra params (priceTitleId → header), sent with the upload and the template. */
+  extra?: CallOptions['extra'];
   onClose(): void;
   onDone(): void;
 }
 
-export function ImportModal({ title, api, template, titles, onClose, onDone }: ImportModalProps) {
+export function ImportModal({ title, api, template, titles, extra, onClose, onDone }: ImportModalProps) {
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<ImportRowError[] | null>(null);
@@ -54,7 +56,7 @@ export function ImportModal({ title, api, template, titles, onClose, onDone }: I
     }
     setBusy(true);
     setErrors(null);
-    const env = await callApiRef(api, undefined, { file, fileName: file.name });
+    const env = await callApiRef(api, undefined, { file, fileName: file.name, extra });
     setBusy(false);
     if (env.code === OK) {
       toast.success(importSummary(env.data));
@@ -78,7 +80,7 @@ export function ImportModal({ title, api, template, titles, onClose, onDone }: I
       footer={
         <Space>
           {template && (
-            <Button icon={<DownloadOutlined />} onClick={() => void callApiRef(template, {}, { template: true })}>
+            <Button icon={<DownloadOutlined />} onClick={() => void callApiRef(template, {}, { template: true, extra })}>
               下载模板
             </Button>
           )}

@@ -20,12 +20,17 @@ export function boundFilters(bind: Record<string, string> | undefined, row: Row 
   return out;
 }
 
-function ListActionView({ action, record, inline }: ActionProps) {
+function ListActionView({ action, record, inline, scope }: ActionProps) {
   const a = action as ListAction;
   const [open, setOpen] = useState(false);
   const fixedFilters = useMemo(() => boundFilters(a.bind, record), [a.bind, record]);
   const fixedParams = useMemo(() => (a.params ? (fillBody(a.params, record) as Record<string, unknown>) : undefined), [a.params, record]);
   const heading = typeof a.heading === 'string' ? fillText(a.heading, record) : a.title;
+  const close = () => {
+    setOpen(false);
+    // What the inner list changed may change what the outer one shows (e.g. its dynamic columns).
+    if (a.refreshOnClose) scope.refresh();
+  };
   const body = open && a.list ? (
     <ListView part={a.list} listName={a.list.name ?? `${a.list.api.list}@${a.title}`} fixedFilters={fixedFilters} fixedParams={fixedParams} />
   ) : null;
@@ -34,11 +39,11 @@ function ListActionView({ action, record, inline }: ActionProps) {
       <ActionButton action={action} inline={inline} record={record} icon={<UnorderedListOutlined />} onRun={() => setOpen(true)} />
       {open &&
         (a.mode === 'drawer' ? (
-          <Drawer open title={heading} width={a.width ?? 800} onClose={() => setOpen(false)} destroyOnHidden>
+          <Drawer open title={heading} width={a.width ?? 800} onClose={close} destroyOnHidden>
             {body}
           </Drawer>
         ) : (
-          <Modal open title={heading} width={a.width ?? 800} onCancel={() => setOpen(false)} footer={null} destroyOnHidden>
+          <Modal open title={heading} width={a.width ?? 800} onCancel={close} footer={null} destroyOnHidden>
             {body}
           </Modal>
         ))}

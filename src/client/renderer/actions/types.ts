@@ -18,6 +18,8 @@ export interface ActionScope {
   refresh(): void;
   /** The current list conditions, for export. */
   exportBody?(): Record<string, unknown>;
+  /** How many rows the list's conditions keep (export decides whether to run in the background). */
+  listTotal?(): number;
   /** Chinese titles of the screen's fields (import error reports name fields by their key). */
   titles?: Record<string, string>;
 }

@@ -1,7 +1,7 @@
 // The body of a list call, built from what the user entered (pure; unit-tested through the list):
-// {page, pageSize, keyword?, filters?: {field: value | [from, to] | values[]}, sort?: {field, order}}.
-// Empty inputs are left out so the server sees only real conditions; export sends the same filters
-// and sort without paging.
+// {page, pageSize, keyword?, filters?: {field: value | [from, to] | values[]}, sort?: {field, order},
+// withTotals?}. Empty inputs are left out so the server sees only real conditions; export sends the same
+// filters and sort without paging (and without asking for totals).
 
 import type { SortOrder } from '../types';
 
@@ -19,6 +19,8 @@ export interface ListBody {
   keyword?: string;
   filters?: Record<string, unknown>;
   sort?: { field: string; order: SortOrder };
+  /** Ask for `totals` over every row the conditions keep (lists that show 全部合计). */
+  withTotals?: boolean;
 }
 
 function isBlank(v: unknown): boolean {
@@ -57,18 +59,19 @@ export function cleanFilters(values: Record<string, unknown>, fixed?: Record<str
  * The list call's body. `params` are top-level values always sent (a code that takes the record it
  * lists for as {id}, e.g. a role's members), under the paging and conditions.
  */
-export function listBody(q: ListQuery, fixed?: Record<string, unknown>, params?: Record<string, unknown>): ListBody {
+export function listBody(q: ListQuery, fixed?: Record<string, unknown>, params?: Record<string, unknown>, withTotals = false): ListBody {
   const body: ListBody = { ...(params ?? {}), page: q.page, pageSize: q.pageSize };
   const keyword = q.keyword?.trim();
   if (keyword) body.keyword = keyword;
   const filters = cleanFilters(q.filters, fixed);
   if (Object.keys(filters).length) body.filters = filters;
   if (q.sort) body.sort = q.sort;
+  if (withTotals) body.withTotals = true;
   return body;
 }
 
 /** Export: the same conditions, no paging. */
-export function exportBody(q: ListQuery, fixed?: Record<string, unknown>, params?: Record<string, unknown>): Omit<ListBody, 'page' | 'pageSize'> {
+export function exportBody(q: ListQuery, fixed?: Record<string, unknown>, params?: Record<string, unknown>): Omit<ListBody, 'page' | 'pageSize' | 'withTotals'> {
   const { page: _p, pageSize: _s, ...rest } = listBody(q, fixed, params);
   return rest;
 }
@@ -76,13 +79,17 @@ export function exportBody(q: ListQuery, fixed?: Record<string, unknown>, params
 export interface ListResult<Row> {
   list: Row[];
   total: number;
+  /** Totals over every row the conditions keep ({field: value}), when the list asked withTotals. */
+  totals?: Record<string, unknown>;
 }
 
-/** Reads {list, total} (and tolerates a bare array). */
+/** Reads {list, total, totals?} (and tolerates a bare array). */
 export function readListResult<Row>(data: unknown): ListResult<Row> {
   if (Array.isArray(data)) return { list: data as Row[], total: data.length };
-  const d = (data ?? {}) as { list?: unknown; total?: unknown };
+  const d = (data ?? {}) as { list?: unknown; total?: unknown; totals?: unknown };
   const list = Array.isArray(d.list) ? (d.list as Row[]) : [];
   const total = Number(d.total);
-  return { list, total: Number.isFinite(total) ? total : list.length };
+  const result: ListResult<Row> = { list, total: Number.isFinite(total) ? total : list.length };
+  if (d.totals && typeof d.totals === 'object' && !Array.isArray(d.totals)) result.totals = d.totals as Record<string, unknown>;
+  return result;
 }

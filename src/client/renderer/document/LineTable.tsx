@@ -10,8 +10,22 @@ import { useCallback, useMemo, useRef } from 'react';
 import type { RenderEnv } from '../env';
 import { TotalsRow } from '../list/TotalsRow';
 import { columnTypes, lineEditors } from '../registries';
+import { fillText } from '../template';
+import { readPath } from '../../../core/conditions';
 import type { LineColumn, TotalsSchema } from '../types';
 import { lineValue, type Line } from './lines';
+
+/**
+ * What a read-only cell shows: the computed product; for a lookup column its `display` text (the
+ * product's code and name, not its id — what the editor shows); else its field, a dotted one
+ * ("units.text") read as a path, as list columns do.
+ */
+function cellValue(line: Line, c: LineColumn): unknown {
+  if (c.product) return lineValue(line, c);
+  const value = readPath(line, c.field);
+  if (c.lookup?.display && value !== undefined && value !== null && value !== '') return fillText(c.lookup.display, line).trim() || value;
+  return value;
+}
 
 export interface LineTableProps {
   columns: LineColumn[];
@@ -53,7 +67,7 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
         width: c.width ?? def?.width ?? 120,
         align: Editor ? undefined : (c.align ?? def?.align),
         render: (_: unknown, line: Line, index: number) =>
-          Editor ? <Editor column={c} line={line} index={index} header={header} onPatch={onPatch} /> : cell ? cell(lineValue(line, c), line) : String(lineValue(line, c) ?? ''),
+          Editor ? <Editor column={c} line={line} index={index} header={header} onPatch={onPatch} /> : cell ? cell(cellValue(line, c), line) : String(cellValue(line, c) ?? ''),
       };
     });
     out.unshift({ key: '__no', title: '行', width: 48, align: 'center', render: (_: unknown, _l: Line, index: number) => index + 1 });

@@ -41,6 +41,16 @@ export interface ListViewProps {
   title?: ReactNode;
   /** Schema path of the list part inside its screen (related lists), prefixed to problems. */
   path?: string;
+  /** Drawn between the search form and the table (a report's chart), from what the list now shows. */
+  renderAbove?: (view: ListAbove) => ReactNode;
+}
+
+/** What a list offers the part drawn above its table. */
+export interface ListAbove {
+  /** The conditions now applied ({...filters, keyword}). */
+  conditions: Record<string, unknown>;
+  rows: Row[];
+  loading: boolean;
 }
 
 /** Pages above this many rows draw virtual rows unless the schema says otherwise. */
@@ -53,7 +63,7 @@ function defaultScrollY(): number {
   return Math.max(320, h - 330);
 }
 
-export function ListView({ part, listName, fixedFilters, fixedParams, title, path }: ListViewProps) {
+export function ListView({ part, listName, fixedFilters, fixedParams, title, path, renderAbove }: ListViewProps) {
   const filters = useMemo(() => filtersOf(part), [part]);
   const [search] = useSearchParams();
   const queryKey = part.queryFilters ? search.toString() : '';
@@ -69,11 +79,12 @@ export function ListView({ part, listName, fixedFilters, fixedParams, title, pat
   }, [filters, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
   // The first page is asked for at once, while the column preferences and types load.
   const data = useListData(part, defaults, fixedFilters, fixedParams);
-  const [prepared, setPrepared] = useState<Prepared | null>(null);
+  // A new part (a report choosing another grouping) keeps the table and its search form, with what was
+  // typed in it, on screen until the new part is ready; the first one shows a spinner.
+  const [prepared, setPrepared] = useState<{ part: ListPart; listName: string; value: Prepared } | null>(null);
   useEffect(() => {
     let live = true;
-    setPrepared(null);
-    void prepareList(part, listName).then((p) => live && setPrepared(p));
+    void prepareList(part, listName).then((p) => live && setPrepared({ part, listName, value: p }));
     return () => {
       live = false;
     };
@@ -82,8 +93,17 @@ export function ListView({ part, listName, fixedFilters, fixedParams, title, pat
   if (!prepared) return <Spin style={{ display: 'block', margin: '48px auto' }} />;
   return (
     <>
-      <SchemaProblems problems={prepared.problems} prefix={path} />
-      <ListBody part={part} listName={listName} title={title} filters={filters} defaults={defaults} prepared={prepared} data={data} />
+      <SchemaProblems problems={prepared.value.problems} prefix={path} />
+      <ListBody
+        part={prepared.part}
+        listName={prepared.listName}
+        title={title}
+        filters={filters}
+        defaults={defaults}
+        prepared={prepared.value}
+        data={data}
+        renderAbove={renderAbove}
+      />
     </>
   );
 }
@@ -96,10 +116,13 @@ interface BodyProps {
   defaults: Record<string, unknown>;
   prepared: Prepared;
   data: ReturnType<typeof useListData>;
+  renderAbove?: ListViewProps['renderAbove'];
 }
 
 function useColumnPrefs(initial: ColumnPrefs, listName: string, defaultsOf: () => ReturnType<typeof columnDefaults>) {
   const [prefs, setPrefs] = useState<ColumnPrefs>(initial);
+  // Another list's preferences (the part was replaced while the table stayed).
+  useEffect(() => setPrefs(initial), [initial]);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const pending = useRef<ColumnPrefs | null>(null);
   const flush = useCallback(() => {
@@ -123,10 +146,12 @@ function useColumnPrefs(initial: ColumnPrefs, listName: string, defaultsOf: () =
   return [prefs, change] as const;
 }
 
-function ListBody({ part, listName, title, filters, defaults, prepared, data }: BodyProps) {
+function ListBody({ part, listName, title, filters, defaults, prepared, data, renderAbove }: BodyProps) {
   const env = useRenderEnv();
   const rowKey = part.rowKey ?? 'id';
-  const available = useMemo(() => availableColumns(part, env), [part, env]);
+  // Columns made from the answer (dynamicColumns) change with it; other lists ignore the answer.
+  const columnSource = part.dynamicColumns ? data.response : undefined;
+  const available = useMemo(() => availableColumns(part, env, columnSource), [part, env, columnSource]);
   const colDefaults = useMemo(() => columnDefaults(available), [available]);
   const defaultsRef = useRef(colDefaults);
   defaultsRef.current = colDefaults;
@@ -136,8 +161,10 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data }: 
   const [selected, setSelected] = useState<{ keys: Key[]; rows: Row[] }>({ keys: [], rows: [] });
   useEffect(() => setSelected({ keys: [], rows: [] }), [data.rows]);
 
+  const totalRef = useRef(data.total);
+  totalRef.current = data.total;
   const scope: ActionScope = useMemo(
-    () => ({ api: part.api, forms: part.forms, rowKey, refresh: data.refresh, exportBody: data.exportBody, titles: fieldTitles(part) }),
+    () => ({ api: part.api, forms: part.forms, rowKey, refresh: data.refresh, exportBody: data.exportBody, titles: fieldTitles(part), listTotal: () => totalRef.current }),
     [part, rowKey, data.refresh, data.exportBody],
   );
 
@@ -214,10 +241,25 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data }: 
   const summary = useMemo(() => {
     const totals = part.totals;
     if (!totals?.fields.length) return undefined;
+    // totals.all: a second row, 全部合计, with the server's totals over every row the conditions keep.
+    const all = totals.all ? data.totals : undefined;
     return (pageRows: readonly Row[]) => (
-      <TotalsRow rows={pageRows} shown={built.shown} fields={totals.fields} label={totals.label} leading={bulk ? 1 : 0} trailing={actionColumn ? 1 : 0} env={env} fixed={virtual} />
+      <TotalsRow
+        rows={pageRows}
+        shown={built.shown}
+        fields={totals.fields}
+        label={totals.label}
+        leading={bulk ? 1 : 0}
+        trailing={actionColumn ? 1 : 0}
+        env={env}
+        fixed={virtual}
+        page={totals.page !== false}
+        all={all}
+        allLabel={totals.allLabel}
+        conditions={conditions}
+      />
     );
-  }, [part.totals, built.shown, bulk, actionColumn, env, virtual]);
+  }, [part.totals, built.shown, bulk, actionColumn, env, virtual, data.totals, conditions]);
 
   const components = useMemo(() => ({ header: { cell: ResizableHeaderCell } }), []);
 
@@ -231,6 +273,7 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data }: 
         onSearch={(values, keyword) => data.setQuery((q) => ({ ...q, page: 1, filters: values, keyword }))}
       />
       {part.sections?.length ? <SectionList list={part.sections} base="sections" record={conditions} scope={scope} screenName={listName} /> : null}
+      {renderAbove?.({ conditions, rows: data.rows, loading: data.loading })}
       <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 8, gap: 8 }}>
         <div style={{ fontWeight: 600 }}>
           {title}

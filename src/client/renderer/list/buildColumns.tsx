@@ -11,13 +11,18 @@ import { holds, passesStatic, type RenderEnv } from '../env';
 import { columnTypes } from '../registries';
 import { fillRoute } from '../template';
 import type { ColumnSchema, ListPart, OptionItem, SortOrder } from '../types';
+import { withDynamicColumns } from './dynamicColumns';
+import { editableCell } from './EditableCell';
 import { columnKey } from './prepare';
 
 export const DEFAULT_COLUMN_WIDTH = 140;
 
-/** Columns this user may see at all (permission, flag, a `when` on flags/rights); hidden or not. */
-export function availableColumns(part: ListPart, env: RenderEnv): ColumnSchema[] {
-  return part.columns.filter((c) => passesStatic(c, env) && holds(c.when, env, null) && columnTypes.peek(c.type ?? 'text'));
+/**
+ * Columns this user may see at all (permission, flag, a `when` on flags/rights); hidden or not. With the
+ * list's latest answer, the columns it makes (`dynamicColumns`) join the schema's.
+ */
+export function availableColumns(part: ListPart, env: RenderEnv, response?: unknown): ColumnSchema[] {
+  return withDynamicColumns(part.columns, part, response, env).filter((c) => passesStatic(c, env) && holds(c.when, env, null) && columnTypes.peek(c.type ?? 'text'));
 }
 
 export function columnDefaults(columns: readonly ColumnSchema[]): ColumnDefault[] {
@@ -31,7 +36,7 @@ export function columnDefaults(columns: readonly ColumnSchema[]): ColumnDefault[
 }
 
 function cellOf(c: ColumnSchema, def: ColumnTypeDef, env: RenderEnv, options: Map<string, OptionItem> | undefined): CellRenderer {
-  const inner = def.cell(c, { env, options });
+  const inner = c.editable ? editableCell(c, env, def.cell(c, { env, options })) : def.cell(c, { env, options });
   if (c.linkField) {
     const field = c.linkField;
     return (v, row) => {

@@ -12,6 +12,7 @@ import { sectionUses } from '../detail/prepare';
 import type { ColumnPrefs } from '../data/columnConfig';
 import { hasOptions, loadOptions } from '../data/options';
 import { formUses } from '../form/useFormReady';
+import { dynamicColumnProblems, dynamicColumnUses } from './dynamicColumns';
 import { resolveAll, type SchemaProblem, type Use } from '../registry';
 import { actions, columnTypes, widgets } from '../registries';
 import type { ActionSchema, ColumnSchema, FilterSchema, ListPart, OptionItem } from '../types';
@@ -107,6 +108,7 @@ export interface Prepared {
 
 export async function prepareList(part: ListPart, listName: string): Promise<Prepared> {
   const uses: Use[] = part.columns.map((c, i) => ({ registry: columnTypes, type: c.type ?? 'text', path: `columns[${i}].type` }));
+  uses.push(...dynamicColumnUses(part));
   for (const { filter, path } of filtersOf(part)) uses.push({ registry: widgets, type: filter.widget ?? 'input', path: `${path}.widget` });
   const toolbar = actionChecks(part.toolbar, 'toolbar', part);
   const rows = actionChecks(part.rowActions, 'rowActions', part);
@@ -123,7 +125,7 @@ export async function prepareList(part: ListPart, listName: string): Promise<Pre
   const options = new Map<string, Map<string, OptionItem>>();
   enumColumns.forEach((c, i) => options.set(c.field, new Map(optionLists[i]!.map((o) => [String(o.value), o]))));
 
-  const problems = [...staticProblems(part), ...toolbar.problems, ...rows.problems, ...sectionProblems, ...resolved];
+  const problems = [...staticProblems(part), ...dynamicColumnProblems(part), ...toolbar.problems, ...rows.problems, ...sectionProblems, ...resolved];
   const scope = { api: part.api, forms: part.forms };
   const checkActions = (list: readonly ActionSchema[] | undefined, base: string) =>
     (list ?? []).forEach((a, i) => {

@@ -25,12 +25,16 @@ export interface ListData {
   query: ListQuery;
   rows: Row[];
   total: number;
+  /** Totals over every row the conditions keep (lists declaring totals.all), else null. */
+  totals: Row | null;
   loading: boolean;
   /** At least one answer arrived. */
   loaded: boolean;
   setQuery(update: (q: ListQuery) => ListQuery): void;
   refresh(): void;
   exportBody(): Record<string, unknown>;
+  /** The latest answer as it came (fields beside the rows, e.g. the items of `dynamicColumns`). */
+  response: unknown;
 }
 
 export function useListData(
@@ -40,12 +44,26 @@ export function useListData(
   fixedParams?: Record<string, unknown>,
 ): ListData {
   const [query, setQueryState] = useState<ListQuery>(() => initialQuery(part, filterDefaults));
-  const [result, setResult] = useState<{ rows: Row[]; total: number; loaded: boolean }>({ rows: [], total: 0, loaded: false });
+  // A replaced part (a report showing another grouping, with other columns) starts from its first page
+  // and its own order — set while rendering, so no call goes out with the old part's sort.
+  const [partSeen, setPartSeen] = useState(part);
+  if (partSeen !== part) {
+    setPartSeen(part);
+    setQueryState((q) => {
+      const next: ListQuery = { ...q, page: 1 };
+      if (part.defaultSort) next.sort = part.defaultSort;
+      else delete next.sort;
+      return next;
+    });
+  }
+  const [result, setResult] = useState<{ rows: Row[]; total: number; totals: Row | null; loaded: boolean }>({ rows: [], total: 0, totals: null, loaded: false });
   const [loading, setLoading] = useState(true);
+  const [response, setResponse] = useState<unknown>(null);
   const [tick, setTick] = useState(0);
   const latest = useRef('');
   const fixedKey = JSON.stringify([fixedFilters ?? null, fixedParams ?? null]);
-  const body = useMemo(() => listBody(query, fixedFilters, fixedParams), [query, fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const withTotals = part.totals?.all === true;
+  const body = useMemo(() => listBody(query, fixedFilters, fixedParams, withTotals), [query, fixedKey, withTotals]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const inFlight = useRef<string | null>(null);
   const again = useRef(false);
@@ -66,7 +84,7 @@ export function useListData(
     const missing = (part.requiredFilters ?? []).some((f) => body.filters?.[f] === undefined);
     if (missing) {
       setLoading(false);
-      setResult({ rows: [], total: 0, loaded: true });
+      setResult({ rows: [], total: 0, totals: null, loaded: true });
       return;
     }
     const send = () => {
@@ -82,8 +100,9 @@ export function useListData(
         }
         setLoading(false);
         if (env.code !== OK) return; // the request core has told the user
-        const { list, total } = readListResult<Row>(env.data);
-        setResult({ rows: list, total, loaded: true });
+        const { list, total, totals } = readListResult<Row>(env.data);
+        setResult({ rows: list, total, totals: totals ?? null, loaded: true });
+        setResponse(env.data);
       });
     };
     send();
@@ -95,5 +114,5 @@ export function useListData(
   queryRef.current = query;
   const getExportBody = useCallback(() => exportBody(queryRef.current, fixedFilters, fixedParams), [fixedKey]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  return { query, rows: result.rows, total: result.total, loading, loaded: result.loaded, setQuery, refresh, exportBody: getExportBody };
+  return { query, rows: result.rows, total: result.total, totals: result.totals, loading, loaded: result.loaded, setQuery, refresh, exportBody: getExportBody, response };
 }

@@ -1,11 +1,12 @@
 // The documents a product appears in (the 单据 tab of the product page): purchase orders, inbound plans,
-// receiving notes, putaways, purchase invoices, opening stock and adjustments — newest first, each with
+// receiving notes, putaways, purchase invoices, return plans, opening stock and adjustments — newest first, each with
 // its quantity of this product and the route of its screen. Every kind is one indexed query on its line
 // table (company_id, product_id); the merge is paged here, so each kind is asked for at most
 // page × pageSize rows.
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { DOC_STATUS, PO_STATUS, text, type Row } from '../procurement/common.ts';
 import { PLAN_STATUS } from '../procurement/inbound-plan.ts';
+import { RETURN_STATUS } from '../procurement/purchase-return.ts';
 
 export const PRODUCT_DOCS_INPUT: InputSchema = {
   type: 'object',
@@ -26,7 +27,7 @@ interface Kind {
   key: string;
   qty: string;
   statuses: Record<string, string>;
-  route: (id: number) => string;
+  route: (id: number, docNo: string) => string;
 }
 
 const STOCK_DOC_STATUS: Record<string, string> = { draft: '草稿', posted: '已过账', cancelled: '已作废' };
@@ -37,8 +38,9 @@ const KINDS: Kind[] = [
   { docType: 'receivingNote', title: '收货单', header: 'receivingNote', line: 'receivingNoteLine', key: 'noteId', qty: 'qty', statuses: DOC_STATUS, route: (id) => `/entrepot/receivingNoteDetail/${id}` },
   { docType: 'putaway', title: '上架单', header: 'putaway', line: 'putawayLine', key: 'putawayId', qty: 'qty', statuses: DOC_STATUS, route: (id) => `/entrepot/putawayDetail/${id}` },
   { docType: 'purchaseInvoice', title: '采购发票', header: 'purchaseInvoice', line: 'purchaseInvoiceLine', key: 'invoiceId', qty: 'qty', statuses: DOC_STATUS, route: (id) => `/procurement/invoiceDetail/${id}` },
+  { docType: 'returnPlan', title: '退货出库计划', header: 'returnPlan', line: 'returnPlanLine', key: 'planId', qty: 'qty', statuses: RETURN_STATUS, route: (_id, docNo) => `/procurement/outPlan/list?docNo=${encodeURIComponent(docNo)}` },
   { docType: 'stockInit', title: '期初库存', header: 'stockInit', line: 'stockInitLine', key: 'docId', qty: 'qty', statuses: STOCK_DOC_STATUS, route: (id) => `/entrepot/inventoryInitRecordDetail/${id}` },
-  { docType: 'stockAdjust', title: '库存调整', header: 'stockAdjust', line: 'stockAdjustLine', key: 'docId', qty: 'qty', statuses: STOCK_DOC_STATUS, route: () => '/entrepot/inventoryAdjustRecord' },
+  { docType: 'stockAdjust', title: '库存调整', header: 'stockAdjust', line: 'stockAdjustLine', key: 'docId', qty: 'qty', statuses: STOCK_DOC_STATUS, route: (_id, docNo) => `/entrepot/inventoryAdjustRecord?docNo=${encodeURIComponent(docNo)}` },
 ];
 
 export async function productDocuments(ctx: CallContext, input: { productId: number; page: number; pageSize: number }) {
@@ -60,7 +62,7 @@ export async function productDocuments(ctx: CallContext, input: { productId: num
     const status = String(r.status);
     return {
       key: `${k.docType}:${Number(r.id)}`, docType: k.docType, docTypeText: k.title, id: Number(r.id), docNo: String(r.docNo), status, statusText: k.statuses[status] ?? status,
-      qty: Number(r.qty ?? 0), createdAt: text(r.createdAt), route: k.route(Number(r.id)),
+      qty: Number(r.qty ?? 0), createdAt: text(r.createdAt), route: k.route(Number(r.id), String(r.docNo)),
     };
   }));
   all.sort((a, b) => String(b.createdAt).localeCompare(String(a.createdAt)) || b.id - a.id);

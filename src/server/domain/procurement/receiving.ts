@@ -27,6 +27,7 @@ import { addGuarded, insertMany, isSqlite, runSql } from '../stock/raw.ts';
 import { DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
 import { refuseIfInvoiced } from './invoice.ts';
+import { refuseIfReturned } from './purchase-return.ts';
 import { applyNoteToTask, checkNoteTask } from './inbound-task.ts';
 
 export const RN_TITLE = '收货单';
@@ -218,10 +219,13 @@ async function noteLines(tenant: Tenant, id: number) {
     .map((r) => ({ lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty) }));
 }
 
-/** Posting steps 2–5 (the note's status is already changed by the caller). */
-async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number): Promise<void> {
+/**
+ * Posting steps 2–5 (the note's status is already changed by the caller). `saved`: the lines this
+ * transaction has just written (saves reading them back).
+ */
+async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, saved?: Awaited<ReturnType<typeof noteLines>>): Promise<void> {
   const order = await claimOrder(tenant, orderId, RECEIVABLE, '收货');
-  const lines = await noteLines(tenant, id);
+  const lines = saved ?? await noteLines(tenant, id);
   const m = await receMultipleOf(db, tenant.companyId);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.orderLineId, (per.get(l.orderLineId) ?? 0) + l.qty);
@@ -283,7 +287,7 @@ export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<Do
     }
     await insertMany(db, 'receiving_note_line', ['company_id', 'note_id', 'line_no', 'order_line_id', 'product_id', 'location_id', 'counted_qty', 'damaged_qty', 'qty', 'putaway_qty', 'remark'],
       lines.map((l, i) => [tenant.companyId, id, i + 1, l.orderLineId, l.productId, l.locationId, l.counted, l.damaged, l.qty, 0, l.remark]));
-    if (post) await applyNote(ctx, db, tenant, id, input.orderId, warehouseId);
+    if (post) await applyNote(ctx, db, tenant, id, input.orderId, warehouseId, lines.map((l, i) => ({ lineNo: i + 1, orderLineId: l.orderLineId, productId: l.productId, locationId: l.locationId, qty: l.qty })));
     if (!docNo) {
       docNo = await nextDocumentNo(db, tenant.companyId, RN_PREFIX, tz(ctx));
       await tenant.update('receivingNote').set({ docNo }).where('id', '=', id).execute();
@@ -329,6 +333,7 @@ export async function cancelNote(ctx: CallContext, input: { id: number; version?
       if (next.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: RN_TITLE, docNo: String(doc.docNo), next: next.map((r) => String(r.docNo)).join('、') }, { id: input.id });
       // Invoiced lines keep the note (the invoice's posting claims this row too, so the two serialise).
       await refuseIfInvoiced(tenant, input.id, String(doc.docNo));
+      await refuseIfReturned(tenant, input.id, String(doc.docNo));
       const orderId = Number(doc.orderId);
       await claimOrder(tenant, orderId, ['confirmed', 'partlyReceived', 'received', 'closed'], '冲回收货');
       const lines = await noteLines(tenant, input.id);

@@ -4,6 +4,7 @@ import type { CallContext } from '../../catalog/context.ts';
 import { bizError } from '../../http/errors.ts';
 import { DOC_STATUS, PO_STATUS, type Row } from './common.ts';
 import { PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
+import { RETURN_STATUS, returnPlanRoute } from './purchase-return.ts';
 
 export const DOC_TYPES = {
   purchaseOrder: { title: '采购订单', route: (id: number) => `/procurement/purchaseOrder/${id}`, statuses: PO_STATUS as Record<string, string> },
@@ -13,6 +14,8 @@ export const DOC_TYPES = {
   putaway: { title: '上架单', route: (id: number) => `/entrepot/putawayDetail/${id}`, statuses: DOC_STATUS as Record<string, string> },
   // purchase invoices hang under the first receiving note of the order they invoice
   purchaseInvoice: { title: '采购发票', route: (id: number) => `/procurement/invoiceDetail/${id}`, statuses: DOC_STATUS as Record<string, string> },
+  // return plans hang under the receiving note they return from (or the order); no detail route: the list opened on the number
+  returnPlan: { title: '退货出库计划', route: (_id: number) => '/procurement/outPlan/list', statuses: RETURN_STATUS as Record<string, string> },
 } as const;
 type DocType = keyof typeof DOC_TYPES;
 
@@ -65,6 +68,12 @@ export async function docRelate(ctx: CallContext, input: { docNo: string }) {
     const task = (await tenant.select('inboundTask').select(['id', 'orderId']).where('docNo', '=', docNo).executeTakeFirst()) as Row | undefined;
     if (task) { orderId = Number(task.orderId); found = { docType: 'inboundTask', id: Number(task.id) }; }
   }
+  if (!found) {
+    // a return plan shows the chain of the order its goods came from; one without an order stands alone
+    const rp = (await tenant.select('returnPlan').select(['id', 'docNo', 'status', 'orderId']).where('docNo', '=', docNo).executeTakeFirst()) as Row | undefined;
+    if (rp && rp.orderId == null) return { docNo, found: { docType: 'returnPlan' as DocType, id: Number(rp.id) }, chain: [{ ...item('returnPlan', rp, null, 0), route: returnPlanRoute(String(rp.docNo)) }] };
+    if (rp) { orderId = Number(rp.orderId); found = { docType: 'returnPlan', id: Number(rp.id) }; }
+  }
   if (!found || orderId === undefined) throw bizError('PURCHASE_DOC_NOT_FOUND_4097', { docNo: docNo.slice(0, 50) });
   const order = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
   const notes = (await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'taskId']).where('orderId', '=', orderId).orderBy('id').execute()) as Row[];
@@ -76,11 +85,14 @@ export async function docRelate(ctx: CallContext, input: { docNo: string }) {
   const invoices = (await tenant.select('purchaseInvoice').innerJoin('purchaseInvoiceLine as il', (j) => j.onRef('il.invoiceId', '=', 'purchaseInvoice.id').onRef('il.companyId', '=', 'purchaseInvoice.companyId'))
     .select(['purchaseInvoice.id', 'purchaseInvoice.docNo', 'purchaseInvoice.status']).select((eb) => eb.fn.min('il.receivingNoteId').as('receivingNoteId'))
     .where('il.orderId', '=', orderId).groupBy(['purchaseInvoice.id', 'purchaseInvoice.docNo', 'purchaseInvoice.status']).orderBy('purchaseInvoice.id').execute()) as Row[];
+  const returns = (await tenant.select('returnPlan').select(['id', 'docNo', 'status', 'receivingNoteId']).where('orderId', '=', orderId).orderBy('id').execute()) as Row[];
+  const returnItem = (r: Row, from: string, level: number): ChainItem => ({ ...item('returnPlan', r, from, level), route: returnPlanRoute(String(r.docNo)) });
   const chain: ChainItem[] = [item('purchaseOrder', order, null, 0)];
   const addNote = (n: Row, from: string, level: number) => {
     chain.push(item('receivingNote', n, from, level));
     for (const p of putaways.filter((x) => Number(x.receivingNoteId) === Number(n.id))) chain.push(item('putaway', p, String(n.docNo), level + 1));
     for (const v of invoices.filter((x) => Number(x.receivingNoteId) === Number(n.id))) chain.push(item('purchaseInvoice', v, String(n.docNo), level + 1));
+    for (const r of returns.filter((x) => Number(x.receivingNoteId) === Number(n.id))) chain.push(returnItem(r, String(n.docNo), level + 1));
   };
   // order → inbound plan → its task → the notes received against the task; other notes hang on the order
   for (const pl of plans) {
@@ -91,5 +103,6 @@ export async function docRelate(ctx: CallContext, input: { docNo: string }) {
     }
   }
   for (const n of notes.filter((x) => x.taskId == null)) addNote(n, String(order.docNo), 1);
+  for (const r of returns.filter((x) => x.receivingNoteId == null)) chain.push(returnItem(r, String(order.docNo), 1));
   return { docNo, found, chain };
 }

@@ -1,0 +1,950 @@
+// Return outbound plans (退货出库计划, `return_plan` + lines): goods sent back to a supplier, DESIGN §4.4.
+// draft → confirmed → shipped; cancelled from each of them. Every transition is one conditional UPDATE.
+//  - A line names a product, the location the goods leave from, a quantity (small units) and, usually,
+//    the posted receiving line the goods came in on; its unit price is then that order line's price.
+//    Lines without a receiving line (goods received before the system) carry a price of their own.
+//  - Confirming, in one transaction: the status; each receiving note named by the lines claimed while
+//    posted (its cancellation takes the same row, so the two serialise); each receiving line's returned
+//    quantity by one conditional UPDATE that only passes while returned ≤ received (RETURN_OVER_4121
+//    names the line); the goods reserved at their locations through postMoves (kind 'reserve'), so they
+//    are not sold or moved before they leave — like any outbound plan (DESIGN §4.3).
+//  - Shipping: the reservation is consumed and the goods leave (one move per line: on hand −q,
+//    reserved −q, kind 'ship', doc type 'returnPlan'), guarded by the ledger.
+//  - Cancelling undoes what the plan did: a confirmed plan releases its reservation and gives the
+//    returned quantities back; a shipped plan is reversed (the shipment was recorded in error: the goods
+//    come back to the locations they left, kind 'reverse') and gives the returned quantities back.
+import crypto from 'node:crypto';
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import { companyDateRange, formatTime } from '../../../core/format.ts';
+import { splitUnits } from '../../../core/stock-units.ts';
+import type { CallContext, InputSchema } from '../../catalog/context.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import type { DB } from '../../db/connection.ts';
+import { bizError, validationError, type FieldError } from '../../http/errors.ts';
+import { decimalOf } from '../../resources/fields.ts';
+import { escapeHtml } from '../email.ts';
+import { nextDocumentNo } from '../sequence.ts';
+import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
+import { addGuarded, insertMany } from '../stock/raw.ts';
+import { DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, refusal, statusError, text, tz, type Row } from './common.ts';
+import { lineQty } from './purchase-order.ts';
+
+export const RETURN_TITLE = '退货出库计划';
+export const RETURN_PREFIX = 'TH';
+export const RETURN_DOC_TYPE = 'returnPlan';
+export const RETURN_STATUS = { draft: '草稿', confirmed: '已确认', shipped: '已出库', cancelled: '已作废' } as const;
+export type ReturnStatus = keyof typeof RETURN_STATUS;
+const RN_TITLE = '收货单';
+const LINE_TITLE = '退货明细';
+const MAX_LINES = 2000;
+const MAX_PRICE = new Decimal('1000000000');
+const QTY = { type: ['integer', 'null'], minimum: 0, maximum: MAX_MOVE_QTY };
+
+/** The list route opened on one plan (the spec gives return plans no detail route). */
+export const returnPlanRoute = (docNo: string) => `/procurement/outPlan/list?docNo=${encodeURIComponent(docNo)}`;
+
+export const RETURN_SAVE_INPUT: InputSchema = {
+  type: 'object',
+  required: ['reason'],
+  properties: {
+    id: { type: 'integer', minimum: 1, title: RETURN_TITLE },
+    version: { type: 'integer', minimum: 1, title: '版本' },
+    receivingNoteId: { type: ['integer', 'null'], minimum: 1, title: '收货单' },
+    supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
+    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+    reason: { type: 'string', minLength: 1, maxLength: 500, title: '退货原因' },
+    remark: { type: ['string', 'null'], maxLength: 500, title: '备注' },
+    lines: {
+      type: 'array', minItems: 1, maxItems: MAX_LINES, title: '明细',
+      items: {
+        type: 'object',
+        properties: {
+          receivingLineId: { type: ['integer', 'null'], minimum: 1, title: '收货明细' },
+          productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
+          locationId: { type: ['integer', 'null'], minimum: 1, title: '出库库位' },
+          qty: { ...QTY, title: '退货数量（最小单位）' },
+          big: { ...QTY, title: '大包装数' },
+          mid: { ...QTY, title: '中包装数' },
+          small: { ...QTY, title: '最小单位数' },
+          price: { type: ['string', 'number', 'null'], maxLength: 30, title: '单价' },
+          remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
+        },
+      },
+    },
+  },
+};
+
+export const RETURN_LIST_INPUT: InputSchema = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
+    supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
+    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+    status: { enum: [...Object.keys(RETURN_STATUS), null], title: '状态' },
+    dateFrom: { type: ['string', 'null'], maxLength: 10, title: '开始日期' },
+    dateTo: { type: ['string', 'null'], maxLength: 10, title: '结束日期' },
+  },
+};
+
+export const RETURN_LINES_INPUT: InputSchema = {
+  type: 'object',
+  required: ['planId'],
+  properties: {
+    planId: { type: 'integer', minimum: 1, title: RETURN_TITLE },
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+    pageSize: { type: 'integer', minimum: 1, maximum: 2000, default: 200, title: '每页条数' },
+  },
+};
+
+export const RETURN_LINE_SAVE_INPUT: InputSchema = {
+  type: 'object',
+  required: ['id', 'version'],
+  properties: {
+    id: { type: 'integer', minimum: 1, title: LINE_TITLE },
+    version: { type: 'integer', minimum: 1, title: '版本' },
+    qty: { ...QTY, title: '退货数量（最小单位）' },
+    big: { ...QTY, title: '大包装数' },
+    mid: { ...QTY, title: '中包装数' },
+    small: { ...QTY, title: '最小单位数' },
+    locationId: { type: ['integer', 'null'], minimum: 1, title: '出库库位' },
+    remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
+  },
+};
+
+export const RETURNABLE_INPUT: InputSchema = {
+  type: 'object',
+  required: ['supplierId'],
+  properties: {
+    supplierId: { type: 'integer', minimum: 1, title: '供应商' },
+    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+    receivingNoteId: { type: ['integer', 'null'], minimum: 1, title: '收货单' },
+    keyword: { type: ['string', 'null'], maxLength: 50, title: '关键字' },
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 50, title: '每页条数' },
+  },
+};
+
+export const PRINT_INPUT: InputSchema = {
+  type: 'object',
+  properties: {
+    id: { type: ['integer', 'null'], minimum: 1, title: RETURN_TITLE },
+    docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
+  },
+};
+
+export interface ReturnLineInput {
+  receivingLineId?: number | null;
+  productId?: number | null;
+  locationId?: number | null;
+  qty?: number | null;
+  big?: number | null;
+  mid?: number | null;
+  small?: number | null;
+  price?: string | number | null;
+  remark?: string | null;
+}
+
+export interface ReturnSaveInput {
+  id?: number;
+  version?: number;
+  receivingNoteId?: number | null;
+  supplierId?: number | null;
+  warehouseId?: number | null;
+  reason: string;
+  remark?: string | null;
+  lines?: ReturnLineInput[];
+}
+
+export interface ReturnListInput {
+  page: number;
+  pageSize: number;
+  docNo?: string | null;
+  supplierId?: number | null;
+  warehouseId?: number | null;
+  status?: ReturnStatus | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+}
+
+export interface ReturnLineSaveInput {
+  id: number;
+  version: number;
+  qty?: number | null;
+  big?: number | null;
+  mid?: number | null;
+  small?: number | null;
+  locationId?: number | null;
+  remark?: string | null;
+}
+
+export interface ReturnableInput {
+  supplierId: number;
+  warehouseId?: number | null;
+  receivingNoteId?: number | null;
+  keyword?: string | null;
+  page: number;
+  pageSize: number;
+}
+
+interface CheckedLine {
+  productId: number;
+  locationId: number | null;
+  qty: number;
+  /** × 10^4 */
+  price: number;
+  /** cents */
+  amount: number;
+  receivingLineId: number | null;
+  remark: string | null;
+}
+
+export interface ReturnResult {
+  id: number;
+  docNo: string;
+  status: ReturnStatus;
+  version: number;
+  totalQty: number;
+  totalAmount: string;
+}
+
+const likeText = (s: string) => `%${s.replace(/[\\%_]/g, '')}%`;
+/** Line amount in cents: qty × price (× 10^4) rounded half up to the cent. */
+const amountOf = (qty: number, price: number) => new Decimal(price).times(qty).div(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+
+// ---------------------------------------------------------------------------------------------------
+// Reading the sources: receiving lines and the stock at each location
+
+/** Receiving lines with their note, order (supplier, currency), order line price and product packs. */
+async function receivingLines(tenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+  const out = new Map<number, Row>();
+  const l = 'receivingNoteLine';
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = (await tenant.select(l)
+      .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${l}.noteId`).onRef('note.companyId', '=', `${l}.companyId`))
+      .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'note.orderId').onRef('po.companyId', '=', `${l}.companyId`))
+      .innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${l}.orderLineId`).onRef('ol.companyId', '=', `${l}.companyId`))
+      .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
+      .select([`${l}.id`, `${l}.noteId`, `${l}.lineNo`, `${l}.productId`, `${l}.locationId`, `${l}.qty`, `${l}.returnedQty`,
+        'note.docNo as noteDocNo', 'note.status as noteStatus', 'note.warehouseId', 'note.orderId', 'po.supplierId', 'po.currencyId', 'ol.price',
+        'product.code as productCode', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
+      .where(`${l}.id`, 'in', ids.slice(i, i + 500)).execute()) as Row[];
+    for (const r of rows) out.set(Number(r.id), r);
+  }
+  return out;
+}
+
+interface Place { locationId: number | null; lcCode: string | null; available: number }
+
+/** Stock that can leave, per product: every location of the warehouse with on hand − reserved > 0. */
+async function availableStock(tenant: Tenant, warehouseId: number, productIds: number[]): Promise<Map<number, Place[]>> {
+  const out = new Map<number, Place[]>();
+  const ids = [...new Set(productIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = (await tenant.select('stockBalance')
+      .leftJoin('location', (j) => j.onRef('location.id', '=', 'stockBalance.locationId').onRef('location.companyId', '=', 'stockBalance.companyId'))
+      .select(['stockBalance.productId', 'stockBalance.locationId', 'stockBalance.onHand', 'stockBalance.reserved', 'location.lcCode', 'location.status'])
+      .where('stockBalance.warehouseId', '=', warehouseId).where('stockBalance.productId', 'in', ids.slice(i, i + 500))
+      .orderBy('stockBalance.productId').orderBy('stockBalance.locationId').execute()) as Row[];
+    for (const r of rows) {
+      const loc = Number(r.locationId);
+      const available = Number(r.onHand) - Number(r.reserved);
+      // locked locations cannot give stock (the ledger refuses them)
+      if (available <= 0 || (loc !== 0 && r.status !== 'enabled')) continue;
+      const list = out.get(Number(r.productId)) ?? [];
+      list.push({ locationId: loc || null, lcCode: text(r.lcCode), available });
+      out.set(Number(r.productId), list);
+    }
+  }
+  return out;
+}
+
+/** Where the goods of receiving lines went: the receiving location, then the posted putaways' targets. */
+async function placesOfReceipts(tenant: Tenant, receiving: Map<number, Row>): Promise<Map<number, (number | null)[]>> {
+  const out = new Map<number, (number | null)[]>();
+  for (const [id, r] of receiving) out.set(id, [r.locationId == null ? null : Number(r.locationId)]);
+  const ids = [...receiving.keys()];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = (await tenant.select('putawayLine')
+      .innerJoin('putaway', (j) => j.onRef('putaway.id', '=', 'putawayLine.putawayId').onRef('putaway.companyId', '=', 'putawayLine.companyId'))
+      .select(['putawayLine.receivingLineId', 'putawayLine.toLocationId']).where('putaway.status', '=', 'posted')
+      .where('putawayLine.receivingLineId', 'in', ids.slice(i, i + 500)).orderBy('putawayLine.id', 'desc').execute()) as Row[];
+    for (const r of rows) out.get(Number(r.receivingLineId))?.push(Number(r.toLocationId));
+  }
+  return out;
+}
+
+/**
+ * Splits a quantity over the locations that hold the product: the preferred places first (where the
+ * receipt went), then the fullest. `taken` is what earlier lines of the same plan already use.
+ */
+function allocate(qty: number, places: Place[], preferred: (number | null)[], taken: Map<string, number>, productId: number): Array<{ locationId: number | null; qty: number }> {
+  const rank = (p: Place) => {
+    const i = preferred.indexOf(p.locationId);
+    return i < 0 ? preferred.length : i;
+  };
+  const ordered = [...places].sort((a, b) => rank(a) - rank(b) || b.available - a.available || (a.locationId ?? 0) - (b.locationId ?? 0));
+  const out: Array<{ locationId: number | null; qty: number }> = [];
+  let rest = qty;
+  for (const p of ordered) {
+    if (rest <= 0) break;
+    const key = `${productId}:${p.locationId ?? 0}`;
+    const free = p.available - (taken.get(key) ?? 0);
+    if (free <= 0) continue;
+    const q = Math.min(free, rest);
+    taken.set(key, (taken.get(key) ?? 0) + q);
+    out.push({ locationId: p.locationId, qty: q });
+    rest -= q;
+  }
+  return rest > 0 ? [] : out;
+}
+
+function overReturn(r: Row, qty: number, line: number) {
+  const received = Number(r.qty);
+  const returned = Number(r.returnedQty);
+  return bizError('RETURN_OVER_4121', { docNo: String(r.noteDocNo), line: Number(r.lineNo), code: String(r.productCode), received, returned, qty, left: Math.max(0, received - returned) },
+    { line, receivingLineId: Number(r.id), received, returned, qty, left: Math.max(0, received - returned) });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Checking a plan before it is written
+
+interface Header { supplierId: number; warehouseId: number; supplierName: string; warehouseName: string }
+
+async function checkHeader(ctx: CallContext, supplierId: number, warehouseId: number): Promise<Header> {
+  const tenant = ctx.tenant;
+  const supplier = (await tenant.select('supplier').select(['id', 'name']).where('id', '=', supplierId).executeTakeFirst()) as Row | undefined;
+  if (!supplier) throw validationError([{ field: 'supplierId', message: '供应商不存在' }]);
+  const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+  if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
+  if (Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh.name) });
+  return { supplierId, warehouseId, supplierName: String(supplier.name), warehouseName: String(wh.name) };
+}
+
+/** Every returnable line of a posted note, allocated over the stock that is still there. */
+async function linesFromNote(ctx: CallContext, note: Row, h: Header): Promise<ReturnLineInput[]> {
+  const rows = (await ctx.tenant.select('receivingNoteLine').select(['id', 'productId', 'qty', 'returnedQty'])
+    .where('noteId', '=', Number(note.id)).orderBy('lineNo').execute()) as Row[];
+  const open = rows.filter((r) => Number(r.qty) - Number(r.returnedQty) > 0);
+  const stock = await availableStock(ctx.tenant, h.warehouseId, open.map((r) => Number(r.productId)));
+  const left = new Map<number, number>();
+  for (const [p, places] of stock) left.set(p, places.reduce((s, x) => s + x.available, 0));
+  const lines: ReturnLineInput[] = [];
+  for (const r of open) {
+    // what the warehouse still holds of the product bounds what can go back now
+    const qty = Math.min(Number(r.qty) - Number(r.returnedQty), left.get(Number(r.productId)) ?? 0);
+    if (qty <= 0) continue;
+    left.set(Number(r.productId), (left.get(Number(r.productId)) ?? 0) - qty);
+    lines.push({ receivingLineId: Number(r.id), qty });
+  }
+  if (!lines.length) throw bizError('RETURN_NOTHING_4123', { docNo: String(note.docNo), warehouse: h.warehouseName }, { receivingNoteId: Number(note.id) });
+  return lines;
+}
+
+async function checkLines(ctx: CallContext, h: Header, input: ReturnLineInput[], onlyNote: Row | undefined) {
+  const tenant = ctx.tenant;
+  const receiving = await receivingLines(tenant, [...new Set(input.map((l) => l.receivingLineId).filter((x): x is number => typeof x === 'number'))]);
+  const productIds = [...new Set(input.map((l) => l.productId).filter((x): x is number => typeof x === 'number'))];
+  const products = new Map<number, Row>();
+  for (let i = 0; i < productIds.length; i += 500) {
+    for (const r of (await tenant.select('product').select(['id', 'code', 'bigQty', 'midQty', 'unitBig', 'unitMid']).where('id', 'in', productIds.slice(i, i + 500)).execute()) as Row[]) {
+      products.set(Number(r.id), r);
+    }
+  }
+  const locIds = [...new Set(input.map((l) => l.locationId).filter((x): x is number => typeof x === 'number'))];
+  const locations = new Map<number, Row>();
+  if (locIds.length) for (const r of (await tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) as Row[]) locations.set(Number(r.id), r);
+  const needStock = input.filter((l) => !l.locationId);
+  const stockProducts = needStock.map((l) => (l.receivingLineId ? Number(receiving.get(l.receivingLineId)?.productId ?? 0) : Number(l.productId ?? 0))).filter((x) => x > 0);
+  const stock = stockProducts.length ? await availableStock(tenant, h.warehouseId, stockProducts) : new Map<number, Place[]>();
+  const preferred = needStock.some((l) => l.receivingLineId) ? await placesOfReceipts(tenant, receiving) : new Map<number, (number | null)[]>();
+  const taken = new Map<string, number>();
+  const perReceiving = new Map<number, number>();
+  const currencies = new Set<number>();
+  const orders = new Set<number>();
+  const notes = new Set<number>();
+  let free = false;
+  const errors: FieldError[] = [];
+  const out: CheckedLine[] = [];
+  input.forEach((x, i) => {
+    const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
+    let productId: number;
+    let price: number;
+    let packs: Row;
+    let rl: Row | undefined;
+    if (x.receivingLineId) {
+      rl = receiving.get(x.receivingLineId);
+      if (!rl) { err('receivingLineId', '收货明细不存在'); return; }
+      if (onlyNote && Number(rl.noteId) !== Number(onlyNote.id)) {
+        throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RETURN_TITLE, line: i + 1, source: RN_TITLE, docNo: String(onlyNote.docNo) }, { line: i + 1, receivingLineId: x.receivingLineId });
+      }
+      if (rl.noteStatus !== 'posted' || Number(rl.supplierId) !== h.supplierId || Number(rl.warehouseId) !== h.warehouseId) {
+        const status = String(rl.noteStatus);
+        throw bizError('RETURN_LINE_4122', { line: i + 1, supplier: h.supplierName, warehouse: h.warehouseName, docNo: String(rl.noteDocNo), status: (DOC_STATUS as Record<string, string>)[status] ?? status },
+          { line: i + 1, receivingLineId: x.receivingLineId });
+      }
+      if (x.productId && x.productId !== Number(rl.productId)) { err('productId', '商品与收货明细不一致'); return; }
+      productId = Number(rl.productId);
+      price = Number(rl.price);
+      packs = { ...rl, code: rl.productCode };
+      currencies.add(Number(rl.currencyId));
+      orders.add(Number(rl.orderId));
+      notes.add(Number(rl.noteId));
+    } else {
+      const p = x.productId ? products.get(x.productId) : undefined;
+      if (!x.productId) { err('productId', '商品不能为空（或选择收货明细）'); return; }
+      if (!p) { err('productId', '商品不存在'); return; }
+      productId = x.productId;
+      packs = p;
+      const d = x.price == null || x.price === '' ? new Decimal(0) : decimalOf(x.price);
+      if (!d) { err('price', '单价必须是数字'); return; }
+      if (d.isNegative()) { err('price', '单价不能小于 0'); return; }
+      if (d.greaterThan(MAX_PRICE)) { err('price', `单价不能大于 ${MAX_PRICE.toFixed()}`); return; }
+      if (d.decimalPlaces() > PRICE_SCALE) { err('price', `单价最多 ${PRICE_SCALE} 位小数`); return; }
+      price = d.times(10 ** PRICE_SCALE).toNumber();
+      free = true;
+    }
+    const qty = lineQty(x, packs, { line: i + 1, productId });
+    if (qty === undefined) { err('qty', '退货数量不能为空'); return; }
+    if (qty <= 0 || qty > MAX_MOVE_QTY) { err('qty', '退货数量必须大于 0'); return; }
+    if (rl) {
+      const sum = (perReceiving.get(Number(rl.id)) ?? 0) + qty;
+      perReceiving.set(Number(rl.id), sum);
+      // Early, friendly check; confirming enforces it with a conditional update.
+      if (Number(rl.returnedQty) + sum > Number(rl.qty)) throw overReturn(rl, sum, i + 1);
+    }
+    const amount = amountOf(qty, price);
+    if (amount > Number.MAX_SAFE_INTEGER / 1000) { err('qty', '金额超出范围'); return; }
+    const remark = x.remark ?? null;
+    if (x.locationId) {
+      const loc = locations.get(x.locationId);
+      if (!loc) { err('locationId', '库位不存在'); return; }
+      if (Number(loc.warehouseId) !== h.warehouseId) { err('locationId', `库位 ${String(loc.lcCode)} 不属于仓库 ${h.warehouseName}`); return; }
+      if (loc.status !== 'enabled') { err('locationId', `库位 ${String(loc.lcCode)} 已锁定`); return; }
+      out.push({ productId, locationId: x.locationId, qty, price, amount, receivingLineId: rl ? Number(rl.id) : null, remark });
+      return;
+    }
+    // No location given: the goods leave from where the stock is, preferring where the receipt went.
+    const places = stock.get(productId) ?? [];
+    const parts = allocate(qty, places, rl ? preferred.get(Number(rl.id)) ?? [] : [], taken, productId);
+    if (!parts.length) {
+      const available = places.reduce((s, p) => s + p.available, 0);
+      throw bizError('RETURN_STOCK_SHORT_4124', { code: String(packs.code), warehouse: h.warehouseName, available, qty }, { line: i + 1, productId, available, qty });
+    }
+    for (const part of parts) out.push({ productId, locationId: part.locationId, qty: part.qty, price, amount: amountOf(part.qty, price), receivingLineId: rl ? Number(rl.id) : null, remark });
+  });
+  if (errors.length) throw validationError(errors.slice(0, 200));
+  if (out.length > MAX_LINES) throw validationError([{ field: 'lines', message: `明细最多 ${MAX_LINES} 行` }]);
+  if (currencies.size > 1) {
+    const codes = (await tenant.select('currency').select('code').where('id', 'in', [...currencies]).orderBy('code').execute()) as Row[];
+    throw bizError('RETURN_CURRENCY_4125', { currencies: codes.map((c) => String(c.code)).join('、') });
+  }
+  let currencyId = currencies.size ? [...currencies][0]! : undefined;
+  if (!currencyId) {
+    const s = (await tenant.select('supplier').select('currencyId').where('id', '=', h.supplierId).executeTakeFirst()) as Row | undefined;
+    const c = (await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+    currencyId = Number(s?.currencyId ?? c?.currencyId ?? 0) || undefined;
+  }
+  if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空（供应商与公司都没有默认币种）' }]);
+  const totalQty = out.reduce((s, l) => s + l.qty, 0);
+  const totalAmount = out.reduce((s, l) => s + l.amount, 0);
+  if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);
+  return {
+    lines: out, currencyId, totalQty, totalAmount,
+    // the order and note the goods came from, when every line names the same one
+    orderId: !free && orders.size === 1 ? [...orders][0]! : null,
+    receivingNoteId: !free && notes.size === 1 ? [...notes][0]! : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Saving, state transitions
+
+/** Creates a draft (from a receiving note, or a supplier and warehouse with lines) or updates one. */
+export async function savePlan(ctx: CallContext, input: ReturnSaveInput): Promise<ReturnResult> {
+  const caller = ctx.caller!;
+  const tenant = ctx.tenant;
+  if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
+  const reason = input.reason.trim();
+  if (!reason) throw validationError([{ field: 'reason', message: '退货原因不能为空' }]);
+  let h: Header;
+  let note: Row | undefined;
+  if (input.id !== undefined) {
+    // supplier and warehouse stay what the plan was made with
+    const plan = (await tenant.select('returnPlan').select(['id', 'docNo', 'status', 'version', 'supplierId', 'warehouseId']).where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+    if (!plan) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
+    if (plan.status !== 'draft') throw statusError(RETURN_TITLE, RETURN_STATUS, plan, '修改');
+    h = await checkHeader(ctx, Number(plan.supplierId), Number(plan.warehouseId));
+  } else if (input.receivingNoteId) {
+    note = (await tenant.select('receivingNote').innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'receivingNote.orderId').onRef('po.companyId', '=', 'receivingNote.companyId'))
+      .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.status', 'receivingNote.warehouseId', 'po.supplierId'])
+      .where('receivingNote.id', '=', input.receivingNoteId).executeTakeFirst()) as Row | undefined;
+    if (!note) throw validationError([{ field: 'receivingNoteId', message: '收货单不存在' }]);
+    if (note.status !== 'posted') throw statusError(RN_TITLE, DOC_STATUS, note, '退货');
+    if (input.supplierId && input.supplierId !== Number(note.supplierId)) throw validationError([{ field: 'supplierId', message: `收货单 ${String(note.docNo)} 不是所选供应商的收货单` }]);
+    if (input.warehouseId && input.warehouseId !== Number(note.warehouseId)) throw validationError([{ field: 'warehouseId', message: `收货单 ${String(note.docNo)} 不是所选仓库的收货单` }]);
+    h = await checkHeader(ctx, Number(note.supplierId), Number(note.warehouseId));
+  } else {
+    const missing: FieldError[] = [];
+    if (!input.supplierId) missing.push({ field: 'supplierId', message: '供应商不能为空（或选择收货单）' });
+    if (!input.warehouseId) missing.push({ field: 'warehouseId', message: '仓库不能为空（或选择收货单）' });
+    if (!input.lines) missing.push({ field: 'lines', message: '明细不能为空（或选择收货单）' });
+    if (missing.length) throw validationError(missing);
+    h = await checkHeader(ctx, input.supplierId!, input.warehouseId!);
+  }
+  const wanted = input.lines ?? (note ? await linesFromNote(ctx, note, h) : undefined);
+  const checked = wanted ? await checkLines(ctx, h, wanted, note) : undefined;
+  const now = new Date().toISOString();
+  return ctx.transaction(async (db, tx) => {
+    const header: Row = {
+      reason, remark: input.remark ?? null, updatedAt: now, updatedBy: caller.accountId,
+      ...(checked ? {
+        currencyId: checked.currencyId, orderId: checked.orderId, receivingNoteId: checked.receivingNoteId,
+        lineCount: checked.lines.length, totalQty: checked.totalQty, totalAmount: checked.totalAmount,
+      } : {}),
+    };
+    let id: number;
+    let docNo = '';
+    let version = 1;
+    let totals: Row;
+    if (input.id !== undefined) {
+      const updated = (await tx.update('returnPlan').set({ ...header, version: sql`${sql.ref('version')} + 1` })
+        .where('id', '=', input.id).where('status', '=', 'draft').where('version', '=', input.version!)
+        .returning(['id', 'docNo', 'version', 'totalQty', 'totalAmount']).executeTakeFirst()) as Row | undefined;
+      if (!updated) throw await refusal(tx, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['draft'], '修改');
+      id = Number(updated.id);
+      docNo = String(updated.docNo);
+      version = Number(updated.version);
+      totals = updated;
+      if (checked) await tx.delete('returnPlanLine').where('planId', '=', id).execute();
+    } else {
+      const inserted = (await tx.insert('returnPlan', {
+        ...header, supplierId: h.supplierId, warehouseId: h.warehouseId, docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, status: 'draft',
+        version: 1, createdAt: now, createdBy: caller.accountId,
+      }).returning(['id', 'totalQty', 'totalAmount']).executeTakeFirstOrThrow()) as Row;
+      id = Number(inserted.id);
+      totals = inserted;
+    }
+    if (checked) {
+      await insertMany(db, 'return_plan_line', ['company_id', 'plan_id', 'line_no', 'product_id', 'location_id', 'qty', 'price', 'amount', 'receiving_line_id', 'remark'],
+        checked.lines.map((l, i) => [tx.companyId, id, i + 1, l.productId, l.locationId, l.qty, l.price, l.amount, l.receivingLineId, l.remark]));
+    }
+    if (!docNo) {
+      docNo = await nextDocumentNo(db, tx.companyId, RETURN_PREFIX, tz(ctx));
+      await tx.update('returnPlan').set({ docNo }).where('id', '=', id).execute();
+    }
+    await ctx.audit({
+      action: input.id !== undefined ? 'update' : 'create', entity: RETURN_DOC_TYPE, recordId: id, recordLabel: docNo,
+      changes: [
+        { field: 'supplierId', title: '供应商', from: null, to: h.supplierName },
+        { field: 'reason', title: '退货原因', from: null, to: reason },
+        ...(checked ? [{ field: 'lineCount', title: '明细行数', from: null, to: checked.lines.length }, { field: 'totalQty', title: '退货数量', from: null, to: checked.totalQty }] : []),
+      ],
+    }, db);
+    return {
+      id, docNo, status: 'draft', version,
+      totalQty: checked ? checked.totalQty : Number(totals.totalQty), totalAmount: moneyText(checked ? checked.totalAmount : totals.totalAmount),
+    };
+  });
+}
+
+async function planLines(tenant: Tenant, planId: number) {
+  return ((await tenant.select('returnPlanLine').select(['lineNo', 'productId', 'locationId', 'qty', 'receivingLineId']).where('planId', '=', planId).orderBy('lineNo').execute()) as Row[])
+    .map((r) => ({
+      lineNo: Number(r.lineNo), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty),
+      receivingLineId: r.receivingLineId == null ? null : Number(r.receivingLineId),
+    }));
+}
+
+type PlanLine = Awaited<ReturnType<typeof planLines>>[number];
+
+function movesOf(id: number, warehouseId: number, lines: PlanLine[], what: 'reserve' | 'release' | 'ship' | 'reverse'): StockMove[] {
+  return lines.map((l) => {
+    const m: StockMove = { productId: l.productId, warehouseId, locationId: l.locationId, kind: what, docType: RETURN_DOC_TYPE, docId: id, docLine: l.lineNo };
+    if (what === 'reserve') m.reserved = l.qty;
+    else if (what === 'release') m.reserved = -l.qty;
+    else if (what === 'ship') { m.qty = -l.qty; m.reserved = -l.qty; } else m.qty = l.qty;
+    return m;
+  });
+}
+
+/** Takes (sign 1) or gives back (−1) the lines' quantities on their receiving lines. */
+async function applyReturned(db: DB, tenant: Tenant, lines: PlanLine[], sign: 1 | -1): Promise<void> {
+  const per = new Map<number, number>();
+  for (const l of lines) if (l.receivingLineId) per.set(l.receivingLineId, (per.get(l.receivingLineId) ?? 0) + l.qty);
+  if (!per.size) return;
+  if (sign === 1) {
+    // Claim the notes while posted: a note's cancellation takes the same rows, so the two serialise.
+    const noteIds = [...new Set(((await tenant.select('receivingNoteLine').select('noteId').where('id', 'in', [...per.keys()]).execute()) as Row[]).map((r) => Number(r.noteId)))].sort((a, b) => a - b);
+    for (const noteId of noteIds) {
+      const ok = await tenant.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted').returning('id').executeTakeFirst();
+      if (!ok) {
+        const doc = (await tenant.select('receivingNote').select(['id', 'docNo', 'status']).where('id', '=', noteId).executeTakeFirstOrThrow()) as Row;
+        throw statusError(RN_TITLE, DOC_STATUS, doc, '退货');
+      }
+    }
+  }
+  const changes = [...per.entries()].sort((a, b) => a[0] - b[0]).map(([k, d]) => [k, sign * d] as [number, number]);
+  const passed = await addGuarded(db, {
+    table: 'receiving_note_line', column: 'returned_qty', companyId: tenant.companyId, changes,
+    guard: sign === 1 ? 'returned_qty + v.d <= qty' : 'returned_qty + v.d >= 0',
+  });
+  for (const [lineId, d] of changes) {
+    if (passed.has(lineId)) continue;
+    if (sign === -1) throw new Error(`return plan: receiving line ${lineId} has less returned than the plan`);
+    const rl = (await receivingLines(tenant, [lineId])).get(lineId);
+    if (!rl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '收货明细' });
+    throw overReturn(rl, d, lines.find((l) => l.receivingLineId === lineId)?.lineNo ?? 0);
+  }
+}
+
+function result(doc: Row, status: ReturnStatus, id: number): ReturnResult {
+  return { id, docNo: String(doc.docNo), status, version: Number(doc.version), totalQty: Number(doc.totalQty), totalAmount: moneyText(doc.totalAmount) };
+}
+
+/** One conditional UPDATE from `from` to `to`; undefined when the plan is not in `from` (or the version moved). */
+async function move(tenant: Tenant, input: { id: number; version?: number }, from: ReturnStatus, to: ReturnStatus, stamp: 'confirmed' | 'shipped' | 'cancelled', by: number) {
+  const now = new Date().toISOString();
+  let q = tenant.update('returnPlan').set({ status: to, [`${stamp}At`]: now, [`${stamp}By`]: by, updatedAt: now, updatedBy: by, version: sql`${sql.ref('version')} + 1` })
+    .where('id', '=', input.id).where('status', '=', from);
+  if (input.version !== undefined) q = q.where('version', '=', input.version);
+  return (await q.returning(['id', 'docNo', 'version', 'warehouseId', 'totalQty', 'totalAmount']).executeTakeFirst()) as Row | undefined;
+}
+
+/** draft → confirmed: the returned quantities are taken and the goods reserved at their locations. */
+export async function confirmPlan(ctx: CallContext, input: { id: number; version?: number }): Promise<ReturnResult> {
+  const caller = ctx.caller!;
+  return ctx.transaction(async (db, tenant) => {
+    const doc = await move(tenant, input, 'draft', 'confirmed', 'confirmed', caller.accountId);
+    if (!doc) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['draft'], '确认');
+    const lines = await planLines(tenant, input.id);
+    await applyReturned(db, tenant, lines, 1);
+    await postMoves(db, caller, movesOf(input.id, Number(doc.warehouseId), lines, 'reserve'));
+    await ctx.audit({ action: 'confirm', entity: RETURN_DOC_TYPE, recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: RETURN_STATUS.draft, to: RETURN_STATUS.confirmed }] }, db);
+    return result(doc, 'confirmed', input.id);
+  });
+}
+
+/** confirmed → shipped: the reserved goods leave the warehouse. */
+export async function shipPlan(ctx: CallContext, input: { id: number; version?: number }): Promise<ReturnResult> {
+  const caller = ctx.caller!;
+  return ctx.transaction(async (db, tenant) => {
+    const doc = await move(tenant, input, 'confirmed', 'shipped', 'shipped', caller.accountId);
+    if (!doc) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['confirmed'], '出库');
+    const lines = await planLines(tenant, input.id);
+    await postMoves(db, caller, movesOf(input.id, Number(doc.warehouseId), lines, 'ship'));
+    await ctx.audit({ action: 'ship', entity: RETURN_DOC_TYPE, recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: RETURN_STATUS.confirmed, to: RETURN_STATUS.shipped }] }, db);
+    return result(doc, 'shipped', input.id);
+  });
+}
+
+/** draft / confirmed / shipped → cancelled, undoing what the plan did (see the top of this file). */
+export async function cancelPlan(ctx: CallContext, input: { id: number; version?: number }): Promise<ReturnResult> {
+  const caller = ctx.caller!;
+  return ctx.transaction(async (db, tenant) => {
+    let from: ReturnStatus | undefined;
+    let doc: Row | undefined;
+    for (const f of ['draft', 'confirmed', 'shipped'] as const) {
+      doc = await move(tenant, input, f, 'cancelled', 'cancelled', caller.accountId);
+      if (doc) { from = f; break; }
+    }
+    if (!doc || !from) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['draft', 'confirmed', 'shipped'], '作废');
+    if (from !== 'draft') {
+      const lines = await planLines(tenant, input.id);
+      await applyReturned(db, tenant, lines, -1);
+      await postMoves(db, caller, movesOf(input.id, Number(doc.warehouseId), lines, from === 'confirmed' ? 'release' : 'reverse'));
+    }
+    await ctx.audit({ action: 'cancel', entity: RETURN_DOC_TYPE, recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: RETURN_STATUS[from], to: RETURN_STATUS.cancelled }] }, db);
+    return result(doc, 'cancelled', input.id);
+  });
+}
+
+/** Totals of a draft from its lines, computed by the database. */
+async function recomputeTotals(tenant: Tenant, planId: number): Promise<void> {
+  const t = (await tenant.select('returnPlanLine').select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('qty').as('q'), eb.fn.sum('amount').as('a')])
+    .where('planId', '=', planId).executeTakeFirst()) as Row | undefined;
+  await tenant.update('returnPlan').set({ lineCount: Number(t?.n ?? 0), totalQty: Number(t?.q ?? 0), totalAmount: Number(t?.a ?? 0) }).where('id', '=', planId).execute();
+}
+
+/** Claims a draft plan for a line change (its version moves on); refused when it is not a draft any more. */
+async function claimDraft(tenant: Tenant, planId: number, version: number, by: number): Promise<Row> {
+  const plan = (await tenant.update('returnPlan').set({ updatedAt: new Date().toISOString(), updatedBy: by, version: sql`${sql.ref('version')} + 1` })
+    .where('id', '=', planId).where('status', '=', 'draft').where('version', '=', version)
+    .returning(['id', 'docNo', 'version', 'warehouseId']).executeTakeFirst()) as Row | undefined;
+  if (!plan) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, planId, version, ['draft'], '修改');
+  return plan;
+}
+
+/** Changes one line of a draft: its quantity (bounded by what is returnable), location or remark. */
+export async function saveLine(ctx: CallContext, input: ReturnLineSaveInput) {
+  const caller = ctx.caller!;
+  return ctx.transaction(async (db, tenant) => {
+    const line = (await tenant.select('returnPlanLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'returnPlanLine.productId').onRef('product.companyId', '=', 'returnPlanLine.companyId'))
+      .select(['returnPlanLine.id', 'returnPlanLine.planId', 'returnPlanLine.lineNo', 'returnPlanLine.productId', 'returnPlanLine.locationId', 'returnPlanLine.qty', 'returnPlanLine.price',
+        'returnPlanLine.receivingLineId', 'returnPlanLine.remark', 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
+      .where('returnPlanLine.id', '=', input.id).executeTakeFirst()) as Row | undefined;
+    if (!line) throw bizError('COMMON_NOT_FOUND_4004', { entity: LINE_TITLE });
+    const plan = await claimDraft(tenant, Number(line.planId), input.version, caller.accountId);
+    const qty = lineQty(input, line, { line: Number(line.lineNo), productId: Number(line.productId) }) ?? Number(line.qty);
+    if (qty <= 0 || qty > MAX_MOVE_QTY) throw validationError([{ field: 'qty', message: '退货数量必须大于 0' }]);
+    const locationId = input.locationId === undefined ? (line.locationId == null ? null : Number(line.locationId)) : input.locationId;
+    if (locationId) {
+      const loc = (await tenant.select('location').select(['warehouseId', 'lcCode', 'status']).where('id', '=', locationId).executeTakeFirst()) as Row | undefined;
+      if (!loc) throw validationError([{ field: 'locationId', message: '库位不存在' }]);
+      if (Number(loc.warehouseId) !== Number(plan.warehouseId)) throw validationError([{ field: 'locationId', message: `库位 ${String(loc.lcCode)} 不属于退货仓库` }]);
+      if (loc.status !== 'enabled') throw validationError([{ field: 'locationId', message: `库位 ${String(loc.lcCode)} 已锁定` }]);
+    }
+    if (line.receivingLineId != null) {
+      const rlId = Number(line.receivingLineId);
+      const rl = (await receivingLines(tenant, [rlId])).get(rlId);
+      const others = (await tenant.select('returnPlanLine').select((eb) => eb.fn.sum('qty').as('q')).where('planId', '=', Number(line.planId))
+        .where('receivingLineId', '=', rlId).where('id', '!=', input.id).executeTakeFirst()) as Row | undefined;
+      const sum = Number(others?.q ?? 0) + qty;
+      if (rl && Number(rl.returnedQty) + sum > Number(rl.qty)) throw overReturn(rl, sum, Number(line.lineNo));
+    }
+    const amount = amountOf(qty, Number(line.price));
+    await tenant.update('returnPlanLine').set({ qty, amount, locationId, remark: input.remark === undefined ? line.remark : input.remark }).where('id', '=', input.id).execute();
+    await recomputeTotals(tenant, Number(line.planId));
+    await ctx.audit({ action: 'update', entity: RETURN_DOC_TYPE, recordId: Number(line.planId), recordLabel: String(plan.docNo), changes: [
+      { field: `line${Number(line.lineNo)}.qty`, title: `第 ${Number(line.lineNo)} 行数量`, from: Number(line.qty), to: qty },
+      ...(locationId !== (line.locationId == null ? null : Number(line.locationId)) ? [{ field: `line${Number(line.lineNo)}.locationId`, title: `第 ${Number(line.lineNo)} 行库位`, from: line.locationId, to: locationId }] : []),
+    ] }, db);
+    return { id: input.id, planId: Number(line.planId), docNo: String(plan.docNo), version: Number(plan.version), qty, amount: moneyText(amount) };
+  });
+}
+
+/** Removes one line of a draft (the last one stays: a plan returning nothing is cancelled instead). */
+export async function removeLine(ctx: CallContext, input: { id: number; version: number }) {
+  const caller = ctx.caller!;
+  return ctx.transaction(async (db, tenant) => {
+    const line = (await tenant.select('returnPlanLine').select(['id', 'planId', 'lineNo', 'qty']).where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+    if (!line) throw bizError('COMMON_NOT_FOUND_4004', { entity: LINE_TITLE });
+    const plan = await claimDraft(tenant, Number(line.planId), input.version, caller.accountId);
+    const n = (await tenant.select('returnPlanLine').select((eb) => eb.fn.countAll().as('n')).where('planId', '=', Number(line.planId)).executeTakeFirst()) as Row | undefined;
+    if (Number(n?.n ?? 0) <= 1) throw bizError('RETURN_LAST_LINE_4126', { docNo: String(plan.docNo) }, { id: Number(line.planId) });
+    await tenant.delete('returnPlanLine').where('id', '=', input.id).execute();
+    await recomputeTotals(tenant, Number(line.planId));
+    await ctx.audit({ action: 'update', entity: RETURN_DOC_TYPE, recordId: Number(line.planId), recordLabel: String(plan.docNo),
+      changes: [{ field: `line${Number(line.lineNo)}`, title: `删除第 ${Number(line.lineNo)} 行`, from: Number(line.qty), to: null }] }, db);
+    return { id: input.id, planId: Number(line.planId), docNo: String(plan.docNo), version: Number(plan.version) };
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reading
+
+function planView(r: Row) {
+  const status = String(r.status) as ReturnStatus;
+  return {
+    id: Number(r.id), docNo: String(r.docNo), docType: RETURN_DOC_TYPE, status, statusText: RETURN_STATUS[status] ?? status,
+    supplierId: Number(r.supplierId), supplierCode: text(r.supplierCode), supplierName: text(r.supplierName),
+    warehouseId: Number(r.warehouseId), warehouseName: text(r.warehouseName),
+    orderId: r.orderId == null ? null : Number(r.orderId), orderDocNo: text(r.orderDocNo),
+    receivingNoteId: r.receivingNoteId == null ? null : Number(r.receivingNoteId), receivingDocNo: text(r.receivingDocNo),
+    currencyId: Number(r.currencyId), currencyCode: text(r.currencyCode),
+    reason: String(r.reason), remark: text(r.remark), lineCount: Number(r.lineCount), totalQty: Number(r.totalQty), totalAmount: moneyText(r.totalAmount),
+    version: Number(r.version), createdAt: text(r.createdAt), createdByName: text(r.createdByName),
+    confirmedAt: text(r.confirmedAt), shippedAt: text(r.shippedAt), cancelledAt: text(r.cancelledAt),
+    // the audit trail of the plan, for a list bound to the audit log
+    auditEntity: RETURN_DOC_TYPE, auditKey: String(Number(r.id)),
+    route: returnPlanRoute(String(r.docNo)),
+  };
+}
+
+function withNames(tenant: Tenant) {
+  const h = 'returnPlan';
+  return tenant.select(h)
+    .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', `${h}.supplierId`).onRef('supplier.companyId', '=', `${h}.companyId`))
+    .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', `${h}.warehouseId`).onRef('warehouse.companyId', '=', `${h}.companyId`))
+    .innerJoin('currency', (j) => j.onRef('currency.id', '=', `${h}.currencyId`).onRef('currency.companyId', '=', `${h}.companyId`))
+    .leftJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', `${h}.orderId`).onRef('po.companyId', '=', `${h}.companyId`))
+    .leftJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${h}.receivingNoteId`).onRef('note.companyId', '=', `${h}.companyId`))
+    .leftJoin('account as creator', (j) => j.onRef('creator.id', '=', `${h}.createdBy`).onRef('creator.companyId', '=', `${h}.companyId`))
+    .selectAll(h)
+    .select(['supplier.code as supplierCode', 'supplier.name as supplierName', 'warehouse.name as warehouseName', 'currency.code as currencyCode',
+      'po.docNo as orderDocNo', 'note.docNo as receivingDocNo', 'creator.userName as createdByName']);
+}
+
+async function lineRows(tenant: Tenant, planId: number, limit = MAX_LINES, offset = 0) {
+  const l = 'returnPlanLine';
+  const rows = (await tenant.select(l)
+    .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
+    .leftJoin('location', (j) => j.onRef('location.id', '=', `${l}.locationId`).onRef('location.companyId', '=', `${l}.companyId`))
+    .leftJoin('receivingNoteLine as rl', (j) => j.onRef('rl.id', '=', `${l}.receivingLineId`).onRef('rl.companyId', '=', `${l}.companyId`))
+    .leftJoin('receivingNote as note', (j) => j.onRef('note.id', '=', 'rl.noteId').onRef('note.companyId', '=', `${l}.companyId`))
+    .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.locationId`, `${l}.qty`, `${l}.price`, `${l}.amount`, `${l}.receivingLineId`, `${l}.remark`,
+      'location.lcCode', 'rl.qty as receivedQty', 'rl.returnedQty', 'rl.lineNo as receivingLineNo', 'note.docNo as receivingDocNo',
+      'product.code as productCode', 'product.name as productName', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
+    .where(`${l}.planId`, '=', planId).orderBy(`${l}.lineNo`).limit(limit).offset(offset).execute()) as Row[];
+  return rows.map((r) => {
+    const packs = { bigQty: Number(r.bigQty), midQty: Number(r.midQty), unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall) };
+    const qty = Number(r.qty);
+    const units = splitUnits(qty, packs);
+    return {
+      id: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName),
+      specification: text(r.specification), unitSmall: packs.unitSmall, locationId: r.locationId == null ? null : Number(r.locationId), lcCode: text(r.lcCode),
+      qty, units, price: priceText(r.price), amount: moneyText(r.amount),
+      receivingLineId: r.receivingLineId == null ? null : Number(r.receivingLineId), receivingDocNo: text(r.receivingDocNo),
+      receivingLineNo: r.receivingLineNo == null ? null : Number(r.receivingLineNo),
+      receivedQty: r.receivedQty == null ? null : Number(r.receivedQty), returnedQty: r.returnedQty == null ? null : Number(r.returnedQty),
+      remark: text(r.remark),
+    };
+  });
+}
+
+/** One plan with its lines. */
+export async function getPlan(ctx: CallContext, id: number) {
+  const doc = (await withNames(ctx.tenant).where('returnPlan.id', '=', id).executeTakeFirst()) as Row | undefined;
+  if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
+  return { ...planView(doc), lines: await lineRows(ctx.tenant, id) };
+}
+
+/** A plan's lines as a list (the lines modal of the list screen), each with the plan's status and version. */
+export async function listLines(ctx: CallContext, input: { planId: number; page: number; pageSize: number }) {
+  const plan = (await ctx.tenant.select('returnPlan').select(['id', 'docNo', 'status', 'version', 'lineCount']).where('id', '=', input.planId).executeTakeFirst()) as Row | undefined;
+  if (!plan) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
+  const rows = await lineRows(ctx.tenant, input.planId, input.pageSize, (input.page - 1) * input.pageSize);
+  const status = String(plan.status) as ReturnStatus;
+  return {
+    list: rows.map((r) => ({ ...r, planId: Number(plan.id), planDocNo: String(plan.docNo), planStatus: status, planStatusText: RETURN_STATUS[status] ?? status, version: Number(plan.version) })),
+    total: Number(plan.lineCount), page: input.page, pageSize: input.pageSize,
+  };
+}
+
+export async function listPlans(ctx: CallContext, input: ReturnListInput) {
+  const from = parseDay(input.dateFrom, 'dateFrom', '开始日期');
+  const to = parseDay(input.dateTo, 'dateTo', '结束日期');
+  let q = ctx.tenant.select('returnPlan');
+  const docNo = input.docNo?.trim();
+  if (docNo) q = q.where('returnPlan.docNo', 'like', likeText(docNo));
+  if (input.supplierId) q = q.where('returnPlan.supplierId', '=', input.supplierId);
+  if (input.warehouseId) q = q.where('returnPlan.warehouseId', '=', input.warehouseId);
+  if (input.status) q = q.where('returnPlan.status', '=', input.status);
+  if (from) q = q.where('returnPlan.createdAt', '>=', companyDateRange(from, from, tz(ctx))[0]);
+  if (to) q = q.where('returnPlan.createdAt', '<=', companyDateRange(to, to, tz(ctx))[1]);
+  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const total = Number(counted?.total ?? 0);
+  const offset = (input.page - 1) * input.pageSize;
+  let rows: Row[] = [];
+  if (total > offset) {
+    const ids = ((await q.select('returnPlan.id').orderBy('returnPlan.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
+    if (ids.length) rows = (await withNames(ctx.tenant).where('returnPlan.id', 'in', ids).orderBy('returnPlan.id', 'desc').execute()) as Row[];
+  }
+  return { list: rows.map(planView), total, page: input.page, pageSize: input.pageSize };
+}
+
+/**
+ * What can go back to a supplier: posted receiving lines of the supplier with received − returned > 0,
+ * each with the stock that can leave per location of the note's warehouse.
+ */
+export async function returnableLines(ctx: CallContext, input: ReturnableInput) {
+  const tenant = ctx.tenant;
+  const l = 'receivingNoteLine';
+  let q = tenant.select(l)
+    .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${l}.noteId`).onRef('note.companyId', '=', `${l}.companyId`))
+    .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'note.orderId').onRef('po.companyId', '=', `${l}.companyId`))
+    .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
+    .where('note.status', '=', 'posted').where('po.supplierId', '=', input.supplierId)
+    .whereRef(`${l}.returnedQty`, '<', `${l}.qty`);
+  if (input.warehouseId) q = q.where('note.warehouseId', '=', input.warehouseId);
+  if (input.receivingNoteId) q = q.where('note.id', '=', input.receivingNoteId);
+  const keyword = input.keyword?.trim();
+  if (keyword) q = q.where((eb) => eb.or([eb('note.docNo', 'like', likeText(keyword)), eb('product.code', 'like', likeText(keyword)), eb('product.name', 'like', likeText(keyword))]));
+  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const total = Number(counted?.total ?? 0);
+  const rows = (await q.innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${l}.orderLineId`).onRef('ol.companyId', '=', `${l}.companyId`))
+    .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'note.warehouseId').onRef('warehouse.companyId', '=', `${l}.companyId`))
+    .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.returnedQty`, 'note.id as noteId', 'note.docNo as noteDocNo', 'note.warehouseId', 'warehouse.name as warehouseName',
+      'po.docNo as orderDocNo', 'ol.price', 'product.code as productCode', 'product.name as productName', 'product.unitSmall'])
+    .orderBy('note.id', 'desc').orderBy(`${l}.lineNo`).limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+  const stockOf = new Map<number, Map<number, Place[]>>();
+  for (const wh of new Set(rows.map((r) => Number(r.warehouseId)))) {
+    stockOf.set(wh, await availableStock(tenant, wh, rows.filter((r) => Number(r.warehouseId) === wh).map((r) => Number(r.productId))));
+  }
+  return {
+    list: rows.map((r) => {
+      const places = stockOf.get(Number(r.warehouseId))?.get(Number(r.productId)) ?? [];
+      const received = Number(r.qty);
+      const returned = Number(r.returnedQty);
+      return {
+        receivingLineId: Number(r.id), receivingNoteId: Number(r.noteId), receivingDocNo: String(r.noteDocNo), lineNo: Number(r.lineNo), orderDocNo: String(r.orderDocNo),
+        warehouseId: Number(r.warehouseId), warehouseName: String(r.warehouseName),
+        productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName), unitSmall: text(r.unitSmall),
+        receivedQty: received, returnedQty: returned, returnableQty: received - returned, price: priceText(r.price),
+        availableQty: places.reduce((s, p) => s + p.available, 0),
+        stock: places.map((p) => ({ locationId: p.locationId, lcCode: p.lcCode, availableQty: p.available })),
+        stockText: places.map((p) => `${p.lcCode ?? '无库位'}：${p.available}`).join('、') || '无库存',
+      };
+    }),
+    total, page: input.page, pageSize: input.pageSize,
+  };
+}
+
+/** Posted receiving notes with something returnable: {id, label} for the new-plan form. */
+export async function returnableNotes(ctx: CallContext, input: { keyword?: string | null }) {
+  let q = ctx.tenant.select('receivingNote')
+    .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'receivingNote.orderId').onRef('po.companyId', '=', 'receivingNote.companyId'))
+    .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'po.supplierId').onRef('supplier.companyId', '=', 'receivingNote.companyId'))
+    .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.warehouseId', 'po.supplierId', 'supplier.name as supplierName'])
+    .where('receivingNote.status', '=', 'posted')
+    .where((eb) => eb.exists(ctx.tenant.select('receivingNoteLine').select('receivingNoteLine.id')
+      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.returnedQty', '<', 'receivingNoteLine.qty') as never));
+  const keyword = input.keyword?.trim();
+  if (keyword) q = q.where((eb) => eb.or([eb('receivingNote.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
+  const rows = (await q.orderBy('receivingNote.id', 'desc').limit(200).execute()) as Row[];
+  return rows.map((r) => ({
+    id: Number(r.id), label: `${String(r.docNo)} ${String(r.supplierName)}`, docNo: String(r.docNo), supplierId: Number(r.supplierId), warehouseId: Number(r.warehouseId),
+  }));
+}
+
+/** Return plans that hold quantities of a receiving note (confirmed or shipped): what its cancellation must wait for. */
+export async function returnPlansOfNote(tenant: Tenant, noteId: number): Promise<string[]> {
+  const rows = (await tenant.select('returnPlan')
+    .innerJoin('returnPlanLine as l', (j) => j.onRef('l.planId', '=', 'returnPlan.id').onRef('l.companyId', '=', 'returnPlan.companyId'))
+    .innerJoin('receivingNoteLine as rl', (j) => j.onRef('rl.id', '=', 'l.receivingLineId').onRef('rl.companyId', '=', 'returnPlan.companyId'))
+    .select('returnPlan.docNo').distinct().where('rl.noteId', '=', noteId).where('returnPlan.status', 'in', ['confirmed', 'shipped'])
+    .orderBy('returnPlan.docNo').limit(3).execute()) as Row[];
+  return rows.map((r) => String(r.docNo));
+}
+
+/**
+ * For the cancellation of a posted receiving note (after it has claimed the note row): a note whose
+ * lines are held by return plans stays, naming them.
+ */
+export async function refuseIfReturned(tenant: Tenant, noteId: number, noteDocNo: string): Promise<void> {
+  const held = await tenant.select('receivingNoteLine').select('id').where('noteId', '=', noteId).where('returnedQty', '>', 0).limit(1).executeTakeFirst();
+  if (!held) return;
+  const plans = await returnPlansOfNote(tenant, noteId);
+  throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: RN_TITLE, docNo: noteDocNo, next: plans.join('、') }, { id: noteId, returnPlans: plans });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Printable view
+
+/** The plan as a printable sheet: {subject, body (HTML), format} for the htmlPreview widget. */
+export async function printPlan(ctx: CallContext, input: { id?: number | null; docNo?: string | null }) {
+  let id = input.id ?? undefined;
+  if (!id && input.docNo?.trim()) {
+    const r = (await ctx.tenant.select('returnPlan').select('id').where('docNo', '=', input.docNo.trim()).executeTakeFirst()) as Row | undefined;
+    id = r ? Number(r.id) : undefined;
+  }
+  if (!id) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
+  const p = await getPlan(ctx, id);
+  const e = (v: unknown) => escapeHtml(v === null || v === undefined ? '' : String(v));
+  const at = (v: string | null) => (v ? formatTime(v, tz(ctx)) : '');
+  const cell = 'border:1px solid #999;padding:4px 6px';
+  const head = [['单号', p.docNo], ['状态', p.statusText], ['供应商', `${p.supplierCode ?? ''} ${p.supplierName ?? ''}`], ['仓库', p.warehouseName],
+    ['采购订单', p.orderDocNo ?? ''], ['收货单', p.receivingDocNo ?? ''], ['币种', p.currencyCode], ['退货原因', p.reason], ['备注', p.remark ?? ''],
+    ['制单', `${p.createdByName ?? ''} ${at(p.createdAt)}`], ['确认时间', at(p.confirmedAt)], ['出库时间', at(p.shippedAt)]];
+  const body = `<h2 style="text-align:center;margin:4px 0 12px">${e(RETURN_TITLE)}</h2>`
+    + `<table style="width:100%;border-collapse:collapse;margin-bottom:10px">${head.map(([k, v], i) => `${i % 3 === 0 ? '<tr>' : ''}<td style="padding:2px 6px;color:#555;white-space:nowrap">${e(k)}</td><td style="padding:2px 6px">${e(v)}</td>${i % 3 === 2 ? '</tr>' : ''}`).join('')}</table>`
+    + `<table style="width:100%;border-collapse:collapse"><thead><tr>${['行', '商品编码', '商品名称', '库位', '数量', '单位', '单价', '金额', '收货单'].map((h) => `<th style="${cell};background:#f5f5f5">${h}</th>`).join('')}</tr></thead><tbody>`
+    + p.lines.map((l) => `<tr><td style="${cell}">${l.lineNo}</td><td style="${cell}">${e(l.productCode)}</td><td style="${cell}">${e(l.productName)}</td><td style="${cell}">${e(l.lcCode ?? '')}</td>`
+      + `<td style="${cell};text-align:right">${l.qty}</td><td style="${cell}">${e(l.unitSmall ?? '')}</td><td style="${cell};text-align:right">${e(l.price)}</td><td style="${cell};text-align:right">${e(l.amount)}</td><td style="${cell}">${e(l.receivingDocNo ?? '')}</td></tr>`).join('')
+    + `<tr><td style="${cell}" colspan="4">合计（${p.lineCount} 行）</td><td style="${cell};text-align:right">${p.totalQty}</td><td style="${cell}" colspan="2"></td><td style="${cell};text-align:right">${e(p.totalAmount)}</td><td style="${cell}"></td></tr>`
+    + '</tbody></table>'
+    + '<p style="margin-top:28px;display:flex;justify-content:space-between"><span>仓库发货：__________</span><span>供应商签收：__________</span><span>日期：__________</span></p>';
+  return { subject: `${RETURN_TITLE} ${p.docNo}（${p.statusText}）`, body, format: 'html' };
+}

@@ -1,0 +1,74 @@
+// Returns to suppliers and repeals: return outbound plans (oms 0217xx) and repeals of procurement
+// documents (oms 0218xx). The logic lives in src/server/domain/procurement/{purchase-return,repeal}.ts.
+import type { OpHandler } from '../catalog/context.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
+import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
+import {
+  cancelPlan, confirmPlan, getPlan, listLines, listPlans, PRINT_INPUT, printPlan, removeLine, RETURN_LINE_SAVE_INPUT, RETURN_LINES_INPUT, RETURN_LIST_INPUT,
+  RETURN_SAVE_INPUT, RETURNABLE_INPUT, returnableLines, returnableNotes, saveLine, savePlan, shipPlan,
+  type ReturnableInput, type ReturnLineSaveInput, type ReturnListInput, type ReturnSaveInput,
+} from '../domain/procurement/purchase-return.ts';
+import {
+  CANCEL_HANDLERS, createRepeal, getRepeal, listRepeals, previewRepeal, REPEAL_CREATE_INPUT, REPEAL_LIST_INPUT, REPEAL_PREVIEW_INPUT,
+  type CancelRights, type RepealListInput, type TargetType,
+} from '../domain/procurement/repeal.ts';
+import { KEYWORD_INPUT } from '../domain/procurement/doc-sources.ts';
+import { stockWritten } from '../domain/stock/ledger.ts';
+import type { OpsDeps } from './index.ts';
+
+/** A handler that may post stock: the stock list totals of this process are stale afterwards, committed or not. */
+function posting<I>(h: OpHandler<I>): OpHandler<I> {
+  return {
+    input: h.input,
+    async run(ctx, input) {
+      try {
+        return await h.run(ctx, input);
+      } finally {
+        if (ctx.caller) stockWritten(ctx.caller.company.id);
+      }
+    },
+  };
+}
+
+/** The right each document type's own cancellation needs, read from the endpoint catalog. */
+function cancelRights(deps: OpsDeps): CancelRights {
+  const entries = Object.values(deps.catalog.families).flat();
+  const out = {} as CancelRights;
+  for (const [type, handler] of Object.entries(CANCEL_HANDLERS) as [TargetType, string][]) {
+    const e = entries.find((x) => x.handler === handler);
+    if (!e) throw new Error(`repeal: no catalog entry binds ${handler}`);
+    out[type] = { permission: e.permission, name: e.name };
+  }
+  return out;
+}
+
+type IdVersion = { id: number; version?: number };
+
+export function purchaseReturnOps(deps: OpsDeps): Record<string, OpHandler> {
+  let rights: CancelRights | undefined;
+  return {
+    'returnPlan.list': acceptingFilters({ input: RETURN_LIST_INPUT, run: (ctx, input: ReturnListInput) => listPlans(ctx, input) }),
+    'returnPlan.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPlan(ctx, input.id) },
+    'returnPlan.save': { input: RETURN_SAVE_INPUT, run: (ctx, input: ReturnSaveInput) => savePlan(ctx, input) },
+    'returnPlan.confirm': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => confirmPlan(ctx, input) }),
+    'returnPlan.ship': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => shipPlan(ctx, input) }),
+    'returnPlan.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPlan(ctx, input) }),
+    'returnPlan.returnable': acceptingFilters({ input: RETURNABLE_INPUT, run: (ctx, input: ReturnableInput) => returnableLines(ctx, input) }),
+    'returnPlan.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => returnableNotes(ctx, input) },
+    'returnPlan.lines': acceptingFilters({ input: RETURN_LINES_INPUT, run: (ctx, input: { planId: number; page: number; pageSize: number }) => listLines(ctx, input) }),
+    'returnPlan.saveLine': { input: RETURN_LINE_SAVE_INPUT, run: (ctx, input: ReturnLineSaveInput) => saveLine(ctx, input) },
+    'returnPlan.removeLine': {
+      input: { ...ID_VERSION_INPUT, required: ['id', 'version'], properties: { id: { type: 'integer', minimum: 1, title: '退货明细' }, version: { type: 'integer', minimum: 1, title: '版本' } } },
+      run: (ctx, input: { id: number; version: number }) => removeLine(ctx, input),
+    },
+    'returnPlan.print': { input: PRINT_INPUT, run: (ctx, input: { id?: number | null; docNo?: string | null }) => printPlan(ctx, input) },
+
+    'repeal.list': acceptingFilters({ input: REPEAL_LIST_INPUT, run: (ctx, input: RepealListInput) => listRepeals(ctx, input) }),
+    'repeal.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getRepeal(ctx, input.id) },
+    'repeal.preview': { input: REPEAL_PREVIEW_INPUT, run: (ctx, input: { docNo: string }) => previewRepeal(ctx, input) },
+    'repeal.create': posting({
+      input: REPEAL_CREATE_INPUT,
+      run: (ctx, input: { docNo: string; reason: string }) => createRepeal(ctx, input, (rights ??= cancelRights(deps))),
+    }),
+  };
+}
