@@ -57,7 +57,8 @@ widgets
   .register('password', () => basicWidget().then((m) => m.password))
   .register('tags', () => basicWidget().then((m) => m.tags))
   .register('keyValue', () => import('./widgets/keyValue'))
-  .register('htmlPreview', () => import('./widgets/htmlPreview'));
+  .register('htmlPreview', () => import('./widgets/htmlPreview'))
+  .register('timestamp', () => import('./widgets/timestamp'));
 
 actions
   .register('link', () => basicAction().then((m) => m.link))

@@ -8,7 +8,7 @@ import { ROOT } from './client';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM);
-const SHOTS = path.join(ROOT, 'test-output/e2e');
+export const SHOTS = path.join(ROOT, 'test-output/e2e');
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -32,9 +32,12 @@ export async function newPage(browser: Browser, baseUrl: string): Promise<{ cont
   return { context, page };
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+/** test-output/e2e/<name>.png; a name with a slash ("procure-to-stock/01-product") goes to a subfolder. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  const file = path.join(SHOTS, `${name}.png`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
 }
 
 export interface Account {

@@ -71,6 +71,8 @@ export interface SchemaFormHandle {
   submit(): Promise<Row | null>;
   /** True after the user changed something that is not saved yet. */
   isDirty(): boolean;
+  /** The values are saved by someone else (a document saving header and lines in one call). */
+  markSaved(): void;
   /** Errors from the server that name no field of this form. */
   otherErrors: string[];
 }
@@ -136,7 +138,10 @@ export function useSchemaForm(part: FormPart, record: Row | null | undefined, sa
     return null;
   };
 
-  return { form, submit, isDirty: dirty, otherErrors };
+  const markSaved = () => {
+    saved.current = true;
+  };
+  return { form, submit, isDirty: dirty, markSaved, otherErrors };
 }
 
 /**

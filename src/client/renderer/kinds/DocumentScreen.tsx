@@ -30,6 +30,7 @@ import { loadSource } from '../document/source';
 import { apiRight, holds, useRenderEnv } from '../env';
 import { applyServerErrors, SchemaFormView, serverFieldErrors, useSchemaForm } from '../form/SchemaForm';
 import { formUses } from '../form/useFormReady';
+import { trackUnsaved } from '../form/unsavedChanges';
 import { ListView } from '../list/ListView';
 import { resolveAll, type SchemaProblem } from '../registry';
 import { columnTypes, lineEditors } from '../registries';
@@ -75,6 +76,14 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
   const [saving, setSaving] = useState(false);
   const [stateOptions, setStateOptions] = useState<OptionItem[]>([]);
   const sourceTurn = useRef(0);
+  // Line edits count as unsaved changes too (the header form tracks its own fields).
+  const linesTouched = useRef(false);
+  const linesSaved = useRef(false);
+  useEffect(() => trackUnsaved(() => linesTouched.current && !linesSaved.current), []);
+  const editLines = (next: Line[]) => {
+    linesTouched.current = true;
+    setLines(next);
+  };
   const sourceKey = useRef(JSON.stringify(record && part.lines.source ? (record[part.lines.source.trigger] ?? null) : null));
 
   const mayWrite = !!part.api.save && env.hasRight(apiRight(part.api.save));
@@ -129,6 +138,8 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
     setSaving(false);
     if (res.code === OK) {
       toast.success(SAVED_TEXT);
+      handle.markSaved();
+      linesSaved.current = true;
       onSaved(res.data ?? {}, !record);
     } else applyServerErrors(handle.form, serverFieldErrors(res.msg, res.data));
   };
@@ -159,7 +170,7 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
     >
       <SchemaFormView handle={handle} part={header} editing={!!record} defaultColumns={3} readOnly={!editable} />
       <Divider orientation="left">明细</Divider>
-      <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!editable} header={headerValues} onChange={setLines} />
+      <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!editable} header={headerValues} onChange={editLines} />
       {part.related && record && env.hasRight(apiRight(part.related.api)) && <RelatedDocuments api={part.related.api} body={part.related.body ?? { docNo: '{docNo}' }} record={record} />}
       {part.audit && record && mayReadAudit(part.audit.api ?? 'cdm:019702', env) && (
         <>

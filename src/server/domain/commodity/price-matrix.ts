@@ -343,8 +343,9 @@ async function writeChanges(ctx: CallContext, db: DB, tenant: Tenant, changes: A
     const res = await tenant.delete('productPrice').where('id', '=', c.rowId!).where('price', '=', c.from).executeTakeFirst();
     if (Number(res.numDeletedRows) !== 1) throw priceConflict();
   }
-  // Updates 500 at a time (one statement each, not one per row: 20,000 prices on PostgreSQL took 39 s
-  // row by row), each row only while it still holds the price that was read.
+  // Updates 500 at a time, one statement each, each row only while it still holds the price that was
+  // read. The ids go in a plain IN list, which PostgreSQL hashes; a row-value list `(id, price) in (...)`
+  // made it test every pair against every row (16 s for 20,000 prices).
   const updates = changes.filter((c) => c.from !== null && c.to !== null);
   for (let i = 0; i < updates.length; i += 500) {
     const chunk = updates.slice(i, i + 500);
