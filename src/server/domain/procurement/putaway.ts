@@ -143,7 +143,10 @@ function movesOf(id: number, warehouseId: number, lines: Awaited<ReturnType<type
   ] as StockMove[]);
 }
 
-async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number, noteId: number, warehouseId: number, reverse: boolean): Promise<void> {
+type PutawayLine = Awaited<ReturnType<typeof putawayLines>>[number];
+
+/** `saved`: the lines this transaction has just written (saves reading them back). */
+async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number, noteId: number, warehouseId: number, reverse: boolean, saved?: PutawayLine[]): Promise<void> {
   // Claim the receiving note while it is posted (its cancellation takes the same row).
   const note = (await tenant.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted')
     .returning(['id', 'docNo']).executeTakeFirst()) as Row | undefined;
@@ -152,7 +155,7 @@ async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: RN_TITLE });
     throw statusError(RN_TITLE, DOC_STATUS, doc, '上架');
   }
-  const lines = await putawayLines(tenant, id);
+  const lines = saved ?? await putawayLines(tenant, id);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.receivingLineId, (per.get(l.receivingLineId) ?? 0) + l.qty);
   // Every receiving line's conditional update in one statement; a line it does not return was refused.
@@ -205,7 +208,7 @@ export async function savePutaway(ctx: CallContext, input: PaSaveInput): Promise
     }
     await insertMany(db, 'putaway_line', ['company_id', 'putaway_id', 'line_no', 'receiving_line_id', 'product_id', 'from_location_id', 'to_location_id', 'qty', 'remark'],
       lines.map((l, i) => [tenant.companyId, id, i + 1, l.receivingLineId, l.productId, l.fromLocationId, l.toLocationId, l.qty, l.remark]));
-    if (post) await applyPutaway(ctx, db, tenant, id, input.receivingNoteId, warehouseId, false);
+    if (post) await applyPutaway(ctx, db, tenant, id, input.receivingNoteId, warehouseId, false, lines.map((l, i) => ({ ...l, lineNo: i + 1 })));
     if (!docNo) {
       docNo = await nextDocumentNo(db, tenant.companyId, PA_PREFIX, tz(ctx));
       await tenant.update('putaway').set({ docNo }).where('id', '=', id).execute();
