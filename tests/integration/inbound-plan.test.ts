@@ -194,6 +194,19 @@ describe('order → plan → task → receiving', () => {
     await ok(t.call('oms', PO.cancel, { id: po.id }, demo));
   });
 
+  it('shows what open inbound tasks still expect as 在途 on the inventory list', async () => {
+    const a = await product();
+    const po = await confirmedPo([{ productId: a.id, qty: 50 }]);
+    const plan = await ok(savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[0].id, qty: 30 }] }));
+    const confirmed = await ok(t.call('oms', PL.confirm, { id: plan.id, version: plan.version }, demo));
+    await ok(t.call('oms', RN.save, { orderId: po.id, taskId: confirmed.taskId, post: true, lines: [{ orderLineId: po.lines[0].id, countedQty: 26 }] }, demo));
+    const row = async () => (await ok(t.call('cdm', '011301', { page: 1, pageSize: 10, filters: { productId: a.id, warehouseId: wh1 } }, demo))).list[0];
+    expect(await row()).toMatchObject({ onHand: 26, inbound: 4, inboundUnits: { text: '4个' } });
+    // a task received in full expects nothing more
+    await ok(t.call('oms', RN.save, { orderId: po.id, taskId: confirmed.taskId, post: true, lines: [{ orderLineId: po.lines[0].id, countedQty: 4 }] }, demo));
+    expect(await row()).toMatchObject({ onHand: 30, inbound: 0 });
+  });
+
   it('plans only confirmed or partly received orders, lines of that order, each once, with a quantity', async () => {
     const a = await product();
     const po = await confirmedPo([{ productId: a.id, qty: 10 }, { productId: a.id, qty: 5 }]);

@@ -167,7 +167,7 @@ function quantities(onHand: number, reserved: number, packs: PackSizes) {
   const available = onHand - reserved;
   return {
     onHand, reserved, available,
-    // TODO(issue 5, inbound plans): quantity expected on open inbound plans; 0 until those documents exist.
+    // expected on open inbound tasks (confirmed inbound plans); filled in by withInbound
     inbound: 0,
     units: { onHand: splitUnits(onHand, packs), reserved: splitUnits(reserved, packs), available: splitUnits(available, packs) },
   };
@@ -211,7 +211,26 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput) {
       updatedAt: text(r.updatedAt),
     };
   });
-  return pageWithTotal(tenant.companyId, 'stockSummary', criteria, input, rows, count);
+  return pageWithTotal(tenant.companyId, 'stockSummary', criteria, input, async () => withInbound(tenant, await rows()), count);
+}
+
+/**
+ * 在途: what confirmed inbound plans still expect per product × warehouse — the open quantity of their
+ * inbound tasks that are open or being received. One grouped query for the page's products.
+ */
+async function withInbound<T extends { productId: number; warehouseId: number; inbound: number } & PackSizes>(tenant: Tenant, list: T[]): Promise<Array<T & { inboundUnits?: ReturnType<typeof splitUnits> }>> {
+  if (!list.length) return list;
+  const ids = [...new Set(list.map((r) => r.productId))];
+  const open = (await tenant.select('inboundTaskLine')
+    .innerJoin('inboundTask', (j: Q) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
+    .select(['inboundTaskLine.productId', 'inboundTask.warehouseId', (eb: Q) => eb.fn.sum(eb('inboundTaskLine.qty', '-', eb.ref('inboundTaskLine.receivedQty'))).as('open')])
+    .where('inboundTask.status', 'in', ['open', 'receiving']).where('inboundTaskLine.productId', 'in', ids)
+    .groupBy(['inboundTaskLine.productId', 'inboundTask.warehouseId']).execute()) as Row[];
+  const byKey = new Map(open.map((r) => [`${Number(r.productId)}:${Number(r.warehouseId)}`, Math.max(0, Number(r.open ?? 0))]));
+  return list.map((r) => {
+    const inbound = byKey.get(`${r.productId}:${r.warehouseId}`) ?? 0;
+    return { ...r, inbound, inboundUnits: splitUnits(inbound, r) };
+  });
 }
 
 /** Stock by location (inventoryDistribution): one row per product × warehouse × location. */
@@ -271,6 +290,7 @@ function dateBound(v: string | null | undefined, field: string, title: string): 
 const OTHER_LEDGER_DOCS: Record<string, { header: string; title: string }> = {
   receivingNote: { header: 'receivingNote', title: '收货单' },
   putaway: { header: 'putaway', title: '上架单' },
+  returnPlan: { header: 'returnPlan', title: '退货出库计划' },
 };
 
 /** A product's ledger rows, newest first (the goods detail page's movements tab). */
