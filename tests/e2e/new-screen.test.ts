@@ -180,7 +180,12 @@ describe.skipIf(!hasChromium)('a new screen from a schema alone (e2e)', () => {
     await login(page, ADMIN);
     const menu = page.locator('.ant-pro-sider-menu');
     await menu.getByText('系统工具', { exact: true }).click();
-    await menu.getByText('员工通讯录', { exact: true }).click();
+    // The submenu slides open; a click while its items still move can land on the wrong one.
+    const item = menu.getByText('员工通讯录', { exact: true });
+    await item.waitFor({ state: 'visible' });
+    await page.waitForTimeout(400);
+    await item.click();
+    await page.waitForURL((u) => u.pathname === '/system/staffDirectory');
     await waitForScreen(page, '员工通讯录');
     expect(new URL(page.url()).pathname).toBe('/system/staffDirectory');
     await page.locator('.renderer-list .ant-table-tbody tr.ant-table-row').first().waitFor();
