@@ -3,6 +3,9 @@
 // rows, as a careful developer would for big pages). Each mode loads only its own code. Both get the
 // same rows (generated in the page) through the real request core, answered by an in-page fake
 // transport, and stamp `window.__bench.drawn` (ms since navigation) once the rows are painted.
+// ?mode=doc draws a document's line table with our LineTable and editors; ?mode=docbase the same table
+// written by hand with antd (the lines are generated in the page; no request). Those pages also stamp
+// `renderStart` (ms since navigation when React starts drawing, after the renderer's types are loaded).
 
 import { ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
@@ -22,6 +25,7 @@ dayjs.locale('zh-cn');
 
 interface Bench {
   drawn?: number;
+  renderStart?: number;
   cspViolations: number;
   rows: number;
   mode: string;
@@ -64,8 +68,21 @@ function installServer() {
 }
 
 installServer();
-void (mode === 'protable' ? import('./proTablePage') : import('./rendererPage')).then((m) => {
-  const Page = m.default as () => ReactElement;
+interface PageModule {
+  default: () => ReactElement;
+  /** Work before the first render (the renderer's lazily loaded types). */
+  prepare?: () => Promise<void>;
+}
+const pages: Record<string, () => Promise<PageModule>> = {
+  renderer: () => import('./rendererPage'),
+  protable: () => import('./proTablePage'),
+  doc: () => import('./docPage'),
+  docbase: () => import('./docBaselinePage'),
+};
+void (pages[mode] ?? pages.renderer!)().then(async (m: PageModule) => {
+  await m.prepare?.();
+  const Page = m.default;
+  window.__bench.renderStart = performance.now();
   createRoot(document.getElementById('root')!).render(
     <ConfigProvider locale={zhCN}>
       <BrowserRouter>

@@ -83,6 +83,20 @@ describe('document kind: receiving note', () => {
   });
 });
 
+describe('document kind: many lines', () => {
+  it('a document above 100 lines (virtual rows) still shows its totals row', async () => {
+    login(['entrepot.receivingNoteDetail']);
+    server.on('021406', () => ({ data: [] }));
+    const lines = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, orderLineId: 1000 + i, productCode: `P-${i}`, productName: '螺丝', orderedQty: 3, countedQty: i + 1, damagedQty: 0, qty: i + 1, putawayQty: 0, unitSmall: '个', bigQty: 1, midQty: 1 }));
+    server.on('021402', () => ({ data: { id: 9, docNo: 'SH-9', status: 'posted', version: 2, orderId: 5, lines } }));
+    const file = receivingNote as unknown as ScreenFile;
+    await mount(<DocumentScreen meta={meta('entrepot/receivingNoteDetail', file.route)} file={file} />, { path: '/entrepot/receivingNoteDetail/9', route: '/entrepot/receivingNoteDetail/:id' });
+    await until(() => document.querySelectorAll('.renderer-total').length > 0, 'totals row');
+    // 1 + 2 + … + 150
+    expect(totals()[0]).toBe('11,325');
+  });
+});
+
 describe('document kind: purchase order lines', () => {
   it('the product lookup asks with the chosen supplier and fills the line: name, units, price; amount is exact', async () => {
     login(['procurement.purchaseOrder', 'procurement.purchaseOrder.edit']);

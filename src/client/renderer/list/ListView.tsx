@@ -243,22 +243,23 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data, re
     if (!totals?.fields.length) return undefined;
     // totals.all: a second row, 全部合计, with the server's totals over every row the conditions keep.
     const all = totals.all ? data.totals : undefined;
-    return (pageRows: readonly Row[]) => (
-      <TotalsRow
-        rows={pageRows}
-        shown={built.shown}
-        fields={totals.fields}
-        label={totals.label}
-        leading={bulk ? 1 : 0}
-        trailing={actionColumn ? 1 : 0}
-        env={env}
-        fixed={virtual}
-        page={totals.page !== false}
-        all={all}
-        allLabel={totals.allLabel}
-        conditions={conditions}
-      />
-    );
+    // Called, not rendered as <TotalsRow/>: the table keeps a footer under virtual rows only when the
+    // summary's top element is Table.Summary itself (fixed), not a component wrapping it.
+    return (pageRows: readonly Row[]) =>
+      TotalsRow({
+        rows: pageRows,
+        shown: built.shown,
+        fields: totals.fields,
+        label: totals.label,
+        leading: bulk ? 1 : 0,
+        trailing: actionColumn ? 1 : 0,
+        env,
+        fixed: virtual,
+        page: totals.page !== false,
+        all,
+        allLabel: totals.allLabel,
+        conditions,
+      });
   }, [part.totals, built.shown, bulk, actionColumn, env, virtual, data.totals, conditions]);
 
   const components = useMemo(() => ({ header: { cell: ResizableHeaderCell } }), []);
