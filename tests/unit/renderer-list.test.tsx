@@ -100,7 +100,7 @@ describe('list: columns and cells', () => {
 describe('list: big pages', () => {
   it('keeps the totals row on a page drawn with virtual rows (above 100 rows)', async () => {
     login([]);
-    const many = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, no: `PO-${i + 1}`, amount: '0.1', currencyId: 1, status: 'draft', paid: false, createdAt: null, qty: i + 1 }));
+    const many = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, no: `PO-${i + 1}`, amount: '0.1', currencyId: 1, status: 'draft', paid: false, createdAt: '2024-05-01T16:30:00Z', qty: i + 1 }));
     serveOrders(many);
     await mount(<ListScreen meta={meta('test/orders')} file={orderList({ totals: { fields: ['amount', 'qty'] }, pageSize: 200 })} />);
     await until(() => document.querySelectorAll('.renderer-total').length > 0, 'totals row');
