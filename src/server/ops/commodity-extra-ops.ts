@@ -382,13 +382,15 @@ async function writeSortNo(ctx: CallContext, db: Parameters<Parameters<CallConte
 
 const numOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+class LastNumberTaken extends Error {}
+
 async function sortSave(ctx: CallContext, input: { id?: number | null; productCode?: string | null; sortNo?: number | null }) {
   // Two clerks appending at once both read the same last number; the loser simply takes the next one.
   for (let attempt = 1; ; attempt++) {
     try {
       return await sortSaveOnce(ctx, input);
     } catch (e) {
-      if (!isUniqueViolation(e) || input.sortNo != null) throw e;
+      if (!(isUniqueViolation(e) || e instanceof LastNumberTaken) || input.sortNo != null) throw e;
       if (attempt >= 5) throw sortConflict();
     }
   }
@@ -407,6 +409,8 @@ async function sortSaveOnce(ctx: CallContext, input: { id?: number | null; produ
       }
       if (to === before) return { id: Number(p.id), sortNo: to };
       const other = await takenBy(tenant, to, Number(p.id));
+      // Appending: another clerk committed the same next number between our two reads — take the next.
+      if (other && input.sortNo == null) throw new LastNumberTaken();
       if (other) throw taken(to, other);
       await writeSortNo(ctx, db, tenant, p, before, to);
       return { id: Number(p.id), code: p.code, sortNo: to };
