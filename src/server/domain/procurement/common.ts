@@ -80,3 +80,33 @@ export const ID_VERSION_INPUT = {
   properties: { id: { type: 'integer', minimum: 1, title: '单据' }, version: { type: 'integer', minimum: 1, title: '版本' } },
 };
 export const ID_INPUT = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '单据' } } };
+
+/** Paging of every document list. */
+export const PAGING_PROPS = {
+  page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+  pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+} as const;
+
+// Filtered document queries of any table; the rows are read back as plain records.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnySelect = any;
+
+/** Rows of a page read with their names (the query `names` starts joins them), newest first. */
+export const namedRows = (names: AnySelect, idColumn: string) => async (ids: number[]): Promise<Row[]> =>
+  (await names.where(idColumn, 'in', ids).orderBy(idColumn, 'desc').execute()) as Row[];
+
+/**
+ * One page of a document list, newest first: the filtered count, the page's ids (no joins, so the
+ * database walks one index), then only those rows read in full.
+ */
+export async function newestFirstPage<V>(where: AnySelect, idColumn: string, read: (ids: number[]) => Promise<Row[]>, view: (r: Row) => V, paging: { page: number; pageSize: number }) {
+  const counted = (await where.select((eb: AnySelect) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const total = Number(counted?.total ?? 0);
+  const offset = (paging.page - 1) * paging.pageSize;
+  let rows: Row[] = [];
+  if (total > offset) {
+    const ids = ((await where.select(idColumn).orderBy(idColumn, 'desc').limit(paging.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
+    if (ids.length) rows = await read(ids);
+  }
+  return { list: rows.map(view), total, page: paging.page, pageSize: paging.pageSize };
+}

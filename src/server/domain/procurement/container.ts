@@ -14,7 +14,10 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { insertMany } from '../stock/raw.ts';
-import { parseDay, statusError, text, tz, type Row } from './common.ts';
+import {
+  parseDay, statusError, text, tz, newestFirstPage, namedRows, type Row,
+  PAGING_PROPS,
+} from './common.ts';
 
 export const CONTAINER_TITLE = '集装箱';
 export const CONTAINER_STATUS = { planned: '待到港', arrived: '已到港', unloading: '卸柜中', unloaded: '已卸柜' } as const;
@@ -42,8 +45,7 @@ export const CONTAINER_SAVE_INPUT: InputSchema = {
 export const CONTAINER_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     containerNo: { type: ['string', 'null'], maxLength: 20, title: '集装箱号' },
     containerType: { type: ['string', 'null'], maxLength: 20, title: '柜型' },
     status: { enum: [...Object.keys(CONTAINER_STATUS), null], title: '状态' },
@@ -66,8 +68,7 @@ export const UNLOAD_INPUT: InputSchema = {
 export const WITHDRAWING_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     containerId: { type: ['integer', 'null'], minimum: 1, title: '集装箱' },
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
   },
@@ -308,15 +309,7 @@ export async function listContainers(ctx: CallContext, input: ContainerListInput
   if (input.status) q = q.where('container.status', '=', input.status);
   if (from) q = q.where('container.eta', '>=', from);
   if (to) q = q.where('container.eta', '<=', to);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await q.select('container.id').orderBy('container.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    rows = await containerRows(ctx.tenant, ids);
-  }
-  return { list: rows.map(containerView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(q, 'container.id', (ids) => containerRows(ctx.tenant, ids), containerView, input);
 }
 
 /** One container with the plans it carries and its withdrawing records. */
@@ -382,15 +375,7 @@ export async function listWithdrawings(ctx: CallContext, input: WithdrawingListI
   if (input.containerId) q = q.where('containerWithdrawing.containerId', '=', input.containerId);
   const docNo = input.docNo?.trim();
   if (docNo) q = q.where('containerWithdrawing.docNo', 'like', like(docNo));
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await q.select('containerWithdrawing.id').orderBy('containerWithdrawing.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await withdrawingNames(ctx.tenant).where('containerWithdrawing.id', 'in', ids).orderBy('containerWithdrawing.id', 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(withdrawingView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(q, 'containerWithdrawing.id', namedRows(withdrawingNames(ctx.tenant), 'containerWithdrawing.id'), withdrawingView, input);
 }
 
 export async function getWithdrawing(ctx: CallContext, id: number) {

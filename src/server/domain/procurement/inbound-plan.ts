@@ -19,7 +19,10 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 import { insertMany } from '../stock/raw.ts';
-import { parseDay, PO_STATUS, refusal, statusError, text, tz, type Row } from './common.ts';
+import {
+  parseDay, PO_STATUS, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row,
+  PAGING_PROPS,
+} from './common.ts';
 import { CONTAINER_STATUS, claimLoadableContainer, loadableContainer } from './container.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
 
@@ -65,8 +68,7 @@ export const PLAN_SAVE_INPUT: InputSchema = {
 export const PLAN_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
     orderId: { type: ['integer', 'null'], minimum: 1, title: '采购订单' },
     containerId: { type: ['integer', 'null'], minimum: 1, title: '集装箱' },
@@ -435,15 +437,7 @@ export async function listPlans(ctx: CallContext, input: PlanListInput) {
   if (input.status) q = q.where('inboundPlan.status', '=', input.status);
   if (from) q = q.where('inboundPlan.expectedDate', '>=', from);
   if (to) q = q.where('inboundPlan.expectedDate', '<=', to);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await q.select('inboundPlan.id').orderBy('inboundPlan.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await withNames(ctx.tenant).where('inboundPlan.id', 'in', ids).orderBy('inboundPlan.id', 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(planView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(q, 'inboundPlan.id', namedRows(withNames(ctx.tenant), 'inboundPlan.id'), planView, input);
 }
 
 /** What is left to plan of an order, per line (ordered − planned on plans not cancelled). */

@@ -13,7 +13,10 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { runSql } from '../stock/raw.ts';
-import { DOC_STATUS, parseDay, refusal, statusError, text, tz, type Row } from './common.ts';
+import {
+  DOC_STATUS, parseDay, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row,
+  PAGING_PROPS,
+} from './common.ts';
 import { CONTAINER_STATUS } from './container.ts';
 import { cancelTaskOfPlan, PLAN_STATUS, PLAN_TITLE, releaseLines, TASK_STATUS, TASK_TITLE, type TaskStatus } from './inbound-plan.ts';
 
@@ -25,8 +28,7 @@ const RECEIVABLE: TaskStatus[] = ['open', 'receiving'];
 export const TASK_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
     orderId: { type: ['integer', 'null'], minimum: 1, title: '采购订单' },
     planId: { type: ['integer', 'null'], minimum: 1, title: '入库计划' },
@@ -227,13 +229,5 @@ export async function listTasks(ctx: CallContext, input: TaskListInput) {
   if (input.status) q = q.where('inboundTask.status', '=', input.status);
   if (from) q = q.where('inboundTask.createdAt', '>=', companyDateRange(from, from, tz(ctx))[0]);
   if (to) q = q.where('inboundTask.createdAt', '<=', companyDateRange(to, to, tz(ctx))[1]);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await q.select('inboundTask.id').orderBy('inboundTask.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await withNames(ctx.tenant).where('inboundTask.id', 'in', ids).orderBy('inboundTask.id', 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(taskView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(q, 'inboundTask.id', namedRows(withNames(ctx.tenant), 'inboundTask.id'), taskView, input);
 }

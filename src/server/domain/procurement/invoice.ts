@@ -28,8 +28,8 @@ import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 import { insertMany } from '../stock/raw.ts';
 import {
-  DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz,
-  type DocStatus, type Row,
+  DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz, newestFirstPage, namedRows, type DocStatus, type Row,
+  PAGING_PROPS,
 } from './common.ts';
 import { applyInvoiceStock, movesOf } from './invoice-stock.ts';
 import { lineQty } from './purchase-order.ts';
@@ -77,8 +77,7 @@ export const PI_SAVE_INPUT: InputSchema = {
 export const PI_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号或发票号' },
     supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
     status: { enum: [...Object.keys(DOC_STATUS), null], title: '状态' },
@@ -568,15 +567,7 @@ function listQuery(ctx: CallContext, input: Omit<PiListInput, 'page' | 'pageSize
 /** Newest first, with filters (number or supplier invoice number, supplier, status, invoice dates). */
 export async function listInvoices(ctx: CallContext, input: PiListInput) {
   const where = listQuery(ctx, input);
-  const counted = (await where.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await where.select('purchaseInvoice.id').orderBy('purchaseInvoice.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await withNames(ctx.tenant).where('purchaseInvoice.id', 'in', ids).orderBy('purchaseInvoice.id', 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(headerView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(where, 'purchaseInvoice.id', namedRows(withNames(ctx.tenant), 'purchaseInvoice.id'), headerView, input);
 }
 
 /** Posted receiving lines of a supplier with something left to invoice (the add screen's choices), oldest note first. */

@@ -19,8 +19,8 @@ import { insertMany } from '../stock/raw.ts';
 import { fileDate, xlsxDownload, type XlsxCell } from '../../files/xlsx.ts';
 import type { FileResponse } from '../../http/file-response.ts';
 import {
-  moneyText, parseDay, PO_STATUS, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz,
-  type PoStatus, type Row,
+  moneyText, parseDay, PO_STATUS, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz, newestFirstPage, namedRows, type PoStatus, type Row,
+  PAGING_PROPS,
 } from './common.ts';
 
 export const PO_TITLE = '采购订单';
@@ -63,8 +63,7 @@ export const PO_SAVE_INPUT: InputSchema = {
 export const PO_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
     supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
     warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
@@ -393,15 +392,7 @@ function listQuery(ctx: CallContext, input: Omit<PoListInput, 'page' | 'pageSize
 
 export async function listOrders(ctx: CallContext, input: PoListInput) {
   const where = listQuery(ctx, input);
-  const counted = (await where.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await where.select('purchaseOrder.id').orderBy('purchaseOrder.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await withNames(ctx.tenant).where('purchaseOrder.id', 'in', ids).orderBy('purchaseOrder.id', 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(headerView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(where, 'purchaseOrder.id', namedRows(withNames(ctx.tenant), 'purchaseOrder.id'), headerView, input);
 }
 
 /** purchaseOrderAgain: a new draft with the old order's supplier, warehouse, currency, title and lines. */

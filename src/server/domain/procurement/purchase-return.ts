@@ -27,7 +27,10 @@ import { escapeHtml } from '../email.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
 import { addGuarded, insertMany } from '../stock/raw.ts';
-import { DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, refusal, statusError, text, tz, type Row } from './common.ts';
+import {
+  DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row,
+  PAGING_PROPS,
+} from './common.ts';
 import { lineQty } from './purchase-order.ts';
 
 export const RETURN_TITLE = '退货出库计划';
@@ -78,8 +81,7 @@ export const RETURN_SAVE_INPUT: InputSchema = {
 export const RETURN_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
     supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
     warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
@@ -824,15 +826,7 @@ export async function listPlans(ctx: CallContext, input: ReturnListInput) {
   if (input.status) q = q.where('returnPlan.status', '=', input.status);
   if (from) q = q.where('returnPlan.createdAt', '>=', companyDateRange(from, from, tz(ctx))[0]);
   if (to) q = q.where('returnPlan.createdAt', '<=', companyDateRange(to, to, tz(ctx))[1]);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await q.select('returnPlan.id').orderBy('returnPlan.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await withNames(ctx.tenant).where('returnPlan.id', 'in', ids).orderBy('returnPlan.id', 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(planView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(q, 'returnPlan.id', namedRows(withNames(ctx.tenant), 'returnPlan.id'), planView, input);
 }
 
 /**

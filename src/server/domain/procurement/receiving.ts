@@ -24,7 +24,10 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
 import { addGuarded, insertMany, isSqlite, runSql } from '../stock/raw.ts';
-import { DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
+import {
+  DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, newestFirstPage, namedRows, type DocStatus, type Row,
+  PAGING_PROPS,
+} from './common.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
 import { refuseIfInvoiced } from './invoice.ts';
 import { refuseIfReturned } from './purchase-return.ts';
@@ -66,8 +69,7 @@ export const RN_SAVE_INPUT: InputSchema = {
 export const DOC_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
     warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
     status: { enum: ['draft', 'posted', 'cancelled', null], title: '状态' },
@@ -418,15 +420,7 @@ export async function listDocs(ctx: CallContext, table: 'receivingNote' | 'putaw
   if (input.status) q = q.where(`${table}.status`, '=', input.status);
   if (from) q = q.where(`${table}.createdAt`, '>=', companyDateRange(from, from, tz(ctx))[0]);
   if (to) q = q.where(`${table}.createdAt`, '<=', companyDateRange(to, to, tz(ctx))[1]);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await q.select(`${table}.id`).orderBy(`${table}.id`, 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await names(ctx.tenant).where(`${table}.id`, 'in', ids).orderBy(`${table}.id`, 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(view), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(q, `${table}.id`, namedRows(names(ctx.tenant), `${table}.id`), view, input);
 }
 
 export const listNotes = (ctx: CallContext, input: DocListInput) => listDocs(ctx, 'receivingNote', input, noteView, withNames as never);

@@ -15,7 +15,10 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
-import { DOC_STATUS, moneyText, parseDay, PO_STATUS, text, tz, type Row } from './common.ts';
+import {
+  DOC_STATUS, moneyText, parseDay, PO_STATUS, text, tz, newestFirstPage, namedRows, type Row,
+  PAGING_PROPS,
+} from './common.ts';
 import { cancelPlan as cancelInboundPlan, openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { cancelTask } from './inbound-task.ts';
 import { cancelInvoice } from './invoice.ts';
@@ -210,8 +213,7 @@ export const REPEAL_CREATE_INPUT: InputSchema = {
 export const REPEAL_LIST_INPUT: InputSchema = {
   type: 'object',
   properties: {
-    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
-    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+    ...PAGING_PROPS,
     docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
     docType: { enum: [...ORDER, null], title: '单据类型' },
     dateFrom: { type: ['string', 'null'], maxLength: 10, title: '开始日期' },
@@ -337,13 +339,5 @@ export async function listRepeals(ctx: CallContext, input: RepealListInput) {
   if (input.docType) q = q.where('repeal.docType', '=', input.docType);
   if (from) q = q.where('repeal.createdAt', '>=', companyDateRange(from, from, tz(ctx))[0]);
   if (to) q = q.where('repeal.createdAt', '<=', companyDateRange(to, to, tz(ctx))[1]);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
-  const total = Number(counted?.total ?? 0);
-  const offset = (input.page - 1) * input.pageSize;
-  let rows: Row[] = [];
-  if (total > offset) {
-    const ids = ((await q.select('repeal.id').orderBy('repeal.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
-    if (ids.length) rows = (await withNames(ctx.tenant).where('repeal.id', 'in', ids).orderBy('repeal.id', 'desc').execute()) as Row[];
-  }
-  return { list: rows.map(repealView), total, page: input.page, pageSize: input.pageSize };
+  return newestFirstPage(q, 'repeal.id', namedRows(withNames(ctx.tenant), 'repeal.id'), repealView, input);
 }
