@@ -189,6 +189,7 @@ async function checkOrder(ctx: CallContext, input: PoSaveInput) {
   const totalAmount = lines.reduce((s, l) => s + l.amount, 0);
   if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);
   return {
+    supplierName: String(supplier.name),
     header: {
       supplierId: input.supplierId, currencyId, exchangeRate: rate, rateDate, orderDate, warehouseId: input.warehouseId, expectedDate,
       companyRiseId: input.companyRiseId ?? null, remark: input.remark ?? null, lineCount: lines.length, totalQty, totalAmount,
@@ -208,7 +209,7 @@ export interface PoResult {
 export async function saveOrder(ctx: CallContext, input: PoSaveInput, copiedFrom?: number): Promise<PoResult & { totalQty: number; totalAmount: string }> {
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const { header, lines } = await checkOrder(ctx, input);
+  const { supplierName, header, lines } = await checkOrder(ctx, input);
   const now = new Date().toISOString();
   return ctx.transaction(async (db, tenant) => {
     let id: number;
@@ -239,7 +240,7 @@ export async function saveOrder(ctx: CallContext, input: PoSaveInput, copiedFrom
     await ctx.audit({
       action: input.id !== undefined ? 'update' : 'create', entity: 'purchaseOrder', recordId: id, recordLabel: docNo,
       changes: [
-        { field: 'supplierId', title: '供应商', from: null, to: header.supplierId },
+        { field: 'supplierId', title: '供应商', from: null, to: supplierName },
         { field: 'lineCount', title: '明细行数', from: null, to: header.lineCount },
         { field: 'totalQty', title: '数量合计', from: null, to: header.totalQty },
         { field: 'totalAmount', title: '金额合计', from: null, to: moneyText(header.totalAmount) },

@@ -123,7 +123,7 @@ async function checkPutaway(ctx: CallContext, input: PaSaveInput) {
     out.push({ receivingLineId: rl.receivingLineId, productId: rl.productId, fromLocationId: rl.fromLocationId, toLocationId: to, qty, remark: w.remark ?? null });
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
-  return { warehouseId: s.warehouseId, lines: out };
+  return { warehouseId: s.warehouseId, noteDocNo: s.docNo, lines: out };
 }
 
 async function putawayLines(tenant: Tenant, id: number) {
@@ -180,7 +180,7 @@ async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number
 export async function savePutaway(ctx: CallContext, input: PaSaveInput): Promise<DocResult> {
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const { warehouseId, lines } = await checkPutaway(ctx, input);
+  const { warehouseId, noteDocNo, lines } = await checkPutaway(ctx, input);
   const totalQty = lines.reduce((s, l) => s + l.qty, 0);
   const post = input.post === true;
   const now = new Date().toISOString();
@@ -214,7 +214,7 @@ export async function savePutaway(ctx: CallContext, input: PaSaveInput): Promise
       await tenant.update('putaway').set({ docNo }).where('id', '=', id).execute();
     }
     await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: 'putaway', recordId: id, recordLabel: docNo,
-      changes: [{ field: 'receivingNoteId', title: '收货单', from: null, to: input.receivingNoteId }, { field: 'totalQty', title: '上架数量', from: null, to: totalQty }] }, db);
+      changes: [{ field: 'receivingNoteId', title: '收货单', from: null, to: noteDocNo }, { field: 'totalQty', title: '上架数量', from: null, to: totalQty }] }, db);
     if (post) await ctx.audit({ action: 'post', entity: 'putaway', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }, db);
     return { id, docNo, status: post ? 'posted' : 'draft', version, totalQty };
   });

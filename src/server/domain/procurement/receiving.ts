@@ -260,7 +260,7 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
 export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<DocResult> {
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const { warehouseId, lines } = await checkNote(ctx, input);
+  const { order, warehouseId, lines } = await checkNote(ctx, input);
   if (input.taskId) await checkNoteTask(ctx.tenant, input.taskId, input.orderId, lines.map((l) => l.orderLineId));
   const totalQty = lines.reduce((s, l) => s + l.qty, 0);
   const post = input.post === true;
@@ -295,7 +295,7 @@ export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<Do
       await tenant.update('receivingNote').set({ docNo }).where('id', '=', id).execute();
     }
     await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: 'receivingNote', recordId: id, recordLabel: docNo,
-      changes: [{ field: 'orderId', title: '采购订单', from: null, to: input.orderId }, { field: 'totalQty', title: '收货数量', from: null, to: totalQty }] }, db);
+      changes: [{ field: 'orderId', title: '采购订单', from: null, to: String(order.docNo) }, { field: 'totalQty', title: '收货数量', from: null, to: totalQty }] }, db);
     if (post) await ctx.audit({ action: 'post', entity: 'receivingNote', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }, db);
     return { id, docNo, status: post ? 'posted' : 'draft', version, totalQty };
   });
