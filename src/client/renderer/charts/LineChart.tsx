@@ -1,6 +1,7 @@
 // A small SVG line chart: y axis with nice ticks and grid lines, x labels that fit, the line, dots
 // when there are few points, and a hover guide with the point's x and value. Sized to its container.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useWidth } from './useWidth';
 import { labelIndices, nearestIndex, niceTicks, scale, type Point } from './lineChart';
 
 export interface LineChartProps {
@@ -14,21 +15,6 @@ export interface LineChartProps {
 const PAD = { left: 64, right: 20, top: 16, bottom: 32 };
 const LINE = '#1677ff';
 
-function useWidth(): [React.RefObject<HTMLDivElement>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(800);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setWidth(Math.max(240, Math.floor(el.clientWidth || 800)));
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
-}
 
 export function LineChart({ points, height = 280, name, decimals = 2 }: LineChartProps) {
   const [ref, width] = useWidth();

@@ -1,7 +1,8 @@
 // A small SVG bar chart for reports: one group of bars per x label (one bar per series), a y axis with
 // the line chart's nice ticks (from zero, negatives included), a legend, and each bar's value in its
 // tooltip. Sized to its container. The axis arithmetic is shared with charts/lineChart.ts.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useWidth } from '../charts/useWidth';
 import { labelIndices, niceTicks, scale } from '../charts/lineChart';
 
 export interface BarSeries {
@@ -19,21 +20,6 @@ export interface BarChartProps {
 const PAD = { left: 72, right: 16, top: 28, bottom: 36 };
 export const BAR_COLOURS = ['#1677ff', '#52c41a', '#faad14', '#eb2f96', '#722ed1'];
 
-function useWidth(): [React.RefObject<HTMLDivElement>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(800);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const measure = () => setWidth(Math.max(240, Math.floor(el.clientWidth || 800)));
-    measure();
-    if (typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
-}
 
 /** A label cut to about `max` characters (wide characters count double). */
 export function shortLabel(text: string, max: number): string {

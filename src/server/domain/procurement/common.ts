@@ -7,6 +7,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
 import { realDate } from '../../resources/fields.ts';
+import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -109,4 +110,20 @@ export async function newestFirstPage<V>(where: AnySelect, idColumn: string, rea
     if (ids.length) rows = await read(ids);
   }
   return { list: rows.map(view), total, page: paging.page, pageSize: paging.pageSize };
+}
+
+/** A quantity in small units on a document line (null: not given). */
+export const QTY = { type: ['integer', 'null'], minimum: 0, maximum: MAX_MOVE_QTY } as const;
+
+/**
+ * A line quantity entered either as the total in small units (`field`) or as big/mid/small packs
+ * (turned into small units with the product's pack sizes by lineQty); `part` prefixes the pack titles.
+ */
+export function packQtyProps(field: string, title: string, part = '') {
+  return {
+    [field]: { ...QTY, title: `${title}（最小单位）` },
+    big: { ...QTY, title: `${part}大包装数` },
+    mid: { ...QTY, title: `${part}中包装数` },
+    small: { ...QTY, title: `${part}最小单位数` },
+  };
 }

@@ -20,8 +20,7 @@ import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 import { insertMany } from '../stock/raw.ts';
 import {
-  parseDay, PO_STATUS, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row,
-  PAGING_PROPS,
+  packQtyProps, parseDay, PO_STATUS, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS,
 } from './common.ts';
 import { CONTAINER_STATUS, claimLoadableContainer, loadableContainer } from './container.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
@@ -36,7 +35,6 @@ export const TASK_STATUS = { open: '待收货', receiving: '收货中', done: '�
 export type TaskStatus = keyof typeof TASK_STATUS;
 /** Orders whose lines can be planned. */
 export const PLANNABLE = ['confirmed', 'partlyReceived'];
-const QTY = { type: ['integer', 'null'], minimum: 0, maximum: MAX_MOVE_QTY };
 
 export const PLAN_SAVE_INPUT: InputSchema = {
   type: 'object',
@@ -54,10 +52,7 @@ export const PLAN_SAVE_INPUT: InputSchema = {
         type: 'object', required: ['orderLineId'],
         properties: {
           orderLineId: { type: 'integer', minimum: 1, title: '订单明细' },
-          qty: { ...QTY, title: '计划数量（最小单位）' },
-          big: { ...QTY, title: '大包装数' },
-          mid: { ...QTY, title: '中包装数' },
-          small: { ...QTY, title: '最小单位数' },
+          ...packQtyProps('qty', '计划数量'),
           remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
         },
       },

@@ -25,11 +25,9 @@ import type { FileResponse } from '../../http/file-response.ts';
 import { ApiError, bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { decimalOf } from '../../resources/fields.ts';
 import { nextDocumentNo } from '../sequence.ts';
-import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 import { insertMany } from '../stock/raw.ts';
 import {
-  DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz, newestFirstPage, namedRows, type DocStatus, type Row,
-  PAGING_PROPS,
+  packQtyProps, DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz, newestFirstPage, namedRows, type DocStatus, type Row, PAGING_PROPS,
 } from './common.ts';
 import { applyInvoiceStock, movesOf } from './invoice-stock.ts';
 import { lineQty } from './purchase-order.ts';
@@ -38,7 +36,6 @@ export const PI_TITLE = '采购发票';
 export const PI_PREFIX = 'FP';
 const MAX_LINES = 2000;
 const MAX_PRICE = new Decimal('1000000000');
-const QTY = { type: ['integer', 'null'], minimum: 0, maximum: MAX_MOVE_QTY };
 const PAYABLE_STATUS = { open: '未结清', cancelled: '已作废' } as const;
 
 export const PI_SAVE_INPUT: InputSchema = {
@@ -62,10 +59,7 @@ export const PI_SAVE_INPUT: InputSchema = {
         type: 'object', required: ['receivingLineId'],
         properties: {
           receivingLineId: { type: 'integer', minimum: 1, title: '收货明细' },
-          qty: { ...QTY, title: '开票数量（最小单位）' },
-          big: { ...QTY, title: '大包装数' },
-          mid: { ...QTY, title: '中包装数' },
-          small: { ...QTY, title: '最小单位数' },
+          ...packQtyProps('qty', '开票数量'),
           price: { type: ['string', 'number', 'null'], maxLength: 30, title: '单价' },
           remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
         },

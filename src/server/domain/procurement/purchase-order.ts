@@ -19,15 +19,13 @@ import { insertMany } from '../stock/raw.ts';
 import { fileDate, xlsxDownload, type XlsxCell } from '../../files/xlsx.ts';
 import type { FileResponse } from '../../http/file-response.ts';
 import {
-  moneyText, parseDay, PO_STATUS, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz, newestFirstPage, namedRows, type PoStatus, type Row,
-  PAGING_PROPS,
+  packQtyProps, moneyText, parseDay, PO_STATUS, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz, newestFirstPage, namedRows, type PoStatus, type Row, PAGING_PROPS,
 } from './common.ts';
 
 export const PO_TITLE = '采购订单';
 export const PO_PREFIX = 'CG';
 const MAX_LINES = 2000;
 const MAX_PRICE = new Decimal('1000000000');
-const QTY = { type: ['integer', 'null'], minimum: 0, maximum: MAX_MOVE_QTY };
 
 export const PO_SAVE_INPUT: InputSchema = {
   type: 'object',
@@ -48,10 +46,7 @@ export const PO_SAVE_INPUT: InputSchema = {
         type: 'object', required: ['productId', 'price'],
         properties: {
           productId: { type: 'integer', minimum: 1, title: '商品' },
-          qty: { ...QTY, title: '数量（最小单位）' },
-          big: { ...QTY, title: '大包装数' },
-          mid: { ...QTY, title: '中包装数' },
-          small: { ...QTY, title: '最小单位数' },
+          ...packQtyProps('qty', '数量'),
           price: { type: ['string', 'number'], maxLength: 30, title: '单价' },
           remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
         },

@@ -28,8 +28,7 @@ import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
 import { addGuarded, insertMany } from '../stock/raw.ts';
 import {
-  DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row,
-  PAGING_PROPS,
+  packQtyProps, DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS,
 } from './common.ts';
 import { lineQty } from './purchase-order.ts';
 
@@ -42,7 +41,6 @@ const RN_TITLE = '收货单';
 const LINE_TITLE = '退货明细';
 const MAX_LINES = 2000;
 const MAX_PRICE = new Decimal('1000000000');
-const QTY = { type: ['integer', 'null'], minimum: 0, maximum: MAX_MOVE_QTY };
 
 /** The list route opened on one plan (the spec gives return plans no detail route). */
 export const returnPlanRoute = (docNo: string) => `/procurement/outPlan/list?docNo=${encodeURIComponent(docNo)}`;
@@ -66,10 +64,7 @@ export const RETURN_SAVE_INPUT: InputSchema = {
           receivingLineId: { type: ['integer', 'null'], minimum: 1, title: '收货明细' },
           productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
           locationId: { type: ['integer', 'null'], minimum: 1, title: '出库库位' },
-          qty: { ...QTY, title: '退货数量（最小单位）' },
-          big: { ...QTY, title: '大包装数' },
-          mid: { ...QTY, title: '中包装数' },
-          small: { ...QTY, title: '最小单位数' },
+          ...packQtyProps('qty', '退货数量'),
           price: { type: ['string', 'number', 'null'], maxLength: 30, title: '单价' },
           remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
         },
@@ -107,10 +102,7 @@ export const RETURN_LINE_SAVE_INPUT: InputSchema = {
   properties: {
     id: { type: 'integer', minimum: 1, title: LINE_TITLE },
     version: { type: 'integer', minimum: 1, title: '版本' },
-    qty: { ...QTY, title: '退货数量（最小单位）' },
-    big: { ...QTY, title: '大包装数' },
-    mid: { ...QTY, title: '中包装数' },
-    small: { ...QTY, title: '最小单位数' },
+    ...packQtyProps('qty', '退货数量'),
     locationId: { type: ['integer', 'null'], minimum: 1, title: '出库库位' },
     remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
   },

@@ -25,8 +25,7 @@ import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
 import { addGuarded, insertMany, isSqlite, runSql } from '../stock/raw.ts';
 import {
-  DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, newestFirstPage, namedRows, type DocStatus, type Row,
-  PAGING_PROPS,
+  QTY, packQtyProps, DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, newestFirstPage, namedRows, type DocStatus, type Row, PAGING_PROPS,
 } from './common.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
 import { refuseIfInvoiced } from './invoice.ts';
@@ -35,7 +34,6 @@ import { applyNoteToTask, checkNoteTask } from './inbound-task.ts';
 
 export const RN_TITLE = '收货单';
 export const RN_PREFIX = 'SH';
-const QTY = { type: ['integer', 'null'], minimum: 0, maximum: MAX_MOVE_QTY };
 
 export const RN_SAVE_INPUT: InputSchema = {
   type: 'object',
@@ -53,10 +51,7 @@ export const RN_SAVE_INPUT: InputSchema = {
         type: 'object', required: ['orderLineId'],
         properties: {
           orderLineId: { type: 'integer', minimum: 1, title: '订单明细' },
-          countedQty: { ...QTY, title: '实收数量（最小单位）' },
-          big: { ...QTY, title: '实收大包装数' },
-          mid: { ...QTY, title: '实收中包装数' },
-          small: { ...QTY, title: '实收最小单位数' },
+          ...packQtyProps('countedQty', '实收数量', '实收'),
           damagedQty: { ...QTY, title: '破损数量' },
           locationId: { type: ['integer', 'null'], minimum: 1, title: '收货库位' },
           remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
