@@ -24,7 +24,7 @@ export async function createServer(config: ServerConfig, opts: { seed?: boolean 
   const ops = allOps({ catalog, rights, resources });
   // Binding first: a catalog/handler mismatch must stop start-up before anything touches the database.
   const bound = bindCatalog(catalog, ops, resourceResolver(resources));
-  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, backgroundCheckpoint: true });
   try {
     await migrate(database.db, database.dialect);
     if (opts.seed !== false) await seedIfEmpty(database.db);

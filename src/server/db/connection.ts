@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
+import { startCheckpointer } from './checkpointer.ts';
 import { FastCamelCasePlugin } from './camel-case.ts';
 import { cachedStatements } from './sqlite-statements.ts';
 
@@ -22,7 +23,15 @@ export interface Database {
 // pg returns int8/numeric as strings; our int8 columns hold scaled integers well inside 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Database {
+export interface OpenOptions {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  /** SQLite: WAL checkpoints on a worker thread instead of inside commits (the server; see checkpointer.ts). */
+  backgroundCheckpoint?: boolean;
+}
+
+export function openDatabase(opts: OpenOptions): Database {
   const plugins = [new FastCamelCasePlugin()];
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
@@ -44,8 +53,16 @@ export function openDatabase(opts: { databaseUrl?: string; dataDir: string; pool
   sqlite.pragma('mmap_size = 268435456');
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('temp_store = memory');
+  const checkpointer = opts.backgroundCheckpoint ? startCheckpointer(sqlite, file) : undefined;
   const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: cachedStatements(sqlite) }), plugins });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer?.close();
+      await db.destroy();
+    },
+  };
 }
 
 /**
