@@ -92,6 +92,7 @@ export const BUSINESS_CODES = {
   INBOUND_PLAN_OVER_4111: '采购订单 {docNo} 第 {line} 行商品 {code} 计划数量超出：订购 {ordered}，已计划 {planned}，本次 {qty}，最多还可计划 {left}',
   INBOUND_CONTAINER_TAKEN_4112: '集装箱号 {containerNo} 已存在（状态“{status}”），请核对箱号',
   INBOUND_CONTAINER_TYPE_4113: '柜型“{type}”不是本公司的柜型（可选：{allowed}），请在公司参数中维护柜型',
+  INBOUND_PLANNED_RECEIPT_4119: '采购订单 {docNo} 第 {line} 行商品 {code} 有 {planned} 在入库任务 {tasks} 中待收货，请在入库任务中收货；不按入库任务本次 {qty}，最多还可收 {left}',
   INBOUND_TASK_ORDER_4114: '入库任务 {taskDocNo} 属于采购订单 {taskOrderDocNo}，不能用于采购订单 {orderDocNo} 的收货单',
   // procurement: purchase invoices, payables, invoice stock
   PURCHASE_INVOICE_OVER_4101: '采购发票第 {line} 行商品 {code} 超出可开票数量：收货单 {docNo} 收货 {received}，已开票 {invoiced}，本次 {qty}，最多还可开 {left}',

@@ -220,7 +220,7 @@ async function noteLines(tenant: Tenant, id: number) {
  * Posting steps 2–5 (the note's status is already changed by the caller). `saved`: the lines this
  * transaction has just written (saves reading them back).
  */
-async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, saved?: Awaited<ReturnType<typeof noteLines>>): Promise<void> {
+async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null, saved?: Awaited<ReturnType<typeof noteLines>>): Promise<void> {
   const order = await claimOrder(tenant, orderId, RECEIVABLE, '收货');
   const lines = saved ?? await noteLines(tenant, id);
   const m = await receMultipleOf(db, tenant.companyId);
@@ -228,6 +228,7 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
   for (const l of lines) per.set(l.orderLineId, (per.get(l.orderLineId) ?? 0) + l.qty);
   // Every line's conditional update in one statement; a line missing from what it returns was refused.
   const changes = [...per.entries()].filter(([, d]) => d !== 0).sort((a, b) => a[0] - b[0]);
+  if (taskId == null) await refuseIfPlanned(tenant, order, changes, m);
   const passed = await addGuarded(db, {
     table: 'purchase_order_line', column: 'received_qty', companyId: tenant.companyId, changes, where: 'order_id = ?', whereParams: [orderId],
     // numeric on PostgreSQL: ordered × num may pass the bigint range for extreme quantities and multiples
@@ -249,6 +250,45 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
   await postMoves(db, ctx.caller!, moves);
   await recomputeOrder(db, tenant.companyId, orderId);
   await applyNoteToTask(db, tenant, id, 1);
+}
+
+/**
+ * A note received on the order itself (no inbound task) may not take what the order's open inbound
+ * tasks still expect: that quantity is already counted as inbound (在途) and will be received against
+ * its task. Checked after the order row is claimed, which confirming a plan claims too, so the two
+ * cannot pass each other.
+ */
+async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[number, number]>, m: { text: string; num: number; den: number }): Promise<void> {
+  const receiving = changes.filter(([, d]) => d > 0);
+  if (!receiving.length) return;
+  const open = (await tenant.select('inboundTaskLine')
+    .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
+    .select(['inboundTaskLine.orderLineId', 'inboundTask.docNo', 'inboundTaskLine.qty', 'inboundTaskLine.receivedQty'])
+    .where('inboundTask.orderId', '=', Number(order.id)).where('inboundTask.status', 'in', ['open', 'receiving'])
+    .where('inboundTaskLine.orderLineId', 'in', receiving.map(([id]) => id)).execute()) as Row[];
+  const planned = new Map<number, { qty: number; tasks: string[] }>();
+  for (const r of open) {
+    const left = Number(r.qty) - Number(r.receivedQty);
+    if (left <= 0) continue;
+    const p = planned.get(Number(r.orderLineId)) ?? { qty: 0, tasks: [] };
+    p.qty += left;
+    p.tasks.push(String(r.docNo));
+    planned.set(Number(r.orderLineId), p);
+  }
+  if (!planned.size) return;
+  const ids = [...planned.keys()];
+  const l = 'purchaseOrderLine';
+  const orderLines = (await tenant.select(l).innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
+    .select([`${l}.id`, `${l}.lineNo`, `${l}.qty`, `${l}.receivedQty`, 'product.code']).where(`${l}.id`, 'in', ids).orderBy(`${l}.lineNo`).execute()) as Row[];
+  for (const ol of orderLines) {
+    const p = planned.get(Number(ol.id))!;
+    const d = receiving.find(([id]) => id === Number(ol.id))![1];
+    const received = Number(ol.receivedQty);
+    if ((received + d + p.qty) * m.den <= Number(ol.qty) * m.num) continue;
+    const left = Math.max(0, Math.floor((Number(ol.qty) * m.num) / m.den) - received - p.qty);
+    throw bizError('INBOUND_PLANNED_RECEIPT_4119', { docNo: String(order.docNo), line: Number(ol.lineNo), code: String(ol.code), planned: p.qty, tasks: p.tasks.join('、'), qty: d, left },
+      { orderLineId: Number(ol.id), lineNo: Number(ol.lineNo), planned: p.qty, qty: d, left });
+  }
 }
 
 /** Creates or updates a draft; with `post`, posts it in the same transaction. */
@@ -284,7 +324,7 @@ export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<Do
     }
     await insertMany(db, 'receiving_note_line', ['company_id', 'note_id', 'line_no', 'order_line_id', 'product_id', 'location_id', 'counted_qty', 'damaged_qty', 'qty', 'putaway_qty', 'remark'],
       lines.map((l, i) => [tenant.companyId, id, i + 1, l.orderLineId, l.productId, l.locationId, l.counted, l.damaged, l.qty, 0, l.remark]));
-    if (post) await applyNote(ctx, db, tenant, id, input.orderId, warehouseId, lines.map((l, i) => ({ lineNo: i + 1, orderLineId: l.orderLineId, productId: l.productId, locationId: l.locationId, qty: l.qty })));
+    if (post) await applyNote(ctx, db, tenant, id, input.orderId, warehouseId, input.taskId ?? null, lines.map((l, i) => ({ lineNo: i + 1, orderLineId: l.orderLineId, productId: l.productId, locationId: l.locationId, qty: l.qty })));
     if (!docNo) {
       docNo = await nextDocumentNo(db, tenant.companyId, RN_PREFIX, tz(ctx));
       await tenant.update('receivingNote').set({ docNo }).where('id', '=', id).execute();
@@ -303,9 +343,9 @@ export async function postNote(ctx: CallContext, input: { id: number; version?: 
     let q = tenant.update('receivingNote').set({ status: 'posted', postedAt: now, postedBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
       .where('id', '=', input.id).where('status', '=', 'draft');
     if (input.version !== undefined) q = q.where('version', '=', input.version);
-    const doc = (await q.returning(['id', 'docNo', 'version', 'orderId', 'warehouseId', 'totalQty']).executeTakeFirst()) as Row | undefined;
+    const doc = (await q.returning(['id', 'docNo', 'version', 'orderId', 'warehouseId', 'totalQty', 'taskId']).executeTakeFirst()) as Row | undefined;
     if (!doc) throw await refusal(tenant, 'receivingNote', RN_TITLE, DOC_STATUS, input.id, input.version, ['draft'], '过账');
-    await applyNote(ctx, db, tenant, input.id, Number(doc.orderId), Number(doc.warehouseId));
+    await applyNote(ctx, db, tenant, input.id, Number(doc.orderId), Number(doc.warehouseId), doc.taskId == null ? null : Number(doc.taskId));
     await ctx.audit({ action: 'post', entity: 'receivingNote', recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }, db);
     return { id: input.id, docNo: String(doc.docNo), status: 'posted', version: Number(doc.version), totalQty: Number(doc.totalQty) };
   });
