@@ -15,6 +15,7 @@ const RN = { save: '021403', post: '021404' };
 const PL = { save: '021203', confirm: '021204' };
 const TK = { get: '021302' };
 const INVENTORY = '011301';
+const SOURCE = '021407';
 
 type Env = { code: string; msg: string; data: any };
 async function ok(p: Promise<Env>): Promise<any> {
@@ -44,6 +45,9 @@ describe('receiving on an order that has an open inbound task', () => {
     const plan = await ok(t.call('oms', PL.save, { orderId: po.id, lines: [{ orderLineId: line.id, qty: 60 }] }, demo));
     const { taskId } = await ok(t.call('oms', PL.confirm, { id: plan.id, version: plan.version }, demo));
     const task = await ok(t.call('oms', TK.get, { id: taskId }, demo));
+    // The new receiving note on the order offers only what the task does not expect; on the task, the task's part.
+    expect((await ok(t.call('oms', SOURCE, { orderId: po.id }, demo))).lines[0]).toMatchObject({ orderedQty: 100, openQty: 40 });
+    expect((await ok(t.call('oms', SOURCE, { orderId: po.id, taskId }, demo))).lines[0]).toMatchObject({ openQty: 60 });
 
     // 0 received + 60 expected by the task + 51 > 110 (100 × 1.1)
     const refused = await t.call('oms', RN.save, { orderId: po.id, post: true, lines: [{ orderLineId: line.id, countedQty: 51 }] }, demo);

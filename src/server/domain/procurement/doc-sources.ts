@@ -29,6 +29,8 @@ export async function receivableOrders(ctx: CallContext, input: { keyword?: stri
 /**
  * An order that can be received, with its lines and what is still open on each. With an inbound task:
  * only the task's lines, open = what the task still expects (never more than the order has open).
+ * Without one: what the order's open inbound tasks still expect is not open here (it is received
+ * against those tasks; receiving.ts refuses it on the order itself).
  */
 export async function receivingSource(ctx: CallContext, orderId: number, taskId?: number) {
   const order = await getOrder(ctx, orderId);
@@ -40,6 +42,14 @@ export async function receivingSource(ctx: CallContext, orderId: number, taskId?
     const taskLines = (await ctx.tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', taskId).execute()) as Row[];
     const open = new Map(taskLines.map((t) => [Number(t.orderLineId), Math.max(0, Number(t.qty) - Number(t.receivedQty))]));
     lines = order.lines.filter((l) => open.has(l.id)).map((l) => ({ ...l, openQty: Math.min(l.openQty, open.get(l.id)!) }));
+  } else {
+    const inTasks = (await ctx.tenant.select('inboundTaskLine')
+      .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
+      .select(['inboundTaskLine.orderLineId', 'inboundTaskLine.qty', 'inboundTaskLine.receivedQty'])
+      .where('inboundTask.orderId', '=', orderId).where('inboundTask.status', 'in', ['open', 'receiving']).execute()) as Row[];
+    const expected = new Map<number, number>();
+    for (const t of inTasks) expected.set(Number(t.orderLineId), (expected.get(Number(t.orderLineId)) ?? 0) + Math.max(0, Number(t.qty) - Number(t.receivedQty)));
+    if (expected.size) lines = lines.map((l) => ({ ...l, openQty: Math.max(0, l.openQty - (expected.get(l.id) ?? 0)) }));
   }
   return {
     orderId: order.id, orderDocNo: order.docNo, supplierName: order.supplierName, warehouseId: order.warehouseId, warehouseName: order.warehouseName, taskId: taskId ?? null,
