@@ -4,6 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type Driver } from 'kysely';
+import { registerAutonomous } from './autonomous.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { FastCamelCasePlugin } from './camel-case.ts';
 import { cachedStatements } from './sqlite-statements.ts';
@@ -36,7 +37,18 @@ export function openDatabase(opts: OpenOptions): Database {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    // Two connections apart from the pool for statements that commit on their own (autonomous.ts): a
+    // transaction holding a pool connection may wait for them, so they never wait for the pool.
+    const own = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 2 }) }), plugins });
+    registerAutonomous(db, own);
+    return {
+      db,
+      dialect: 'postgres',
+      close: async () => {
+        await own.destroy();
+        await db.destroy();
+      },
+    };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, 'app.sqlite');

@@ -1,9 +1,13 @@
 // Per-company number sequences (table `sequence`): product codes, document numbers. A value is taken by
 // one conditional increment (UPDATE ... SET next_value = next_value + 1 RETURNING), so two callers never
 // share one; the first use creates the row with an insert that cannot race (ON CONFLICT DO NOTHING).
-// Run inside the caller's transaction: a rolled-back transaction gives its number back.
+// takeSequenceValue runs in the caller's transaction: a rolled-back transaction gives its value back.
+// Document numbers on PostgreSQL are taken on a connection of their own and committed at once
+// (db/autonomous.ts), so documents of one kind do not queue behind each other's commits; a document
+// whose transaction rolls back then leaves a gap in the day's numbers (never a number used twice).
 import { sql } from 'kysely';
 import { formatDate } from '../../core/format.ts';
+import { autonomousFor } from '../db/autonomous.ts';
 import type { DB } from '../db/connection.ts';
 
 /** Takes the next value of a company's sequence; `start` gives the first value when the sequence is new. */
@@ -25,6 +29,6 @@ export async function takeSequenceValue(db: DB, companyId: number, name: string,
  */
 export async function nextDocumentNo(db: DB, companyId: number, prefix: string, tzHours: number, at = new Date()): Promise<string> {
   const day = formatDate(at.toISOString(), tzHours).replace(/-/g, '');
-  const n = await takeSequenceValue(db, companyId, `doc:${prefix}:${day}`, 1);
+  const n = await takeSequenceValue(autonomousFor(db) ?? db, companyId, `doc:${prefix}:${day}`, 1);
   return `${prefix}${day}${String(n).padStart(4, '0')}`;
 }
