@@ -94,6 +94,7 @@ export const BUSINESS_CODES = {
   INBOUND_CONTAINER_TYPE_4113: '柜型“{type}”不是本公司的柜型（可选：{allowed}），请在公司参数中维护柜型',
   INBOUND_PLANNED_RECEIPT_4119: '采购订单 {docNo} 第 {line} 行商品 {code} 有 {planned} 在入库任务 {tasks} 中待收货，请在入库任务中收货；不按入库任务本次 {qty}，最多还可收 {left}',
   INBOUND_TASK_ORDER_4114: '入库任务 {taskDocNo} 属于采购订单 {taskOrderDocNo}，不能用于采购订单 {orderDocNo} 的收货单',
+  INBOUND_TASK_DRAFT_NOTES_4115: '入库任务 {docNo} 还有未过账的收货单 {notes}，请先过账或作废后再关闭',
   // procurement: purchase invoices, payables, invoice stock
   PURCHASE_INVOICE_OVER_4101: '采购发票第 {line} 行商品 {code} 超出可开票数量：收货单 {docNo} 收货 {received}，已开票 {invoiced}，本次 {qty}，最多还可开 {left}',
   PURCHASE_INVOICE_LINE_4102: '采购发票第 {line} 行不是供应商“{supplier}”已过账的收货明细（收货单 {docNo}，状态“{status}”）',
@@ -106,6 +107,7 @@ export const BUSINESS_CODES = {
   EXPORT_JOB_NOT_READY_4182: '导出任务“{name}”当前状态为“{status}”，完成后才能{action}',
   EXPORT_FILE_GONE_4183: '导出任务“{name}”的文件已不存在，请重新导出',
   EXPORT_JOB_BUSY_4184: '您已有 {count} 个导出任务正在进行，请等待完成后再导出',
+  EXPORT_JOB_EXPIRED_4185: '导出任务不存在，或已超过保留期限（导出文件保留 {days} 天）被自动清理，请重新导出',
   // procurement: return outbound plans (returns to suppliers), repeals
   RETURN_OVER_4121: '收货单 {docNo} 第 {line} 行商品 {code} 退货数量超出：收货 {received}，已退 {returned}，本次 {qty}，最多还可退 {left}',
   RETURN_LINE_4122: '退货明细第 {line} 行不是供应商“{supplier}”在仓库 {warehouse} 已过账的收货明细（收货单 {docNo}，状态“{status}”）',

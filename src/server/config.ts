@@ -15,6 +15,8 @@ export interface ServerConfig {
   loginWindowSec: number;
   smtp: { host?: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   clientDir: string;
+  /** Days a finished export job and its file are kept (0: kept until the user deletes them). */
+  exportRetentionDays: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -54,5 +56,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       from: env.SMTP_FROM || 'noreply@localhost',
     },
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
+    exportRetentionDays: int(env, 'EXPORT_RETENTION_DAYS', 7),
   };
 }

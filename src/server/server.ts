@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
+import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
 import { allOps } from './ops/index.ts';
 import { loadResources, resourceResolver } from './resources/index.ts';
@@ -29,7 +30,9 @@ export async function createServer(config: ServerConfig, opts: { seed?: boolean 
     await migrate(database.db, database.dialect);
     if (opts.seed !== false) await seedIfEmpty(database.db);
     const app = await buildApp({ config, database, catalog, bound });
-    return { app, database, close: async () => { await app.close(); await database.close(); } };
+    // export files past their retention go at start-up and hourly (export-retention.ts)
+    const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
+    return { app, database, close: async () => { await sweep.stop(); await app.close(); await database.close(); } };
   } catch (e) {
     await database.close();
     throw e;

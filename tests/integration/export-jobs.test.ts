@@ -2,11 +2,15 @@
 // export of any export code the caller may call (019901), the caller's job list (019902), the download
 // (019903) that only the owner gets, removal (019904), failures with their Chinese message, jobs whose
 // process went away, and the file: a real .xlsx holding the rows the synchronous export would hold.
+// Retention: the list says when each finished job expires; jobs and files older than
+// EXPORT_RETENTION_DAYS are swept at start-up and periodically, and their download says so.
 import fs from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.ts';
 import { exportJobsIdle, STALE_MS } from '../../src/server/domain/export-jobs.ts';
+import { startExportSweep, sweepExports } from '../../src/server/domain/export-retention.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
@@ -23,6 +27,8 @@ async function ok(p: Promise<Env>): Promise<any> {
   return r.data;
 }
 
+const GONE = (days: number) => `导出任务不存在，或已超过保留期限（导出文件保留 ${days} 天）被自动清理，请重新导出`;
+const DAY = 24 * 3600 * 1000;
 const start = (api: string, body: Record<string, unknown> = {}, token = admin) => t.call('cdm', J.start, { api, body }, token);
 const jobs = async (token = admin) => (await ok(t.call('cdm', J.list, { page: 1, pageSize: 50 }, token))).list as any[];
 
@@ -85,7 +91,7 @@ describe('export jobs', () => {
     expect((await jobs(other)).map((j) => j.id)).not.toContain(job.id);
     for (const token of [clerk, other]) {
       const r = await t.call('cdm', J.download, { id: job.id }, token);
-      expect(r).toMatchObject({ code: 'COMMON_NOT_FOUND_4004', msg: '导出任务不存在或已被删除' });
+      expect(r).toMatchObject({ code: 'EXPORT_JOB_EXPIRED_4185', msg: GONE(7) });
       expect((await t.call('cdm', J.remove, { id: job.id }, token)).code).toBe('COMMON_NOT_FOUND_4004');
     }
     // the owner still can
@@ -117,7 +123,7 @@ describe('export jobs', () => {
     expect(await ok(t.call('cdm', J.remove, { id: done.id }, admin))).toEqual({ removed: 1 });
     expect(files().length).toBe(before - 1);
     expect((await jobs()).map((j) => j.id)).not.toContain(done.id);
-    expect((await t.call('cdm', J.download, { id: done.id }, admin)).code).toBe('COMMON_NOT_FOUND_4004');
+    expect((await t.call('cdm', J.download, { id: done.id }, admin)).code).toBe('EXPORT_JOB_EXPIRED_4185');
 
     // a file that went missing on disk is said so
     const lost = await ok(start('cdm:012905'));
@@ -165,5 +171,97 @@ describe('export jobs', () => {
     await t.database.db.insertInto('exportJob').values([1, 2, 3, 4, 5].map(() => row('queued', fresh))).execute();
     expect(await start('cdm:012905')).toMatchObject({ code: 'EXPORT_JOB_BUSY_4184', msg: '您已有 5 个导出任务正在进行，请等待完成后再导出' });
     expect((await jobs()).filter((j) => j.status === 'queued')).toHaveLength(5);
+  });
+
+  it('lists when each finished job expires, and sweeps jobs and files past the retention with a clear download message', async () => {
+    // the unfinished jobs of the test above belong to no process here
+    await t.database.db.deleteFrom('exportJob').where('runner', '=', 'gone').execute();
+    const dir = path.join(t.config.dataDir, 'exports');
+    const a = await ok(start('cdm:012905'));
+    const b = await ok(start('cdm:012905'));
+    await finished(b.id);
+    const listed = (await jobs()).find((j) => j.id === a.id);
+    expect(Date.parse(listed.expiresAt) - Date.parse(listed.finishedAt)).toBe(7 * DAY);
+    // a is 8 days old, b 6 days: only a goes, with its file
+    const stored = async (id: number) => t.database.db.selectFrom('exportJob').select(['companyId', 'storedName']).where('id', '=', id).executeTakeFirstOrThrow();
+    const fileA = await stored(a.id);
+    const pathA = path.join(dir, String(fileA.companyId), String(fileA.storedName));
+    await t.database.db.updateTable('exportJob').set({ finishedAt: new Date(Date.now() - 8 * DAY).toISOString() }).where('id', '=', a.id).execute();
+    await t.database.db.updateTable('exportJob').set({ finishedAt: new Date(Date.now() - 6 * DAY).toISOString() }).where('id', '=', b.id).execute();
+    // files no job names: an old left-over goes, a new one stays (it may be a job being recorded)
+    const leftover = path.join(dir, String(fileA.companyId), '999999-old.xlsx.part');
+    const recent = path.join(dir, String(fileA.companyId), '999998-new.xlsx.part');
+    fs.writeFileSync(leftover, 'x');
+    fs.writeFileSync(recent, 'x');
+    const tenDaysAgo = new Date(Date.now() - 10 * DAY);
+    fs.utimesSync(leftover, tenDaysAgo, tenDaysAgo);
+    fs.utimesSync(pathA, tenDaysAgo, tenDaysAgo); // the job's own file is judged by its job, not its time
+
+    expect(await sweepExports(t.database.db, t.config.dataDir, 7)).toEqual({ jobs: 1, files: 2 });
+    expect([fs.existsSync(pathA), fs.existsSync(leftover), fs.existsSync(recent)]).toEqual([false, false, true]);
+    expect((await jobs()).map((j) => j.id)).not.toContain(a.id);
+    expect(await t.call('cdm', J.download, { id: a.id }, admin)).toMatchObject({ code: 'EXPORT_JOB_EXPIRED_4185', msg: GONE(7) });
+    expect((await t.raw('cdm', J.download, { id: b.id }, admin)).statusCode).toBe(200);
+    // a second sweep finds nothing more; 0 days keeps everything
+    expect(await sweepExports(t.database.db, t.config.dataDir, 7)).toEqual({ jobs: 0, files: 0 });
+    expect(await sweepExports(t.database.db, t.config.dataDir, 0)).toEqual({ jobs: 0, files: 0 });
+    fs.rmSync(recent);
+
+    // unfinished jobs are never swept, however old
+    const me = await t.database.db.selectFrom('exportJob').select(['companyId', 'accountId']).where('id', '=', b.id).executeTakeFirstOrThrow();
+    const ancient = new Date(Date.now() - 30 * DAY).toISOString();
+    const queued = await t.database.db.insertInto('exportJob').values({
+      companyId: me.companyId, accountId: me.accountId, family: 'cdm', code: '012905', name: '导出部门', body: '{}', status: 'queued', runner: 'elsewhere', createdAt: ancient, heartbeatAt: new Date().toISOString(),
+    }).returning('id').executeTakeFirstOrThrow();
+    expect((await sweepExports(t.database.db, t.config.dataDir, 7)).jobs).toBe(0);
+    await t.database.db.deleteFrom('exportJob').where('id', '=', Number(queued.id)).execute();
+  });
+
+  it('sweeps at start-up with EXPORT_RETENTION_DAYS and again on its interval', async () => {
+    const c = await ok(start('cdm:012905'));
+    await finished(c.id);
+    await t.database.db.updateTable('exportJob').set({ finishedAt: new Date(Date.now() - 4 * DAY).toISOString() }).where('id', '=', c.id).execute();
+    // another server process on the same data, keeping files 3 days: its start-up sweep removes c
+    const second = await startTestServer({ EXPORT_RETENTION_DAYS: '3' }, { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
+    try {
+      const token = await second.login('demo', 'admin', 'demo123');
+      for (let i = 0; i < 100 && (await jobs(token)).some((j) => j.id === c.id); i++) await new Promise((r) => setTimeout(r, 20));
+      expect((await jobs(token)).map((j) => j.id)).not.toContain(c.id);
+      expect(await second.call('cdm', J.download, { id: c.id }, token)).toMatchObject({ code: 'EXPORT_JOB_EXPIRED_4185', msg: GONE(3) });
+      const d = await ok(second.call('cdm', J.start, { api: 'cdm:012905', body: {} }, token));
+      await exportJobsIdle();
+      const listed = (await ok(second.call('cdm', J.list, { page: 1, pageSize: 50 }, token))).list.find((j: any) => j.id === d.id);
+      expect(Date.parse(listed.expiresAt) - Date.parse(listed.finishedAt)).toBe(3 * DAY);
+    } finally {
+      await second.close();
+    }
+
+    // the periodic sweep: a job that grows old after start is removed on the next round
+    const e = await ok(start('cdm:012905'));
+    await finished(e.id);
+    const sweep = startExportSweep(t.database.db, t.config.dataDir, 7, 30);
+    try {
+      await t.database.db.updateTable('exportJob').set({ finishedAt: new Date(Date.now() - 8 * DAY).toISOString() }).where('id', '=', e.id).execute();
+      for (let i = 0; i < 100 && (await jobs()).some((j) => j.id === e.id); i++) await new Promise((r) => setTimeout(r, 20));
+      expect((await jobs()).map((j) => j.id)).not.toContain(e.id);
+    } finally {
+      await sweep.stop();
+    }
+  });
+
+  it('reads EXPORT_RETENTION_DAYS: 7 by default, 0 keeps files, a bad value stops start-up in Chinese', async () => {
+    expect(loadConfig({}).exportRetentionDays).toBe(7);
+    expect(loadConfig({ EXPORT_RETENTION_DAYS: '0' }).exportRetentionDays).toBe(0);
+    expect(() => loadConfig({ EXPORT_RETENTION_DAYS: '-1' })).toThrow('环境变量 EXPORT_RETENTION_DAYS 必须是非负数字，当前为 “-1”');
+    const keep = await startTestServer({ EXPORT_RETENTION_DAYS: '0' }, { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl });
+    try {
+      const token = await keep.login('demo', 'admin', 'demo123');
+      const list = (await ok(keep.call('cdm', J.list, { page: 1, pageSize: 50 }, token))).list as any[];
+      expect(list.filter((j) => j.status === 'done').every((j) => j.expiresAt === null)).toBe(true);
+      // without a retention nothing is swept, so an unknown job is simply not found
+      expect(await keep.call('cdm', J.download, { id: 99999999 }, token)).toMatchObject({ code: 'COMMON_NOT_FOUND_4004', msg: '导出任务不存在或已被删除' });
+    } finally {
+      await keep.close();
+    }
   });
 });

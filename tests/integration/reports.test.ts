@@ -140,6 +140,35 @@ describe('purchase report', () => {
     expect(page2.totals.orderedAmount).toBe('88.37');
   });
 
+  it('filters by the product a user types (code, barcode or part of a name), in every grouping, with exact totals', async () => {
+    // RPT1 by its code: both suppliers, each measure only of that product
+    const bySupplier = await ok(report({ groupBy: 'supplier', filters: { warehouseId: wh, product: ' RPT1 ' } }));
+    expect(rowsOf(bySupplier, ['supplierCode', ...MEASURES])).toEqual([
+      ['RPTA', 10, '12.35', 10, '12.35', 7, '8.64'],
+      ['RPTB', 4, '71.23', 4, '71.23', 0, '0.00'],
+    ]);
+    expect(bySupplier.totals).toEqual({ orderedQty: 14, orderedAmount: '83.58', receivedQty: 14, receivedAmount: '83.58', invoicedQty: 7, invoicedAmount: '8.64' });
+    const byProduct = await ok(report({ groupBy: 'product', filters: { warehouseId: wh, product: 'rpt1' } }));
+    expect(rowsOf(byProduct, ['productCode', ...MEASURES])).toEqual([['RPT1', 14, '83.58', 14, '83.58', 7, '8.64']]);
+    expect(byProduct.totals).toEqual(bySupplier.totals);
+    const byMonth = await ok(report({ groupBy: 'month', filters: { warehouseId: wh, product: 'RPT1' } }));
+    expect(rowsOf(byMonth, ['month', 'orderedQty', 'orderedAmount'])).toEqual([['2026-03', 10, '12.35'], ['2026-04', 4, '71.23']]);
+    // part of the name finds every product named so; with a supplier, only that supplier's lines
+    const named = await ok(report({ groupBy: 'product', filters: { warehouseId: wh, product: '报表商品' } }));
+    expect(named.totals).toEqual({ orderedQty: 19, orderedAmount: '88.37', receivedQty: 17, receivedAmount: '83.60', invoicedQty: 7, invoicedAmount: '8.64' });
+    const bRpt3 = await ok(report({ groupBy: 'supplier', filters: { warehouseId: wh, supplierId: supB.id, product: 'RPT3' } }));
+    expect(rowsOf(bRpt3, ['supplierCode', 'orderedQty', 'orderedAmount', 'receivedQty'])).toEqual([['RPTB', 2, '4.77', 0]]);
+    // nothing found: no groups and zero totals; a typed wildcard finds nothing either
+    for (const product of ['没有这个商品', '%', '_']) {
+      const none = await ok(report({ groupBy: 'supplier', filters: { warehouseId: wh, product } }));
+      expect([none.list, none.total, none.totals.orderedAmount]).toEqual([[], 0, '0.00']);
+    }
+    expect((await report({ filters: { product: 'x'.repeat(51) } })).msg).toBe('商品长度不能超过 50 个字符');
+    // the export takes the same condition
+    const res = await t.raw('cdm', R.purchaseExport, { groupBy: 'supplier', filters: { warehouseId: wh, product: 'RPT1' } }, demo);
+    expect((await xlsxRows(res.rawPayload)).at(-1)).toEqual(['合计', null, 14, 83.58, 14, 83.58, 7, 8.64]);
+  });
+
   it('refuses bad conditions in Chinese, another company sees nothing, the right is needed', async () => {
     const bad = await report({ filters: { dateRange: ['2026-02-30', null] } });
     expect(bad.code).toBe('COMMON_VALIDATION_4000');

@@ -7,6 +7,9 @@
 // A job is worked on by the process that accepted it. While it waits or runs, that process touches its
 // heartbeat; a queued or running job whose heartbeat stopped (the process exited or restarted) is marked
 // failed the next time its owner lists the jobs, so nothing stays "running" forever.
+//
+// Finished jobs and their files are kept EXPORT_RETENTION_DAYS (export-retention.ts sweeps them); the list
+// tells when each goes (expiresAt).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +24,7 @@ import type { DB } from '../db/connection.ts';
 import { ApiError, bizError } from '../http/errors.ts';
 import { FileResponse, XLSX_TYPE } from '../http/file-response.ts';
 import { writeErrorLog } from '../http/logs.ts';
+import { expiresAt } from './export-retention.ts';
 
 type Row = Record<string, unknown>;
 
@@ -268,7 +272,7 @@ export function sizeText(bytes: number | null): string | null {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function expose(r: Row) {
+function expose(r: Row, retentionDays: number) {
   const status = String(r.status) as JobStatus;
   const fileSize = r.fileSize === null || r.fileSize === undefined ? null : Number(r.fileSize);
   return {
@@ -276,6 +280,8 @@ function expose(r: Row) {
     fileName: r.fileName ?? null, rowCount: r.rowCount === null || r.rowCount === undefined ? null : Number(r.rowCount),
     fileSize, fileSizeText: sizeText(fileSize), error: r.error ?? null,
     createdAt: String(r.createdAt), startedAt: r.startedAt ?? null, finishedAt: r.finishedAt ?? null,
+    // when the sweep removes the job (and its file); null while unfinished or when files are kept
+    expiresAt: expiresAt(r.finishedAt, retentionDays),
   };
 }
 
@@ -297,19 +303,24 @@ export async function listExportJobs(ctx: CallContext, input: JobListInput) {
   if (input.status) q = q.where('status', '=', input.status);
   const counted = (await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row | undefined;
   const rows = (await q.selectAll().orderBy('id', 'desc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
-  return { list: rows.map(expose), total: Number(counted?.n ?? 0), page: input.page, pageSize: input.pageSize };
+  return { list: rows.map((r) => expose(r, ctx.config.exportRetentionDays)), total: Number(counted?.n ?? 0), page: input.page, pageSize: input.pageSize };
 }
 
-/** The caller's own job; another account's (or company's) job is answered as not existing. */
-async function ownJob(ctx: CallContext, id: number): Promise<Row> {
+/**
+ * The caller's own job; another account's (or company's) job is answered as not existing. A download
+ * of a job that is not there says the job may have been swept (the list the user clicked may be older).
+ */
+async function ownJob(ctx: CallContext, id: number, forDownload = false): Promise<Row> {
   const job = (await ctx.tenant.select('exportJob').selectAll().where('id', '=', id).where('accountId', '=', ctx.caller!.accountId)
     .executeTakeFirst()) as Row | undefined;
-  if (!job) throw bizError('COMMON_NOT_FOUND_4004', { entity: '导出任务' });
-  return job;
+  if (job) return job;
+  const days = ctx.config.exportRetentionDays;
+  if (forDownload && days) throw bizError('EXPORT_JOB_EXPIRED_4185', { days }, { id, retentionDays: days });
+  throw bizError('COMMON_NOT_FOUND_4004', { entity: '导出任务' });
 }
 
 export async function downloadExportJob(ctx: CallContext, id: number): Promise<FileResponse> {
-  const job = await ownJob(ctx, id);
+  const job = await ownJob(ctx, id, true);
   const status = String(job.status) as JobStatus;
   if (status !== 'done') throw bizError('EXPORT_JOB_NOT_READY_4182', { name: String(job.name), status: JOB_STATUS[status] ?? status, action: '下载' });
   const file = path.join(exportsDir(ctx), path.basename(String(job.storedName ?? '')));

@@ -11,7 +11,9 @@ import {
 import {
   cancelPlan, confirmPlan, getPlan, listPlans, PLAN_LIST_INPUT, PLAN_SAVE_INPUT, plannableLines, savePlan, type PlanListInput, type PlanSaveInput,
 } from '../domain/procurement/inbound-plan.ts';
-import { cancelTask, getTask, listTasks, TASK_LIST_INPUT, type TaskListInput } from '../domain/procurement/inbound-task.ts';
+import {
+  cancelTask, closeTask, getTask, listTasks, TASK_CLOSE_INPUT, TASK_LIST_INPUT, type TaskCloseInput, type TaskListInput,
+} from '../domain/procurement/inbound-task.ts';
 import type { OpsDeps } from './index.ts';
 
 type IdVersion = { id: number; version?: number };
@@ -31,6 +33,7 @@ export function inboundOps(_deps: OpsDeps): Record<string, OpHandler> {
     'inboundTask.list': acceptingFilters({ input: TASK_LIST_INPUT, run: (ctx, input: TaskListInput) => listTasks(ctx, input) }),
     'inboundTask.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getTask(ctx, input.id) },
     'inboundTask.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelTask(ctx, input) },
+    'inboundTask.close': { input: TASK_CLOSE_INPUT, run: (ctx, input: TaskCloseInput) => closeTask(ctx, input) },
 
     'container.list': acceptingFilters({ input: CONTAINER_LIST_INPUT, run: (ctx, input: ContainerListInput) => listContainers(ctx, input) }),
     'container.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getContainer(ctx, input.id) },

@@ -1,12 +1,15 @@
 // Inbound plans (入库计划, `inbound_plan` + lines), DESIGN §4.4: which lines of a confirmed purchase order
 // arrive when, optionally in a container. draft → confirmed → done; cancelled from draft, or from
-// confirmed while its task has no receipts.
+// confirmed while its task has no receipts; closed (已关闭) together with its task when the warehouse
+// closes a short delivery (inbound-task.ts closeTask).
 //  - What a plan holds of an order line is kept on the line (purchase_order_line.planned_qty, all plans
 //    not cancelled). Saving takes it by one conditional UPDATE per line (planned_qty + q <= qty): of two
 //    plans racing for the last units, one passes and the other is refused naming the line
 //    (INBOUND_PLAN_OVER_4111). Editing a draft gives its old quantities back first, in the same transaction.
 //  - Confirming creates the plan's inbound task (same lines) in the same transaction; the task is
 //    what the warehouse receives against (inbound-task.ts). Cancelling a confirmed plan cancels its task.
+//  - A closed plan holds of each order line only what its task received (closing gave the rest back),
+//    so the order's remaining quantity can be planned again.
 //  - The order row is claimed (conditional UPDATE on its status) by saving and confirming, so a plan is
 //    never written against an order that was closed or cancelled meanwhile.
 import crypto from 'node:crypto';
@@ -27,11 +30,11 @@ import { lineQty, PO_TITLE } from './purchase-order.ts';
 
 export const PLAN_TITLE = '入库计划';
 export const PLAN_PREFIX = 'RP';
-export const PLAN_STATUS = { draft: '草稿', confirmed: '已确认', done: '已完成', cancelled: '已作废' } as const;
+export const PLAN_STATUS = { draft: '草稿', confirmed: '已确认', done: '已完成', closed: '已关闭', cancelled: '已作废' } as const;
 export type PlanStatus = keyof typeof PLAN_STATUS;
 export const TASK_TITLE = '入库任务';
 export const TASK_PREFIX = 'RT';
-export const TASK_STATUS = { open: '待收货', receiving: '收货中', done: '已完成', cancelled: '已作废' } as const;
+export const TASK_STATUS = { open: '待收货', receiving: '收货中', done: '已完成', closed: '已关闭', cancelled: '已作废' } as const;
 export type TaskStatus = keyof typeof TASK_STATUS;
 /** Orders whose lines can be planned. */
 export const PLANNABLE = ['confirmed', 'partlyReceived'];
@@ -165,7 +168,7 @@ async function checkPlan(ctx: CallContext, input: PlanSaveInput) {
     out.push({ orderLineId: x.orderLineId, productId: Number(ol.productId), qty, remark: x.remark ?? null });
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
-  return { order, expectedDate, lines: out };
+  return { order, expectedDate, containerNo: container ? String(container.containerNo) : null, lines: out };
 }
 
 /** Claims the order row while it can be planned (serialises with its closing and cancelling). */
@@ -228,7 +231,7 @@ export interface PlanResult {
 export async function savePlan(ctx: CallContext, input: PlanSaveInput): Promise<PlanResult> {
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const { order, expectedDate, lines } = await checkPlan(ctx, input);
+  const { order, expectedDate, containerNo, lines } = await checkPlan(ctx, input);
   const totalQty = lines.reduce((s, l) => s + l.qty, 0);
   const now = new Date().toISOString();
   return ctx.transaction(async (db, tenant) => {
@@ -267,7 +270,7 @@ export async function savePlan(ctx: CallContext, input: PlanSaveInput): Promise<
       action: input.id !== undefined ? 'update' : 'create', entity: 'inboundPlan', recordId: id, recordLabel: docNo,
       changes: [
         { field: 'orderId', title: '采购订单', from: null, to: String(order.docNo) },
-        { field: 'containerId', title: '集装箱', from: null, to: input.containerId ?? null },
+        { field: 'containerId', title: '集装箱', from: null, to: containerNo },
         { field: 'expectedDate', title: '预计到货日期', from: null, to: expectedDate },
         { field: 'totalQty', title: '计划数量', from: null, to: totalQty },
       ],
@@ -367,6 +370,7 @@ function planView(r: Row) {
     taskId: r.taskId == null ? null : Number(r.taskId), taskDocNo: text(r.taskDocNo), taskStatus, taskStatusText: taskStatus ? TASK_STATUS[taskStatus] ?? taskStatus : null,
     remark: text(r.remark), lineCount: Number(r.lineCount), totalQty: Number(r.totalQty), receivedQty: Number(r.taskReceivedQty ?? 0),
     version: Number(r.version), createdAt: text(r.createdAt), createdByName: text(r.createdByName), confirmedAt: text(r.confirmedAt), cancelledAt: text(r.cancelledAt), doneAt: text(r.doneAt),
+    closedAt: text(r.closedAt), closeReason: status === 'closed' ? text(r.taskCloseReason) : null,
     route: `/procurement/treasuryPlanDetail/${Number(r.id)}`, taskRoute: r.taskId == null ? null : `/entrepot/inboundTaskDetail/${Number(r.taskId)}`,
   };
 }
@@ -383,7 +387,8 @@ function withNames(tenant: Tenant) {
     .selectAll(h)
     .select(['purchaseOrder.docNo as orderDocNo', 'purchaseOrder.supplierId', 'supplier.name as supplierName', 'warehouse.name as warehouseName',
       'container.containerNo', 'container.containerType', 'container.status as containerStatus',
-      'task.id as taskId', 'task.docNo as taskDocNo', 'task.status as taskStatus', 'task.receivedQty as taskReceivedQty', 'creator.userName as createdByName']);
+      'task.id as taskId', 'task.docNo as taskDocNo', 'task.status as taskStatus', 'task.receivedQty as taskReceivedQty', 'task.closeReason as taskCloseReason',
+      'creator.userName as createdByName']);
 }
 
 /** One plan with its lines: ordered, planned on all plans, received on the order and on this plan's task. */

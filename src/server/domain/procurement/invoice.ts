@@ -391,7 +391,7 @@ export async function saveInvoice(ctx: CallContext, input: PiSaveInput): Promise
       await ctx.audit({
         action: input.id !== undefined ? 'update' : 'create', entity: 'purchaseInvoice', recordId: id, recordLabel: docNo,
         changes: [
-          { field: 'supplierId', title: '供应商', from: null, to: header.supplierId },
+          { field: 'supplierId', title: '供应商', from: null, to: String(supplier.name) },
           { field: 'invoiceNo', title: '发票号', from: null, to: header.invoiceNo },
           { field: 'totalQty', title: '数量合计', from: null, to: header.totalQty },
           { field: 'totalAmount', title: '金额合计', from: null, to: moneyText(header.totalAmount) },

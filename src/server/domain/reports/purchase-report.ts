@@ -1,5 +1,6 @@
 // 采购报表: what was ordered, received and invoiced over a date range, by supplier, product or month,
-// in the company's base currency.
+// in the company's base currency. Filters: dates, supplier, warehouse, one product (productId) or the
+// products a typed code, barcode or part of a name finds (product: what a user types in the filter).
 //   ordered  — lines of purchase orders past draft and not cancelled, by order date;
 //   received — lines of posted receiving notes, by posting day (company time), valued at the order
 //              line's price (qty × price, half up to cents, per line);
@@ -58,6 +59,7 @@ export const PURCHASE_REPORT_INPUT: InputSchema = {
     supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
     warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
     productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
+    product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
   },
 };
 
@@ -67,6 +69,7 @@ export interface PurchaseReportInput extends ReportPaging {
   supplierId?: number | null;
   warehouseId?: number | null;
   productId?: number | null;
+  product?: string | null;
 }
 
 /** One group's sums (or one day's, for months) as the database answers them. */
@@ -84,6 +87,28 @@ function toBase(dialect: Dialect, cents: RawBuilder<unknown>, rateRef: string): 
     : sql`(${cents} * ${sql.ref(rateRef)} + 500000) / 1000000`;
 }
 
+/**
+ * The products a typed condition finds — the code or barcode as typed, or part of the code or name — as
+ * a subquery, so each measure's lines are narrowed inside the database and the totals stay exact.
+ * Wildcards typed are taken as nothing (a lone "%" finds only a product coded "%").
+ */
+function productsTyped(tenant: Tenant, typed: string): Q {
+  // parts match whatever the case, on both databases (PostgreSQL's like is case-sensitive, SQLite's not)
+  const part = typed.replace(/[\\%_]/g, '').toLowerCase();
+  return tenant.select('product').select('product.id').where((eb: Q) => eb.or([
+    eb('product.code', '=', typed), eb('product.barcode', '=', typed),
+    ...(part ? [eb(eb.fn('lower', ['product.code']), 'like', `%${part}%`), eb(eb.fn('lower', ['product.name']), 'like', `%${part}%`)] : []),
+  ]));
+}
+
+/** Lines of one product, or of the products the typed condition finds. */
+function forProducts(q: Q, tenant: Tenant, input: PurchaseReportInput, productRef: string): Q {
+  if (input.productId) q = q.where(productRef, '=', input.productId);
+  const typed = input.product?.trim();
+  if (typed) q = q.where(productRef, 'in', productsTyped(tenant, typed));
+  return q;
+}
+
 /** Grouped by supplier or product id, or by the document's day (months are made from days). */
 function grouped(q: Q, groupBy: string, supplierRef: string, productRef: string, dayRef: string): Q {
   const ref = groupBy === 'supplier' ? supplierRef : groupBy === 'product' ? productRef : dayRef;
@@ -98,7 +123,7 @@ function ordered(tenant: Tenant, dialect: Dialect, input: PurchaseReportInput, r
   if (range.to) q = q.where('purchaseOrder.orderDate', '<=', range.to);
   if (input.supplierId) q = q.where('purchaseOrder.supplierId', '=', input.supplierId);
   if (input.warehouseId) q = q.where('purchaseOrder.warehouseId', '=', input.warehouseId);
-  if (input.productId) q = q.where('purchaseOrderLine.productId', '=', input.productId);
+  q = forProducts(q, tenant, input, 'purchaseOrderLine.productId');
   q = grouped(q, input.groupBy, 'purchaseOrder.supplierId', 'purchaseOrderLine.productId', 'purchaseOrder.orderDate');
   const cents = sql`${sql.ref('purchaseOrderLine.amount')}`;
   return q.select((eb: Q) => [
@@ -116,7 +141,7 @@ function received(tenant: Tenant, dialect: Dialect, input: PurchaseReportInput, 
   if (range.toAt) q = q.where('receivingNote.postedAt', '<=', range.toAt);
   if (input.supplierId) q = q.where('purchaseOrder.supplierId', '=', input.supplierId);
   if (input.warehouseId) q = q.where('receivingNote.warehouseId', '=', input.warehouseId);
-  if (input.productId) q = q.where('receivingNoteLine.productId', '=', input.productId);
+  q = forProducts(q, tenant, input, 'receivingNoteLine.productId');
   q = grouped(q, input.groupBy, 'purchaseOrder.supplierId', 'receivingNoteLine.productId', 'receivingNote.postedAt');
   // Cents of each line = qty × price (price × 10^4), half up. Literals stay in the SQL text: a bound
   // number is a float on SQLite and would turn the integer division into a real one.
@@ -137,7 +162,7 @@ function invoiced(tenant: Tenant, dialect: Dialect, input: PurchaseReportInput, 
   if (range.from) q = q.where('purchaseInvoice.invoiceDate', '>=', range.from);
   if (range.to) q = q.where('purchaseInvoice.invoiceDate', '<=', range.to);
   if (input.supplierId) q = q.where('purchaseInvoice.supplierId', '=', input.supplierId);
-  if (input.productId) q = q.where('purchaseInvoiceLine.productId', '=', input.productId);
+  q = forProducts(q, tenant, input, 'purchaseInvoiceLine.productId');
   q = grouped(q, input.groupBy, 'purchaseInvoice.supplierId', 'purchaseInvoiceLine.productId', 'purchaseInvoice.invoiceDate');
   const cents = sql`${sql.ref('purchaseInvoiceLine.amount')}`;
   return q.select((eb: Q) => [
