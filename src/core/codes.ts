@@ -87,6 +87,7 @@ export const BUSINESS_CODES = {
   PURCHASE_PUTAWAY_OVER_4095: '收货单 {docNo} 第 {line} 行商品 {code} 上架数量超出：收货 {received}，已上架 {done}，本次 {qty}',
   PURCHASE_DEPENDENT_DOCS_4096: '{doc} {docNo} 已有后续单据 {next}，请先作废后续单据',
   PURCHASE_DOC_NOT_FOUND_4097: '没有找到单号为 {docNo} 的采购类单据（采购订单、入库计划、入库任务、收货单、上架单、采购发票、退货出库计划）',
+  PURCHASE_OPEN_TASKS_4099: '采购订单 {docNo} 还有未完成的入库任务 {tasks}，请先在入库任务中收货完成或关闭任务，再关闭订单',
   PURCHASE_LINE_MISMATCH_4098: '{doc}第 {line} 行不属于{source} {docNo}',
   // procurement: inbound plans, inbound tasks, containers
   INBOUND_PLAN_OVER_4111: '采购订单 {docNo} 第 {line} 行商品 {code} 计划数量超出：订购 {ordered}，已计划 {planned}，本次 {qty}，最多还可计划 {left}',

@@ -10,10 +10,10 @@ let demo: string;
 let wh1: number;
 let supplierId: number;
 
-const PO = { get: '020202', save: '020203', confirm: '020205' };
+const PO = { get: '020202', save: '020203', confirm: '020205', close: '020207' };
 const RN = { save: '021403', post: '021404' };
 const PL = { save: '021203', confirm: '021204' };
-const TK = { get: '021302' };
+const TK = { get: '021302', close: '021304' };
 const INVENTORY = '011301';
 const SOURCE = '021407';
 
@@ -74,5 +74,27 @@ describe('receiving on an order that has an open inbound task', () => {
     await ok(t.call('oms', RN.save, { orderId: po.id, post: true, lines: [{ orderLineId: line.id, countedQty: 20 }] }, demo));
     const after = await ok(t.call('cdm', INVENTORY, { page: 1, pageSize: 10, productId: p.id, warehouseId: wh1 }, demo));
     expect(after.list[0]).toMatchObject({ onHand: 110, inbound: 0 });
+  });
+
+  it('an order with an open task cannot be closed until the task is; a closed task offers nothing to receive', async () => {
+    const p = await ok(t.call('cdm', '010203', { code: 'RPL0002', name: '关闭订单测试商品', unitSmall: '个', midQty: 1, bigQty: 1 }, demo));
+    const po0 = await ok(t.call('oms', PO.save, { supplierId, warehouseId: wh1, expectedDate: '2026-12-01', lines: [{ productId: p.id, qty: 10, price: 1 }] }, demo));
+    await ok(t.call('oms', PO.confirm, { id: po0.id, version: po0.version }, demo));
+    const line = (await ok(t.call('oms', PO.get, { id: po0.id }, demo))).lines[0];
+    await ok(t.call('oms', RN.save, { orderId: po0.id, post: true, lines: [{ orderLineId: line.id, countedQty: 5 }] }, demo));
+    const plan = await ok(t.call('oms', PL.save, { orderId: po0.id, lines: [{ orderLineId: line.id, qty: 5 }] }, demo));
+    const { taskId } = await ok(t.call('oms', PL.confirm, { id: plan.id, version: plan.version }, demo));
+    const task = await ok(t.call('oms', TK.get, { id: taskId }, demo));
+
+    const refused = await t.call('oms', PO.close, { id: po0.id }, demo);
+    expect(refused.code).toBe('PURCHASE_OPEN_TASKS_4099');
+    expect(refused.msg).toBe(`采购订单 ${po0.docNo} 还有未完成的入库任务 ${task.docNo}，请先在入库任务中收货完成或关闭任务，再关闭订单`);
+    expect((await ok(t.call('oms', PO.get, { id: po0.id }, demo))).status).toBe('partlyReceived');
+
+    await ok(t.call('oms', TK.close, { id: taskId, reason: '供应商缺货' }, demo));
+    const source = await t.call('oms', SOURCE, { orderId: po0.id, taskId }, demo);
+    expect(source.code).toBe('PURCHASE_DOC_STATUS_4091');
+    expect(source.msg).toBe(`入库任务 ${task.docNo} 当前状态为“已关闭”，不能收货`);
+    expect(await ok(t.call('oms', PO.close, { id: po0.id }, demo))).toMatchObject({ status: 'closed' });
   });
 });

@@ -13,6 +13,8 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
+// (a cycle: inbound-plan.ts imports this file; PLAN_STATUS is only read when a request runs)
+import { PLAN_STATUS } from './inbound-plan.ts';
 import { insertMany } from '../stock/raw.ts';
 import {
   parseDay, statusError, text, tz, newestFirstPage, namedRows, type Row,
@@ -26,7 +28,6 @@ export const WITHDRAWING_TITLE = '卸柜记录';
 export const WITHDRAWING_PREFIX = 'XG';
 /** Plans may be put into a container only before it is being unloaded. */
 export const LOADABLE: ContainerStatus[] = ['planned', 'arrived'];
-const PLAN_STATUS_TEXT: Record<string, string> = { draft: '草稿', confirmed: '已确认', done: '已完成', cancelled: '已作废' };
 
 export const CONTAINER_SAVE_INPUT: InputSchema = {
   type: 'object',
@@ -328,7 +329,7 @@ export async function getContainer(ctx: CallContext, id: number) {
   return {
     ...containerView(row),
     plans: plans.map((p) => ({
-      id: Number(p.id), docNo: String(p.docNo), status: String(p.status), statusText: PLAN_STATUS_TEXT[String(p.status)] ?? String(p.status),
+      id: Number(p.id), docNo: String(p.docNo), status: String(p.status), statusText: (PLAN_STATUS as Record<string, string>)[String(p.status)] ?? String(p.status),
       expectedDate: text(p.expectedDate), orderDocNo: String(p.orderDocNo), supplierName: String(p.supplierName), lineCount: Number(p.lineCount), totalQty: Number(p.totalQty),
       route: `/procurement/treasuryPlanDetail/${Number(p.id)}`,
     })),

@@ -4,6 +4,7 @@
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { bizError } from '../../http/errors.ts';
 import type { Row } from './common.ts';
+import { TASK_STATUS, TASK_TITLE } from './inbound-plan.ts';
 import { getOrder, PO_TITLE } from './purchase-order.ts';
 
 export const KEYWORD_INPUT: InputSchema = {
@@ -37,8 +38,12 @@ export async function receivingSource(ctx: CallContext, orderId: number, taskId?
   if (!RECEIVABLE.includes(order.status)) throw bizError('PURCHASE_DOC_STATUS_4091', { doc: PO_TITLE, docNo: order.docNo, status: order.statusText, action: '收货' }, { id: orderId, status: order.status });
   let lines = order.lines;
   if (taskId !== undefined) {
-    const task = (await ctx.tenant.select('inboundTask').select(['id', 'orderId']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
+    const task = (await ctx.tenant.select('inboundTask').select(['id', 'docNo', 'orderId', 'status']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
     if (!task || Number(task.orderId) !== orderId) throw bizError('COMMON_NOT_FOUND_4004', { entity: '入库任务' });
+    // a closed, finished or cancelled task takes no receipts: say so before anything is entered
+    if (!['open', 'receiving'].includes(String(task.status))) {
+      throw bizError('PURCHASE_DOC_STATUS_4091', { doc: TASK_TITLE, docNo: String(task.docNo), status: TASK_STATUS[String(task.status) as keyof typeof TASK_STATUS] ?? String(task.status), action: '收货' }, { taskId, status: task.status });
+    }
     const taskLines = (await ctx.tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', taskId).execute()) as Row[];
     const open = new Map(taskLines.map((t) => [Number(t.orderLineId), Math.max(0, Number(t.qty) - Number(t.receivedQty))]));
     lines = order.lines.filter((l) => open.has(l.id)).map((l) => ({ ...l, openQty: Math.min(l.openQty, open.get(l.id)!) }));

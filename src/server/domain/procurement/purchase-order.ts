@@ -310,6 +310,12 @@ export async function changeOrderStatus(ctx: CallContext, name: keyof typeof TRA
       ];
       if (open.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: PO_TITLE, docNo: String(doc.docNo), next: open.map((r) => String(r.docNo)).join('、') }, { id: input.id });
     }
+    if (name === 'close') {
+      // Open inbound tasks still expect goods of this order (counted as inbound); they are closed first,
+      // each with its reason (inbound-task.ts closeTask gives their open quantity back).
+      const tasks = (await tenant.select('inboundTask').select(['docNo']).where('orderId', '=', input.id).where('status', 'in', ['open', 'receiving']).orderBy('id').limit(3).execute()) as Row[];
+      if (tasks.length) throw bizError('PURCHASE_OPEN_TASKS_4099', { docNo: String(doc.docNo), tasks: tasks.map((r) => String(r.docNo)).join('、') }, { id: input.id, tasks: tasks.map((r) => String(r.docNo)) });
+    }
     await ctx.audit({ action: name, entity: 'purchaseOrder', recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: PO_STATUS[from as PoStatus], to: PO_STATUS[t.to] }] }, db);
     return { id: input.id, docNo: String(doc.docNo), status: t.to, version: Number(doc.version) };
   });
