@@ -97,4 +97,17 @@ describe('receiving on an order that has an open inbound task', () => {
     expect(source.msg).toBe(`入库任务 ${task.docNo} 当前状态为“已关闭”，不能收货`);
     expect(await ok(t.call('oms', PO.close, { id: po0.id }, demo))).toMatchObject({ status: 'closed' });
   });
+
+  it('a product never stocked in the warehouse shows what an open task expects as inbound', async () => {
+    const p = await ok(t.call('cdm', '010203', { code: 'RPL0003', name: '首次采购商品', unitSmall: '个', midQty: 1, bigQty: 1 }, demo));
+    const po0 = await ok(t.call('oms', PO.save, { supplierId, warehouseId: wh1, expectedDate: '2026-12-01', lines: [{ productId: p.id, qty: 12, price: 1 }] }, demo));
+    await ok(t.call('oms', PO.confirm, { id: po0.id, version: po0.version }, demo));
+    const line = (await ok(t.call('oms', PO.get, { id: po0.id }, demo))).lines[0];
+    expect((await ok(t.call('cdm', INVENTORY, { page: 1, pageSize: 10, productId: p.id }, demo))).list).toEqual([]);
+    const plan = await ok(t.call('oms', PL.save, { orderId: po0.id, lines: [{ orderLineId: line.id, qty: 12 }] }, demo));
+    await ok(t.call('oms', PL.confirm, { id: plan.id, version: plan.version }, demo));
+    const stock = await ok(t.call('cdm', INVENTORY, { page: 1, pageSize: 10, productId: p.id }, demo));
+    expect(stock.list).toHaveLength(1);
+    expect(stock.list[0]).toMatchObject({ productCode: 'RPL0003', warehouseId: wh1, onHand: 0, available: 0, inbound: 12 });
+  });
 });

@@ -20,7 +20,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
-import { MAX_MOVE_QTY } from '../stock/ledger.ts';
+import { MAX_MOVE_QTY, stockWritten } from '../stock/ledger.ts';
 import { insertMany } from '../stock/raw.ts';
 import {
   packQtyProps, parseDay, PO_STATUS, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS,
@@ -307,6 +307,12 @@ async function createTask(ctx: CallContext, db: DB, tenant: Tenant, plan: Row, n
   const lines = (await tenant.select('inboundPlanLine').select(['lineNo', 'orderLineId', 'productId', 'qty', 'remark']).where('planId', '=', Number(plan.id)).orderBy('lineNo').execute()) as Row[];
   await insertMany(db, 'inbound_task_line', ['company_id', 'task_id', 'line_no', 'order_line_id', 'product_id', 'qty', 'received_qty', 'remark'],
     lines.map((l) => [tenant.companyId, id, Number(l.lineNo), Number(l.orderLineId), Number(l.productId), Number(l.qty), 0, text(l.remark)]));
+  // The inventory list is drawn from the per product × warehouse totals: a product never stocked in this
+  // warehouse gets its (empty) row now, so what the task expects shows there as inbound (在途).
+  await insertMany(db, 'stock_summary', ['company_id', 'product_id', 'warehouse_id', 'on_hand', 'reserved', 'updated_at'],
+    [...new Set(lines.map((l) => Number(l.productId)))].map((productId) => [tenant.companyId, productId, Number(plan.warehouseId), 0, 0, now]),
+    'on conflict (company_id, product_id, warehouse_id) do nothing');
+  stockWritten(tenant.companyId);
   const docNo = await nextDocumentNo(db, tenant.companyId, TASK_PREFIX, tz(ctx));
   await tenant.update('inboundTask').set({ docNo }).where('id', '=', id).execute();
   await ctx.audit({ action: 'create', entity: 'inboundTask', recordId: id, recordLabel: docNo, changes: [{ field: 'planId', title: PLAN_TITLE, from: null, to: String(plan.docNo) }] }, db);
