@@ -8,6 +8,8 @@ import { ROOT } from './client';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium = fs.existsSync(CHROMIUM);
+// A machine without Chromium skips the browser tests; CI must not pass that way (.ci/run installs it).
+if (process.env.CI && !hasChromium) throw new Error(`CI: Chromium not found at ${CHROMIUM} — the end-to-end tests cannot run`);
 export const SHOTS = path.join(ROOT, 'test-output/e2e');
 
 export function launchBrowser(): Promise<Browser> {
