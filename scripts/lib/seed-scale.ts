@@ -3,11 +3,12 @@
 // transactions, on SQLite or PostgreSQL. Additive: product codes continue after the highest P-code.
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../../src/server/db/connection.ts';
+import { addPosting, addPostings, PRODUCT_KEYWORDS, rowGrams, type Postings } from '../../src/server/resources/keyword-index.ts';
 
 export interface SeedScaleOptions {
   company: string;
   products: number;
-  /** postgres: VACUUM ANALYZE afterwards (visibility map and statistics; autovacuum will not kick in mid-benchmark). */
+  /** postgres: VACUUM ANALYZE afterwards (visibility map and statistics; autovacuum will not kick in mid-benchmark). Required on PostgreSQL. */
   dialect?: Dialect;
   suppliers?: number;
   clients?: number;
@@ -241,6 +242,13 @@ export async function seedScale(db: DB, opts: SeedScaleOptions): Promise<SeedSca
       const rows = await trx.selectFrom('product').select(['id', 'code']).where('companyId', '=', companyId)
         .where('code', '>=', codes[0]).where('code', '<=', codes[codes.length - 1]).execute();
       for (const r of rows) ids.set(String(r.code), Number(r.id));
+      // The keyword index, as every product write keeps it (resources/keyword-index.ts).
+      const keywords: Postings = new Map();
+      for (const p of products) {
+        const productId = ids.get(p.code as string)!;
+        for (const g of rowGrams(PRODUCT_KEYWORDS, p)) addPosting(keywords, g, productId);
+      }
+      await addPostings(trx, opts.dialect ?? 'sqlite', PRODUCT_KEYWORDS, companyId, keywords, true);
       const prices: Record<string, unknown>[] = [];
       for (const [i, p] of products.entries()) {
         const productId = ids.get(p.code as string)!;
@@ -260,7 +268,7 @@ export async function seedScale(db: DB, opts: SeedScaleOptions): Promise<SeedSca
   }
   // Fresh statistics so the planner picks the right indexes for lists over the new rows.
   if (opts.dialect === 'postgres') {
-    for (const t of ['category', 'supplier', 'client', 'product', 'product_price']) await sql`vacuum analyze ${sql.table(t)}`.execute(db);
+    for (const t of ['category', 'supplier', 'client', 'product', 'product_price', 'product_keyword']) await sql`vacuum analyze ${sql.table(t)}`.execute(db);
   } else {
     await sql`analyze`.execute(db);
   }

@@ -13,6 +13,7 @@ import * as m008 from './migrations/008-inbound.ts';
 import * as m009 from './migrations/009-competing.ts';
 import * as m011 from './migrations/011-purchase-return.ts';
 import * as m012 from './migrations/012-export-jobs.ts';
+import * as m013 from './migrations/013-product-keywords.ts';
 import * as m014 from './migrations/014-putaway-line-indexes.ts';
 import * as m015 from './migrations/015-inbound-close-export-expiry.ts';
 
@@ -33,6 +34,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '009-competing', up: m009.up },
   { name: '011-purchase-return', up: m011.up },
   { name: '012-export-jobs', up: m012.up },
+  { name: '013-product-keywords', up: m013.up },
   { name: '014-putaway-line-indexes', up: m014.up },
   { name: '015-inbound-close-export-expiry', up: m015.up },
 ];

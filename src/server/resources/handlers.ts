@@ -14,6 +14,7 @@ import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, listQuery, sel
 import type { Field, Resource, ResourceRegistry } from './types.ts';
 import { bumpTable, cachedTotal, countKey, rememberTotal, sharedCount, tableVersion } from './count-cache.ts';
 import { summableFields, totalsOf } from './totals.ts';
+import { keywordIndexOf, syncKeywords, type RowChange } from './keyword-index.ts';
 
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
@@ -287,6 +288,7 @@ function getHandler(reg: ResourceRegistry, r: Resource): OpHandler<{ id: unknown
 
 function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
   const hooks = HOOKS[r.name] ?? {};
+  const keywords = keywordIndexOf(r);
   return {
     input: { type: 'object' },
     async run(ctx, body) {
@@ -340,6 +342,7 @@ function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
           }
           if (hooks.afterSave) await hooks.afterSave({ ...event, id: rowId });
           const after = (await tenant.select(r.table).selectAll().where('id', '=', rowId).executeTakeFirstOrThrow()) as Row;
+          if (keywords) await syncKeywords(db, ctx.database.dialect, keywords, tenant.companyId, [{ id: Number(rowId), before, after }]);
           await ctx.audit({
             action: id === null ? 'create' : 'update', entity: r.name, recordId: rowId, recordLabel: labelOf(r, after),
             changes: await diff(reg, r, tenant, before, after, values),
@@ -357,6 +360,7 @@ function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
 
 function removeHandler(reg: ResourceRegistry, r: Resource): OpHandler<{ id?: unknown; ids?: unknown }> {
   const hooks = HOOKS[r.name] ?? {};
+  const keywords = keywordIndexOf(r);
   return {
     input: { type: 'object', properties: { ids: { type: 'array', maxItems: 1000, title: '编号列表' } } },
     async run(ctx, input) {
@@ -392,6 +396,7 @@ function removeHandler(reg: ResourceRegistry, r: Resource): OpHandler<{ id?: unk
           }
           if (hooks.beforeRemove) await hooks.beforeRemove(ctx, db, tenant, rows);
           for (let i = 0; i < ids.length; i += 500) await tenant.delete(r.table).where('id', 'in', ids.slice(i, i + 500)).execute();
+          if (keywords) await syncKeywords(db, ctx.database.dialect, keywords, tenant.companyId, rows.map((row) => ({ id: Number(row.id), before: row })));
           for (const row of rows) {
             const changes = r.fields.filter((f) => f.type !== 'password' && row[f.column] !== null && row[f.column] !== undefined)
               .map((f) => ({ field: f.name, title: f.title, from: display(f, expose(f, row[f.column])), to: null }));
@@ -548,6 +553,7 @@ const cellText = (c: CellValue | undefined): string => {
 
 function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
   const hooks = HOOKS[r.name] ?? {};
+  const keywords = keywordIndexOf(r);
   return {
     async run(ctx) {
       const upload = await readUploadedSpreadsheet(ctx);
@@ -690,7 +696,13 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
         const insertRows = creates.map((p) => ({ ...toColumns(r, p.values), version: 1, createdAt: now, updatedAt: now, createdBy: accountId, updatedBy: accountId }));
         const width = Math.max(1, Object.keys(insertRows[0] ?? { a: 1 }).length);
         const chunk = Math.max(1, Math.floor(8000 / width));
-        for (let i = 0; i < insertRows.length; i += chunk) await tenant.insert(r.table, insertRows.slice(i, i + chunk)).execute();
+        // The keyword index learns the new rows' ids (and texts) from the inserts themselves.
+        const indexed: RowChange[] = [];
+        for (let i = 0; i < insertRows.length; i += chunk) {
+          const insert = tenant.insert(r.table, insertRows.slice(i, i + chunk));
+          if (!keywords) await insert.execute();
+          else for (const row of (await insert.returning(['id', ...keywords.columns] as never[]).execute()) as Row[]) indexed.push({ id: Number(row.id), after: row });
+        }
         let updated = 0;
         let unchanged = 0;
         for (const p of parsed) {
@@ -701,8 +713,10 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
             .where('id', '=', p.existing.id as Id).execute();
           const after = { ...p.existing, ...toColumns(r, values) };
           await ctx.audit({ action: 'update', entity: r.name, recordId: p.existing.id as Id, recordLabel: labelOf(r, after), changes: await diff(reg, r, tenant, p.existing, after, values) }, db);
+          if (keywords) indexed.push({ id: Number(p.existing.id), before: p.existing, after });
           updated++;
         }
+        if (keywords) await syncKeywords(db, ctx.database.dialect, keywords, tenant.companyId, indexed);
         const result = { created: creates.length, updated, unchanged };
         await ctx.audit({
           action: 'import', entity: r.name, recordLabel: upload.fileName.slice(0, 200),

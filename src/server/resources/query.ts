@@ -1,11 +1,13 @@
 // List queries of a resource: columns and reference labels, keyword, filters and sort — every name from
 // the resource's declared fields (a whitelist), every value a bound parameter.
-import { CompiledQuery, sql, type SelectQueryBuilder } from 'kysely';
+import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { companyDateRange } from '../../core/format.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { Dialect } from '../db/connection.ts';
 import { validationError, type FieldError } from '../http/errors.ts';
 import { expose, isEmpty, parseValue } from './fields.ts';
+import { keywordGrams } from './keyword-grams.ts';
+import { candidatesCondition, keywordIndexOf, planKeyword, type Strategy } from './keyword-index.ts';
 import type { Field, Resource, ResourceRegistry } from './types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -83,6 +85,36 @@ function like(env: QueryEnv, ref: string, pattern: string) {
     : sql<boolean>`${sql.ref(ref)} like ${pattern} escape '\\'`;
 }
 
+/** A keyword has no letter case (Chinese, digits, punctuation): a plain substring test finds what ILIKE finds. */
+const uncased = (text: string) => text.toLowerCase() === text.toUpperCase();
+
+/**
+ * The keyword search's test of one column, and the values it binds. SQLite: LIKE '%…%' (either case of
+ * ASCII letters). PostgreSQL: the rows of ILIKE '%…%' — which in a UTF-8 database compares lower() of
+ * both sides — as strpos over lower() (over the text itself when the keyword has no case), which costs
+ * a third of ILIKE per row and which the planner does not take for a match of almost nothing (it would
+ * then read every row and sort, instead of walking the requested order until the page is full).
+ */
+function containsKeyword(env: QueryEnv, ref: string, keyword: string): { test: RawBuilder<boolean>; params: unknown[] } {
+  if (env.dialect === 'sqlite') {
+    const pattern = likePattern(keyword, 'contains');
+    return { test: like(env, ref, pattern), params: [pattern] };
+  }
+  return uncased(keyword)
+    ? { test: sql<boolean>`strpos(${sql.ref(ref)}, ${keyword}) > 0`, params: [keyword] }
+    : { test: sql<boolean>`strpos(lower(${sql.ref(ref)}), lower(${keyword})) > 0`, params: [keyword] };
+}
+
+/** The trimmed keyword of a list request ('' for none). */
+export function keywordOf(input: Pick<ListInput, 'keyword'>): string {
+  return typeof input.keyword === 'string' ? input.keyword.trim() : '';
+}
+
+/** The text fields a keyword search tests (searchable, and able to hold the keyword). */
+function keywordFields(r: Resource, keyword: string): Field[] {
+  return r.fields.filter((f) => f.searchable && (f.type === 'string' || f.type === 'text') && mayContain(f, keyword));
+}
+
 function filterField(r: Resource, name: string): Field | 'id' | undefined {
   if (name === 'id') return 'id';
   const f = r.fieldMap.get(name);
@@ -141,16 +173,16 @@ export function whereConditions(r: Resource, input: Pick<ListInput, 'keyword' | 
   const compare = (ref: string, op: '=' | '>=' | '<=', v: unknown) =>
     out.push({ shape: `${op} ${ref}`, params: [v], apply: (q) => q.where(ref, op, v) });
   const errors: FieldError[] = [];
-  const keyword = typeof input.keyword === 'string' ? input.keyword.trim() : '';
+  const keyword = keywordOf(input);
   if (keyword) {
-    const searchable = r.fields.filter((f) => f.searchable && (f.type === 'string' || f.type === 'text') && mayContain(f, keyword));
-    const pattern = likePattern(keyword, 'contains');
+    const tests = keywordFields(r, keyword).map((f) => ({ f, ...containsKeyword(env, col(r, f.column), keyword) }));
     const byId = r.idType === 'string';
+    const form = env.dialect === 'postgres' ? (uncased(keyword) ? ' strpos' : ' strpos-lower') : '';
     out.push({
-      shape: `keyword ${searchable.map((f) => f.column).join(',')}${byId ? ' id' : ''}`,
-      params: [...searchable.map(() => pattern), ...(byId ? [keyword.toUpperCase()] : [])],
+      shape: `keyword ${tests.map((t) => t.f.column).join(',')}${byId ? ' id' : ''}${form}`,
+      params: [...tests.flatMap((t) => t.params), ...(byId ? [keyword.toUpperCase()] : [])],
       apply: (q) => q.where((eb) => eb.or([
-        ...searchable.map((f) => like(env, col(r, f.column), pattern)),
+        ...tests.map((t) => t.test),
         ...(byId ? [eb(col(r, 'id'), '=', keyword.toUpperCase())] : []),
       ]) as never),
     });
@@ -258,49 +290,92 @@ export function applySort(r: Resource, q: Q, sort: ListInput['sort']): Q {
 }
 
 const MAX_SHAPES = 500;
-/** Per resource (the object: registries loaded apart never share), shape → page SQL. */
-const pageSqls = new WeakMap<Resource, Map<string, string>>();
+/** Per resource (the object: registries loaded apart never share), shape → SQL. */
+const shapeSqls = new WeakMap<Resource, Map<string, string>>();
 
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((v, i) => Object.is(v, b[i]));
 }
 
 /**
- * A list request's queries. The page query's SQL depends only on the request's shape (which columns
- * the keyword searches, which filters with how many values, the order) — its values are parameters —
- * so it is built and compiled by Kysely once per shape and reused with the request's values. The first
- * compile of a shape checks that the values come out in the order assumed here; if not, that shape is
- * never reused. Validation errors are thrown at once (filters first, then sort), as before.
+ * Runs a query whose SQL depends only on `shape` (its values are `params`): built and compiled by Kysely
+ * once per shape, then reused with the request's values. The first compile of a shape checks that the
+ * values come out in the order assumed; if not, that shape is never reused.
+ */
+async function runShaped(r: Resource, tenant: Tenant, shape: string, params: unknown[], build: () => Q): Promise<Row[]> {
+  let sqls = shapeSqls.get(r);
+  if (!sqls) shapeSqls.set(r, (sqls = new Map()));
+  const known = sqls.get(shape);
+  if (known !== undefined) return (await tenant.db.executeQuery<Row>(CompiledQuery.raw(known, params))).rows;
+  const compiled = build().compile();
+  if (sameValues(compiled.parameters, params)) {
+    if (sqls.size >= MAX_SHAPES) sqls.clear();
+    sqls.set(shape, compiled.sql);
+  }
+  return (await tenant.db.executeQuery<Row>(compiled)).rows;
+}
+
+/**
+ * A list request's queries. Each query's SQL depends only on the request's shape (which columns the
+ * keyword searches and how, which filters with how many values, the order), so it is compiled once per
+ * shape (runShaped). Validation errors are thrown at once (filters first, then sort), as before.
+ *
+ * A keyword of two or more characters on a resource with a keyword index (keyword-index.ts) also gets
+ * the index's condition, planned per query — the page's rows and the count may differ in what is
+ * cheapest. Deep pages and pages of candidates read from the index are read in two steps: the page's
+ * ids (the order and the conditions, over the indexes and the tested columns only), then the full rows
+ * of those ids — skipped or sorted-out rows are never read with their 30 columns and reference labels.
  */
 export function listQuery(reg: ResourceRegistry, r: Resource, tenant: Tenant, input: ListInput, env: QueryEnv) {
   const conditions = whereConditions(r, input, env);
   const order = orderOf(r, input.sort);
-  const where = () => conditions.reduce((q, c) => c.apply(q), tenant.select(r.table));
+  const orderShape = `${order.column} ${order.dir} ${order.byId}`;
+  const keyword = keywordOf(input);
+  const ix = keyword ? keywordIndexOf(r) : undefined;
+  const grams = ix && keywordFields(r, keyword).length ? keywordGrams(keyword) : null;
+
+  /** The conditions with the keyword index's for a query reading `rows` rows (or counting), and how it is used. */
+  async function indexed(rows: number | 'count'): Promise<{ conds: Condition[]; strategy: Strategy }> {
+    if (!ix || !grams) return { conds: conditions, strategy: 'scan' };
+    const plan = await planKeyword({
+      db: tenant.db, dialect: env.dialect, ix, source: r.table, companyId: tenant.companyId, grams, rows,
+      probe: env.dialect === 'sqlite', testWeight: env.dialect === 'postgres' && !uncased(keyword) ? 2 : 1,
+    });
+    const c = candidatesCondition(env.dialect, ix, tenant.companyId, plan, col(r, 'id'));
+    if (!c) return { conds: conditions, strategy: 'scan' };
+    const index: Condition = { shape: `keyword index ${plan.strategy} ${plan.grams.length}`, params: c.params, apply: (q) => q.where(c.sql) };
+    return { conds: [index, ...conditions], strategy: plan.strategy };
+  }
+  const where = (conds: Condition[]) => conds.reduce((q, c) => c.apply(q), tenant.select(r.table));
+  const paramsOf = (conds: Condition[]) => [tenant.companyId, ...conds.flatMap((c) => c.params)];
+
   return {
     async page(limit: number, offset: number): Promise<Row[]> {
-      const key = [env.dialect, `${order.column} ${order.dir} ${order.byId}`, ...conditions.map((c) => c.shape)].join('\n');
-      let pageSql = pageSqls.get(r);
-      if (!pageSql) pageSqls.set(r, (pageSql = new Map()));
-      const params: unknown[] = [tenant.companyId];
-      for (const c of conditions) params.push(...c.params);
-      params.push(limit, offset);
-      const known = pageSql.get(key);
-      if (known !== undefined) return (await tenant.db.executeQuery<Row>(CompiledQuery.raw(known, params))).rows;
-      const compiled = applyOrder(r, selectColumns(reg, r, where()), order).limit(limit).offset(offset).compile();
-      if (sameValues(compiled.parameters, params)) {
-        if (pageSql.size >= MAX_SHAPES) pageSql.clear();
-        pageSql.set(key, compiled.sql);
+      const { conds, strategy } = await indexed(offset + limit);
+      const params = [...paramsOf(conds), limit, offset];
+      const shape = [env.dialect, orderShape, ...conds.map((c) => c.shape)].join('\n');
+      // Two steps where they pay (measured, 100,000 products): candidates from the index are sorted as
+      // ids, not as full rows (PostgreSQL 8.6 → 4.3 ms for 562 candidates); a page skipping eight or more
+      // pages' rows reads only their ids (SQLite page 40: 3.3 → 0.7 ms). Pages 2 and 3 of a plain list
+      // are not worth a second statement (SQLite 0.39 → 0.41 ms, PostgreSQL 2.3 → 2.9 ms).
+      if (strategy !== 'drive' && offset < 8 * limit) {
+        return runShaped(r, tenant, `page\n${shape}`, params, () => applyOrder(r, selectColumns(reg, r, where(conds)), order).limit(limit).offset(offset));
       }
-      return (await tenant.db.executeQuery<Row>(compiled)).rows;
+      const ids = (await runShaped(r, tenant, `ids\n${shape}`, params, () => applyOrder(r, where(conds).select(col(r, 'id')), order).limit(limit).offset(offset)))
+        .map((x) => x.id);
+      if (!ids.length) return [];
+      const rows = await runShaped(r, tenant, `rows ${env.dialect} ${ids.length}`, [tenant.companyId, ...ids], () => selectColumns(reg, r, tenant.select(r.table)).where(col(r, 'id'), 'in', ids));
+      const byId = new Map(rows.map((x) => [String(x.id), x]));
+      return ids.map((id) => byId.get(String(id))).filter((x): x is Row => x !== undefined);
     },
     async count(): Promise<number> {
-      const counted = await where().select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
+      const counted = await where((await indexed('count')).conds).select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
       return Number((counted as Row | undefined)?.total ?? 0);
     },
     /** SUM of each field's stored integers over every row the conditions keep (null when none). */
     async sums(fields: readonly Field[]): Promise<Map<string, unknown>> {
       if (!fields.length) return new Map();
-      const row = (await where()
+      const row = (await where((await indexed('count')).conds)
         .select(fields.map((f, i) => sql`sum(${sql.ref(col(r, f.column))})`.as(`s${i}`)) as never)
         .executeTakeFirst()) as Row | undefined;
       return new Map(fields.map((f, i) => [f.name, row?.[`s${i}`] ?? null]));

@@ -114,6 +114,7 @@ export function loadResources(dir = RESOURCES_DIR): ResourceRegistry {
       uniqueKeys,
       importKey: data.importKey ?? uniqueKeys[0],
       tree: data.tree,
+      keywordIndex: data.keywordIndex,
       fields, fieldMap, referrers: [],
     });
   }

@@ -67,6 +67,8 @@ export interface ResourceFile {
   unique?: string[][];
   importKey?: string[];
   tree?: { parentField: string };
+  /** table of the bigram keyword index of the searchable fields (resources/keyword-index.ts) */
+  keywordIndex?: string;
   referencedBy?: ExternalRef[];
   fields: Record<string, FieldDef>;
 }
@@ -112,6 +114,8 @@ export interface Resource {
   uniqueKeys: string[][];
   importKey?: string[];
   tree?: { parentField: string };
+  /** table of the bigram keyword index of the searchable fields (resources/keyword-index.ts) */
+  keywordIndex?: string;
   fields: Field[];
   fieldMap: Map<string, Field>;
   referrers: Referrer[];

@@ -9,6 +9,8 @@ import type { Dialect } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { companyDateRange } from '../../../core/format.ts';
 import { cachedTotal, countKey, rememberTotal } from '../../resources/count-cache.ts';
+import { keywordGrams } from '../../resources/keyword-grams.ts';
+import { candidatesCondition, planKeyword, PRODUCT_KEYWORDS } from '../../resources/keyword-index.ts';
 import { realDate } from '../../resources/fields.ts';
 import { MOVE_KINDS, type MoveKind } from './ledger.ts';
 import { STOCK_DOC_KINDS } from './documents.ts';
@@ -102,15 +104,32 @@ function like(ref: string, pattern: string) {
 
 const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+type Candidates = ReturnType<typeof candidatesCondition>;
+
+/**
+ * The product keyword index's narrowing of a keyword (resources/keyword-index.ts) for a query reading
+ * `rows` rows, or counting, as a condition on `productRef` — the product id of the rows the query walks,
+ * so that a row can be passed over before its product is read; null when the keyword is shorter than
+ * two characters or the plan scans. Every product the keyword test below keeps holds the keyword's
+ * grams (in its code, name or barcode).
+ */
+async function keywordCandidates(tenant: Tenant, dialect: Dialect, keyword: string | null | undefined, rows: number | 'count', productRef: string): Promise<Candidates> {
+  const grams = keyword?.trim() ? keywordGrams(keyword.trim()) : null;
+  if (!grams) return null;
+  const plan = await planKeyword({ db: tenant.db, dialect, ix: PRODUCT_KEYWORDS, source: 'product', companyId: tenant.companyId, grams, rows, probe: dialect === 'sqlite' });
+  return candidatesCondition(dialect, PRODUCT_KEYWORDS, tenant.companyId, plan, productRef);
+}
+
 /**
  * Products matching a keyword: code or name contains it (case-insensitive), or the barcode equals it.
  * A keyword with no cased characters (Chinese, digits) matches the same rows with a plain substring
  * test — instr() on SQLite, strpos() on PostgreSQL — which is several times cheaper over 100,000 names
- * than LIKE/ILIKE.
+ * than LIKE/ILIKE. `candidates` (keywordCandidates) narrows first.
  */
-function keywordFilter(q: Q, dialect: Dialect, keyword: string | null | undefined): Q {
+function keywordFilter(q: Q, dialect: Dialect, keyword: string | null | undefined, candidates: Candidates): Q {
   const k = keyword?.trim();
   if (!k) return q;
+  if (candidates) q = q.where(candidates.sql);
   if (k.toLowerCase() === k.toUpperCase()) {
     const fn = dialect === 'postgres' ? 'strpos' : 'instr';
     return q.where((eb: Q) => eb.or([
@@ -179,21 +198,23 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput) {
   const dialect = ctx.database.dialect;
   const productFilter = !!(input.keyword?.trim() || input.categoryId);
   const categories = input.categoryId ? await categoryAndBelow(tenant, input.categoryId) : undefined;
-  const base = (joinProduct: boolean): Q => {
+  const base = (joinProduct: boolean, candidates: Candidates): Q => {
     let q: Q = tenant.select('stockSummary');
     if (joinProduct) q = q.innerJoin('product', (j: Q) => j.onRef('product.id', '=', 'stockSummary.productId').onRef('product.companyId', '=', 'stockSummary.companyId'));
     if (input.productId) q = q.where('stockSummary.productId', '=', input.productId);
     if (input.warehouseId) q = q.where('stockSummary.warehouseId', '=', input.warehouseId);
     if (input.onlyInStock) q = q.where('stockSummary.onHand', '>', 0);
     if (categories) q = q.where('product.categoryId', 'in', categories);
-    return keywordFilter(q, dialect, input.keyword);
+    return keywordFilter(q, dialect, input.keyword, candidates);
   };
   const criteria = ['inventory', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.categoryId ?? null, !!input.onlyInStock];
   const count = async () => {
-    const counted = (await base(productFilter).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+    const candidates = await keywordCandidates(tenant, dialect, input.keyword, 'count', 'product.id');
+    const counted = (await base(productFilter, candidates).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
     return Number(counted?.total ?? 0);
   };
-  const rows = async () => ((await base(true)
+  // Walked in product code order: product.id is at hand before the stock row is read.
+  const rows = async () => ((await base(true, await keywordCandidates(tenant, dialect, input.keyword, input.page * input.pageSize, 'product.id'))
     .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockSummary.warehouseId').onRef('warehouse.companyId', '=', 'stockSummary.companyId'))
     .select(['stockSummary.productId', 'stockSummary.warehouseId', 'stockSummary.onHand', 'stockSummary.reserved', 'stockSummary.updatedAt',
       'product.code as productCode', 'product.name as productName', 'product.specification', 'product.categoryId', 'product.barcode',
@@ -239,7 +260,7 @@ export async function distributionList(ctx: CallContext, input: DistributionInpu
   const dialect = ctx.database.dialect;
   const lcKey = input.lcCode?.trim() ? lookupKeyOf(input.lcCode) : '';
   if (input.lcCode?.trim() && !lcKey) throw validationError([{ field: 'lcCode', message: '库位编码去掉 -、S、Z、A、B 后为空' }]);
-  const base = (): Q => {
+  const base = (candidates: Candidates): Q => {
     let q: Q = tenant.select('stockBalance')
       .innerJoin('product', (j: Q) => j.onRef('product.id', '=', 'stockBalance.productId').onRef('product.companyId', '=', 'stockBalance.companyId'))
       .leftJoin('location', (j: Q) => j.onRef('location.id', '=', 'stockBalance.locationId').onRef('location.companyId', '=', 'stockBalance.companyId'));
@@ -249,16 +270,16 @@ export async function distributionList(ctx: CallContext, input: DistributionInpu
     if (lcKey) q = q.where('location.lookupKey', 'like', `${lcKey.replace(/[\\%_]/g, '')}%`);
     if (input.zone?.trim()) q = q.where('location.zone', '=', input.zone.trim());
     if (input.onlyInStock !== false) q = q.where((eb: Q) => eb.or([eb('stockBalance.onHand', '!=', 0), eb('stockBalance.reserved', '!=', 0)]));
-    return keywordFilter(q, dialect, input.keyword);
+    return keywordFilter(q, dialect, input.keyword, candidates);
   };
   const criteria = ['distribution', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.locationId ?? null, lcKey || null,
     input.zone?.trim() || null, input.onlyInStock !== false];
   const count = async () => {
-    const counted = (await base().select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+    const counted = (await base(await keywordCandidates(tenant, dialect, input.keyword, 'count', 'stockBalance.productId')).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
     return Number(counted?.total ?? 0);
   };
   // Index order (warehouse, location, product): pages stay cheap however many balances there are.
-  const rows = async () => ((await base()
+  const rows = async () => ((await base(await keywordCandidates(tenant, dialect, input.keyword, input.page * input.pageSize, 'stockBalance.productId'))
     .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockBalance.warehouseId').onRef('warehouse.companyId', '=', 'stockBalance.companyId'))
     .select(['stockBalance.productId', 'stockBalance.warehouseId', 'stockBalance.locationId', 'stockBalance.onHand', 'stockBalance.reserved', 'stockBalance.updatedAt',
       'product.code as productCode', 'product.name as productName', 'product.specification',
