@@ -11,6 +11,7 @@ import { Tenant } from '../../src/server/catalog/tenant.ts';
 import { validateInput } from '../../src/server/catalog/validate-input.ts';
 import { ApiError } from '../../src/server/http/errors.ts';
 import { FileResponse } from '../../src/server/http/file-response.ts';
+import { JsonText } from '../../src/server/http/json-text.ts';
 import { writeAudit } from '../../src/server/http/logs.ts';
 import { inTransaction } from '../../src/server/http/transaction.ts';
 import { loadResources, resourceResolver, type Field, type Resource } from '../../src/server/resources/index.ts';
@@ -61,7 +62,8 @@ async function direct(handler: OpHandler, who: Company, body: unknown): Promise<
       for await (const c of result.body) chunks.push(c as Buffer);
       return Buffer.concat(chunks);
     }
-    return { code: '200', msg: '', data: result };
+    // (a list page is answered as JSON text, as the HTTP layer sends it)
+    return { code: '200', msg: '', data: result instanceof JsonText ? JSON.parse(result.text) : result };
   } catch (e) {
     if (e instanceof ApiError) return { code: e.code, msg: e.message, data: e.data };
     throw e;

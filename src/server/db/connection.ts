@@ -8,6 +8,8 @@ import { registerAutonomous } from './autonomous.ts';
 import { startCheckpointer } from './checkpointer.ts';
 import { FastCamelCasePlugin } from './camel-case.ts';
 import { cachedStatements } from './sqlite-statements.ts';
+import { TableWrites } from './table-writes.ts';
+import { watchPostgresWrites } from './postgres-writes.ts';
 
 // Tables are addressed by name from schemas (generic resources), so the query layer is untyped here;
 // hand-written domain code narrows its rows with local interfaces.
@@ -18,6 +20,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: DB;
   dialect: Dialect;
+  /** which tables have been written, by this process or others (table-writes.ts) */
+  writes: TableWrites;
   close(): Promise<void>;
 }
 
@@ -39,12 +43,16 @@ export function openDatabase(opts: OpenOptions): Database {
     const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }), plugins });
     // Two connections apart from the pool for statements that commit on their own (autonomous.ts): a
     // transaction holding a pool connection may wait for them, so they never wait for the pool.
-    const own = new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: opts.databaseUrl, max: 2 }) }), plugins });
+    const ownPool = new pg.Pool({ connectionString: opts.databaseUrl, max: 2 });
+    const own = new Kysely<any>({ dialect: new PostgresDialect({ pool: ownPool }), plugins });
     registerAutonomous(db, own);
+    const watch = watchPostgresWrites([pool, ownPool], opts.databaseUrl);
     return {
       db,
       dialect: 'postgres',
+      writes: watch.writes,
       close: async () => {
+        await watch.close();
         await own.destroy();
         await db.destroy();
       },
@@ -66,10 +74,14 @@ export function openDatabase(opts: OpenOptions): Database {
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('temp_store = memory');
   const checkpointer = opts.backgroundCheckpoint ? startCheckpointer(sqlite, file) : undefined;
-  const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: cachedStatements(sqlite) }), plugins });
+  // data_version changes when another connection (another process) commits to the file.
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const writes = new TableWrites(() => dataVersion.get() as number);
+  const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: cachedStatements(sqlite, writes) }), plugins });
   return {
     db,
     dialect: 'sqlite',
+    writes,
     close: async () => {
       await checkpointer?.close();
       await db.destroy();

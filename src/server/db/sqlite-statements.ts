@@ -9,6 +9,7 @@
 // are statements like any other), iterate for streamed selects.
 import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { writtenTables, type TableWrites } from './table-writes.ts';
 
 const MAX_STATEMENTS = 500;
 /** Longer texts are mostly one-off multi-row inserts of an import: not worth keeping. */
@@ -31,7 +32,11 @@ function compileBuild(names: string[]): Build {
   return new Function('r', `return { ${props} };`) as Build;
 }
 
-export function cachedStatements(sqlite: SQLite.Database): SqliteDatabase {
+/**
+ * `writes`: told of every table a statement writes, right after it ran (or failed: a partial write in
+ * an open transaction still counts) — see table-writes.ts.
+ */
+export function cachedStatements(sqlite: SQLite.Database, writes?: TableWrites): SqliteDatabase {
   const cache = new Map<string, Entry>();
   // A statement's columns are fixed when SQLite compiles it; after a schema change (in this process or
   // another) SQLite recompiles it on its next run, possibly with other columns. The schema version read
@@ -70,10 +75,29 @@ export function cachedStatements(sqlite: SQLite.Database): SqliteDatabase {
     };
   }
 
+  /** The facade, telling `writes` of the statement's tables each time it runs. */
+  function counted(facade: SqliteStatement, tables: readonly string[]): SqliteStatement {
+    const note = () => writes!.bumpAll(tables);
+    return {
+      reader: facade.reader,
+      all(parameters) {
+        try { return facade.all(parameters); } finally { note(); }
+      },
+      run(parameters) {
+        try { return facade.run(parameters); } finally { note(); }
+      },
+      *iterate(parameters) {
+        try { yield* facade.iterate(parameters); } finally { note(); }
+      },
+    };
+  }
+
   function entry(stmt: SQLite.Statement): Entry {
     // A literal "__proto__" key would set the prototype, not a property: such statements keep objects.
     const arrays = stmt.reader && !stmt.columns().some((c) => c.name === '__proto__');
-    return { stmt, facade: arrays ? reading(stmt) : (stmt as unknown as SqliteStatement) };
+    const facade = arrays ? reading(stmt) : (stmt as unknown as SqliteStatement);
+    const tables = writes ? writtenTables(stmt.source) : [];
+    return { stmt, facade: tables.length ? counted(facade, tables) : facade };
   }
 
   return {

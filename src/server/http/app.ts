@@ -16,6 +16,7 @@ import type { Database } from '../db/connection.ts';
 import { fail, ok } from './envelope.ts';
 import { ApiError, bizError } from './errors.ts';
 import { contentDisposition, FileResponse } from './file-response.ts';
+import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
 import { buildOpenApi } from './openapi.ts';
 import { inTransaction } from './transaction.ts';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('X-Content-Type-Options', 'nosniff');
       return reply.send(result.body);
     }
+    if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(okEnvelopeText(result));
     return reply.send(ok(result ?? null));
   };
 

@@ -51,7 +51,7 @@ const counting = new Map<string, Promise<number>>();
  * wait for that count instead of starting their own. Without this, the 50 requests in flight when a
  * total expired all counted it (50 × 20 ms of a keyword scan: the event loop blocked for a second).
  */
-export function sharedCount(key: string, version: number, count: () => Promise<number>): Promise<number> {
+export function sharedCount(key: string, version: number | string, count: () => Promise<number>): Promise<number> {
   // A count started before a write of this process is not shared with requests made after it.
   const k = `${key}@${version}`;
   let running = counting.get(k);

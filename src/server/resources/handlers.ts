@@ -12,9 +12,10 @@ import { display, expose, isEmpty, parseValue, sameStored, toCell } from './fiel
 import { HOOKS, type SaveEvent } from './hooks.ts';
 import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, listQuery, selectColumns, type ListInput, type QueryEnv, type Row } from './query.ts';
 import type { Field, Resource, ResourceRegistry } from './types.ts';
-import { bumpTable, cachedTotal, countKey, rememberTotal, sharedCount, tableVersion } from './count-cache.ts';
+import { bumpTable, sharedCount } from './count-cache.ts';
 import { summableFields, totalsOf } from './totals.ts';
 import { keywordIndexOf, syncKeywords, type RowChange } from './keyword-index.ts';
+import { pageCacheOf, pageTables } from './page-cache.ts';
 
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
@@ -247,32 +248,40 @@ function databaseScope(database: object): number {
 }
 
 function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
+  const tables = pageTables(reg, r);
   return {
     input: LIST_INPUT,
     async run(ctx, input) {
-      const query = listQuery(reg, r, ctx.tenant, input, queryEnv(ctx));
-      const offset = (input.page - 1) * input.pageSize;
-      const companyId = ctx.tenant.companyId;
-      const key = countKey(companyId, r.table, [databaseScope(ctx.database), input.keyword ?? null, input.filters ?? null]);
-      const version = tableVersion(companyId, r.table);
-      const cached = cachedTotal(companyId, r.table, key);
-      let total = cached;
-      const raw = total === undefined || total > offset ? await query.page(input.pageSize, offset) : [];
-      // A short page tells the exact total without counting.
-      if (raw.length > 0 && raw.length < input.pageSize) total = offset + raw.length;
-      else if (total === undefined || (raw.length === 0 && offset > 0 && total > offset)) total = await sharedCount(key, version, query.count);
-      // A total served from the cache keeps its age: remembering it again would keep it alive forever
-      // under steady traffic, past the few seconds other processes' writes may go unseen.
-      if (total !== cached) rememberTotal(companyId, r.table, key, total, version);
-      const list = decorate(reg, r, await exposeRows(reg, r, ctx.tenant, raw));
-      if (!input.withTotals) return { list, total, page: input.page, pageSize: input.pageSize };
-      // Asked for by lists that show 全部合计: the same conditions, summed by the database (not cached:
-      // a sum must never be a few seconds stale the way a pager's count may be).
-      const fields = summableFields(r);
-      const totals = totalsOf(fields, await query.sums(fields));
-      return { list, total, page: input.page, pageSize: input.pageSize, totals };
+      // Taken before anything is read: a write from now on makes what is read below stale at once.
+      const token = ctx.database.writes.token(tables);
+      const cache = pageCacheOf(ctx.database);
+      const pageKey = `${ctx.tenant.companyId}\u0001${r.name}\u0001${JSON.stringify(input)}`;
+      const hit = cache.get(pageKey, token);
+      if (hit) return hit;
+      return cache.put(pageKey, token, await readPage(ctx, input, token));
     },
   };
+
+  /** One page as read from the database (the total too, unless counted under the same token). */
+  async function readPage(ctx: Parameters<OpHandler<ListInput>['run']>[0], input: ListInput, token: string) {
+    const query = listQuery(reg, r, ctx.tenant, input, queryEnv(ctx));
+    const offset = (input.page - 1) * input.pageSize;
+    const cache = pageCacheOf(ctx.database);
+    // Every page of the same criteria has the same total: counted once per token.
+    const criteria = `${databaseScope(ctx.database)}\u0001${ctx.tenant.companyId}\u0001${r.name}\u0001${JSON.stringify([input.keyword ?? null, input.filters ?? null])}`;
+    let total = cache.total(criteria, token);
+    const raw = total === undefined || total > offset ? await query.page(input.pageSize, offset) : [];
+    // A short page tells the exact total without counting.
+    if (raw.length > 0 && raw.length < input.pageSize) total = offset + raw.length;
+    else if (total === undefined || (raw.length === 0 && offset > 0 && total > offset)) total = await sharedCount(criteria, token, query.count);
+    cache.rememberTotal(criteria, token, total);
+    const list = decorate(reg, r, await exposeRows(reg, r, ctx.tenant, raw));
+    if (!input.withTotals) return { list, total, page: input.page, pageSize: input.pageSize };
+    // Asked for by lists that show 全部合计: the same conditions, summed by the database.
+    const fields = summableFields(r);
+    const totals = totalsOf(fields, await query.sums(fields));
+    return { list, total, page: input.page, pageSize: input.pageSize, totals };
+  }
 }
 
 function getHandler(reg: ResourceRegistry, r: Resource): OpHandler<{ id: unknown }> {

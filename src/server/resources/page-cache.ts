@@ -1,0 +1,86 @@
+// List pages of generic resources, kept as the JSON text sent, per company and request. An entry is
+// served only while the tables the page was read from are unwritten (TableWrites tokens: this
+// process's writes at once, other processes' through SQLite's data_version or PostgreSQL NOTIFY), and
+// at most TTL_MS old (a write no server process saw, e.g. by hand in psql, is seen within that time).
+// The busiest screens are opened again and again with the same page, filters and sort by every clerk
+// of a company: those answers then cost no query at all.
+import type { Database } from '../db/connection.ts';
+import { sqlTableName, TableWrites } from '../db/table-writes.ts';
+import { JsonText } from '../http/json-text.ts';
+import type { Resource, ResourceRegistry } from './types.ts';
+
+const TTL_MS = 60_000;
+const MAX_ENTRIES = 2000;
+const MAX_CHARS = 32 * 1024 * 1024;
+
+interface Entry { token: string; text: JsonText; at: number }
+
+const MAX_TOTALS = 5000;
+
+class PageCache {
+  readonly #entries = new Map<string, Entry>();
+  readonly #totals = new Map<string, { token: string; total: number; at: number }>();
+  #chars = 0;
+
+  /** The total of a list's criteria counted under this token, if any. */
+  total(criteria: string, token: string): number | undefined {
+    const t = this.#totals.get(criteria);
+    return t && t.token === token && Date.now() - t.at <= TTL_MS ? t.total : undefined;
+  }
+
+  rememberTotal(criteria: string, token: string, total: number): void {
+    if (!TableWrites.repeatable(token)) return;
+    if (this.#totals.size >= MAX_TOTALS && !this.#totals.has(criteria)) this.#totals.clear();
+    this.#totals.set(criteria, { token, total, at: Date.now() });
+  }
+
+  get(key: string, token: string): JsonText | undefined {
+    const e = this.#entries.get(key);
+    if (!e) return undefined;
+    if (e.token !== token || Date.now() - e.at > TTL_MS) {
+      this.#drop(key, e);
+      return undefined;
+    }
+    return e.text;
+  }
+
+  put(key: string, token: string, data: unknown): JsonText {
+    const text = new JsonText(JSON.stringify(data));
+    const old = this.#entries.get(key);
+    if (old) this.#drop(key, old);
+    // Oldest first out (insertion order), until there is room.
+    while (this.#entries.size && (this.#entries.size >= MAX_ENTRIES || this.#chars + text.text.length > MAX_CHARS)) {
+      const [k, e] = this.#entries.entries().next().value!;
+      this.#drop(k, e);
+    }
+    if (TableWrites.repeatable(token) && text.text.length <= MAX_CHARS / 4) {
+      this.#entries.set(key, { token, text, at: Date.now() });
+      this.#chars += text.text.length;
+    }
+    return text;
+  }
+
+  #drop(key: string, e: Entry): void {
+    this.#entries.delete(key);
+    this.#chars -= e.text.text.length;
+  }
+}
+
+const caches = new WeakMap<Database, PageCache>();
+
+export function pageCacheOf(database: Database): PageCache {
+  let c = caches.get(database);
+  if (!c) caches.set(database, (c = new PageCache()));
+  return c;
+}
+
+/**
+ * Every table a list page of the resource reads: its own, those of the references it labels, its
+ * keyword index, and the company (whose time zone places date filters).
+ */
+export function pageTables(reg: ResourceRegistry, r: Resource): string[] {
+  const tables = new Set([r.table, 'company']);
+  for (const f of r.fields) if (f.resource) tables.add(reg.get(f.resource)!.table);
+  if (r.keywordIndex) tables.add(r.keywordIndex);
+  return [...tables].map(sqlTableName);
+}

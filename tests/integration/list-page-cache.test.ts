@@ -1,0 +1,114 @@
+// List pages of generic resources are kept as sent (resources/page-cache.ts) and served again only while
+// nothing they were read from has been written: by this server (any statement, not only the resource's
+// own handlers), by the tables they label references from, or by another server process on the same
+// database (SQLite, or PostgreSQL when DATABASE_URL is set). What a user sees after any of those writes
+// is the new data.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPostgres, startTestServer, type TestServer } from './helpers.ts';
+import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+
+const PRODUCT = { list: '010201', save: '010203' };
+const CATEGORY = { save: '010403' };
+
+let t: TestServer;
+let token: string;
+let companyId: number;
+
+type Env = { code: string; msg: string; data: any };
+async function ok(p: Promise<Env>): Promise<any> {
+  const r = await p;
+  if (r.code !== '200') throw new Error(`${r.code} ${r.msg}`);
+  return r.data;
+}
+
+const LIST = { page: 1, pageSize: 20, keyword: '缓存测试', sort: { field: 'code', order: 'ascend' } };
+const names = (data: any) => data.list.map((x: any) => x.name);
+
+beforeAll(async () => {
+  t = await startTestServer();
+  token = await t.login('demo', 'admin', 'demo123');
+  companyId = Number((await t.database.db.selectFrom('company').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow()).id);
+  for (let i = 1; i <= 3; i++) await ok(t.call('cdm', PRODUCT.save, { code: `PC00${i}`, name: `缓存测试商品${i}`, price: '1' }, token));
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('list page cache', () => {
+  it('answers the same request with the same page, byte for byte', async () => {
+    const first = await t.raw('cdm', PRODUCT.list, LIST, token);
+    const again = await t.raw('cdm', PRODUCT.list, LIST, token);
+    expect(JSON.parse(first.body).data.total).toBe(3);
+    expect(again.body).toBe(first.body);
+    expect(again.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('shows a write that bypassed every handler (plain SQL on the server\'s connection)', async () => {
+    expect(names(await ok(t.call('cdm', PRODUCT.list, LIST, token)))).toEqual(['缓存测试商品1', '缓存测试商品2', '缓存测试商品3']);
+    await t.database.db.updateTable('product').set({ name: '缓存测试商品1改' }).where('companyId', '=', companyId).where('code', '=', 'PC001').execute();
+    // (the keyword index still holds the old name's grams, which contain the keyword's)
+    expect(names(await ok(t.call('cdm', PRODUCT.list, LIST, token)))).toEqual(['缓存测试商品1改', '缓存测试商品2', '缓存测试商品3']);
+    await t.database.db.deleteFrom('productPrice').where('companyId', '=', companyId).execute();
+    await t.database.db.deleteFrom('product').where('companyId', '=', companyId).where('code', '=', 'PC003').execute();
+    const after = await ok(t.call('cdm', PRODUCT.list, LIST, token));
+    expect(names(after)).toEqual(['缓存测试商品1改', '缓存测试商品2']);
+    expect(after.total).toBe(2);
+  });
+
+  it('shows a renamed category in the product rows that reference it', async () => {
+    const cat = await ok(t.call('cdm', CATEGORY.save, { code: 'PCC1', name: '缓存类别甲' }, token));
+    const p = (await ok(t.call('cdm', PRODUCT.list, LIST, token))).list[0];
+    await ok(t.call('cdm', PRODUCT.save, { id: p.id, version: p.version, categoryId: cat.id }, token));
+    expect((await ok(t.call('cdm', PRODUCT.list, LIST, token))).list[0].categoryName).toBe('缓存类别甲');
+    await ok(t.call('cdm', CATEGORY.save, { id: cat.id, version: cat.version, name: '缓存类别乙' }, token));
+    expect((await ok(t.call('cdm', PRODUCT.list, LIST, token))).list[0].categoryName).toBe('缓存类别乙');
+  });
+
+  it('keeps pages of one company from another', async () => {
+    const other = await t.login('demo2', 'admin', 'demo123');
+    expect((await ok(t.call('cdm', PRODUCT.list, LIST, other))).total).toBe(0);
+    expect((await ok(t.call('cdm', PRODUCT.list, LIST, token))).total).toBe(2);
+  });
+});
+
+describe('two server processes on one database', () => {
+  let a: SpawnedServer;
+  let b: SpawnedServer;
+  beforeAll(async () => {
+    const env = { DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
+    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  it('a page cached by one process shows what the other wrote at once', async () => {
+    const login = await post(`${a.url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
+    const tk = login.data.accessToken as string;
+    const list = async (url: string) => {
+      const r = await post(`${url}/cdm/api/${PRODUCT.list}`, LIST, tk);
+      expect(r.code).toBe('200');
+      return r.data;
+    };
+    // a reads (and keeps) the page twice; b changes a product; a's next answer has the change.
+    for (let round = 1; round <= 3; round++) {
+      const before = await list(a.url);
+      expect(await list(a.url)).toEqual(before);
+      const p = before.list[0];
+      const saved = await post(`${b.url}/cdm/api/${PRODUCT.save}`, { id: p.id, version: p.version, price: String(10 + round) }, tk);
+      expect(saved.code).toBe('200');
+      // PostgreSQL tells a through NOTIFY, delivered once b committed: allow it a moment.
+      let after = await list(a.url);
+      let waited = 0;
+      for (; waited < 50 && after.list[0].version === p.version; waited++) {
+        await new Promise((r) => setTimeout(r, 20));
+        after = await list(a.url);
+      }
+      // SQLite: at once (data_version); PostgreSQL: within a second.
+      if (!isPostgres()) expect(waited).toBe(0);
+      expect(Number(after.list[0].price)).toBe(10 + round);
+      expect(after.list[0].version).toBe(p.version + 1);
+    }
+  });
+});
