@@ -17,6 +17,8 @@ export interface ServerConfig {
   clientDir: string;
   /** Days a finished export job and its file are kept (0: kept until the user deletes them). */
   exportRetentionDays: number;
+  /** List pages of generic resources kept and served again while their tables are unwritten (resources/page-cache.ts). */
+  listPageCache: boolean;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -57,5 +59,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     exportRetentionDays: int(env, 'EXPORT_RETENTION_DAYS', 7),
+    listPageCache: !['false', '0', 'off'].includes(String(env.LIST_PAGE_CACHE ?? '').toLowerCase()),
   };
 }

@@ -254,6 +254,7 @@ function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
     async run(ctx, input) {
       // Taken before anything is read: a write from now on makes what is read below stale at once.
       const token = ctx.database.writes.token(tables);
+      if (!ctx.config.listPageCache) return (await readPage(ctx, input, token));
       const cache = pageCacheOf(ctx.database);
       const pageKey = `${ctx.tenant.companyId}\u0001${r.name}\u0001${JSON.stringify(input)}`;
       const hit = cache.get(pageKey, token);
