@@ -72,6 +72,28 @@ describe('list page cache', () => {
   });
 });
 
+describe('inventory lists (cdm 011301, 011302)', () => {
+  it('show every posting, and stock changed by plain SQL, at once', async () => {
+    const wh = (await ok(t.call('cdm', '011001', { page: 1, pageSize: 10 }, token))).list[0].id;
+    const p = (await ok(t.call('cdm', PRODUCT.list, LIST, token))).list[0];
+    const inv = async () => (await ok(t.call('cdm', '011301', { page: 1, pageSize: 10, keyword: p.code, warehouseId: wh }, token))).list;
+    const dist = async () => (await ok(t.call('cdm', '011302', { page: 1, pageSize: 10, keyword: p.code, warehouseId: wh }, token))).list;
+    expect(await inv()).toEqual([]);
+    await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId: p.id, qty: 5 }], post: true }, token));
+    expect((await inv()).map((r: any) => r.onHand)).toEqual([5]);
+    expect((await inv()).map((r: any) => r.onHand)).toEqual([5]);
+    expect((await dist()).map((r: any) => r.onHand)).toEqual([5]);
+    await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId: p.id, qty: 2 }], post: true }, token));
+    expect((await inv()).map((r: any) => r.onHand)).toEqual([7]);
+    expect((await dist()).map((r: any) => r.onHand)).toEqual([7]);
+    await t.database.db.updateTable('stockSummary').set({ reserved: 3 }).where('productId', '=', p.id).execute();
+    expect((await inv()).map((r: any) => [r.onHand, r.reserved, r.available])).toEqual([[7, 3, 4]]);
+    await t.database.db.updateTable('warehouse').set({ name: '改名后的仓库' }).where('id', '=', wh).execute();
+    expect((await inv()).map((r: any) => r.warehouseName)).toEqual(['改名后的仓库']);
+    expect((await dist()).map((r: any) => r.warehouseName)).toEqual(['改名后的仓库']);
+  });
+});
+
 describe('two server processes on one database', () => {
   let a: SpawnedServer;
   let b: SpawnedServer;

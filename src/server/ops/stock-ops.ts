@@ -8,11 +8,12 @@ import {
 } from '../domain/stock/documents.ts';
 import { importInitLines, initTemplate } from '../domain/stock/init-import.ts';
 import {
-  distributionList, DISTRIBUTION_INPUT, inventoryList, INVENTORY_INPUT, movementList, MOVEMENTS_INPUT,
+  distributionList, DISTRIBUTION_INPUT, DISTRIBUTION_TABLES, inventoryList, INVENTORY_INPUT, INVENTORY_TABLES, movementList, MOVEMENTS_INPUT,
   type DistributionInput, type InventoryInput, type MovementsInput,
 } from '../domain/stock/inventory.ts';
 import { stockWritten } from '../domain/stock/ledger.ts';
 import { locationOptions, lookupLocation } from '../domain/stock/locations.ts';
+import { keptPage } from '../resources/page-cache.ts';
 import { verifyStock } from '../domain/stock/verify.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -64,8 +65,14 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
       run: (ctx, input: { warehouseId?: number; keyword?: string | null; includeLocked?: boolean }) => locationOptions(ctx, input),
     },
 
-    'stock.inventory': acceptingFilters({ input: INVENTORY_INPUT, run: (ctx, input: InventoryInput) => inventoryList(ctx, input) }),
-    'stock.distribution': acceptingFilters({ input: DISTRIBUTION_INPUT, run: (ctx, input: DistributionInput) => distributionList(ctx, input) }),
+    'stock.inventory': acceptingFilters({
+      input: INVENTORY_INPUT,
+      run: (ctx, input: InventoryInput) => keptPage(ctx, 'stock.inventory', INVENTORY_TABLES, input, (token) => inventoryList(ctx, input, token)),
+    }),
+    'stock.distribution': acceptingFilters({
+      input: DISTRIBUTION_INPUT,
+      run: (ctx, input: DistributionInput) => keptPage(ctx, 'stock.distribution', DISTRIBUTION_TABLES, input, (token) => distributionList(ctx, input, token)),
+    }),
     'stock.movements': acceptingFilters({ input: MOVEMENTS_INPUT, run: (ctx, input: MovementsInput) => movementList(ctx, input) }),
 
     ...documentOps('stockInit', STOCK_INIT),

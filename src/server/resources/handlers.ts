@@ -15,7 +15,7 @@ import type { Field, Resource, ResourceRegistry } from './types.ts';
 import { bumpTable, sharedCount } from './count-cache.ts';
 import { summableFields, totalsOf } from './totals.ts';
 import { keywordIndexOf, syncKeywords, type RowChange } from './keyword-index.ts';
-import { pageCacheOf, pageTables } from './page-cache.ts';
+import { keptPage, pageCacheOf, pageTables } from './page-cache.ts';
 
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
@@ -251,16 +251,7 @@ function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
   const tables = pageTables(reg, r);
   return {
     input: LIST_INPUT,
-    async run(ctx, input) {
-      // Taken before anything is read: a write from now on makes what is read below stale at once.
-      const token = ctx.database.writes.token(tables);
-      if (!ctx.config.listPageCache) return (await readPage(ctx, input, token));
-      const cache = pageCacheOf(ctx.database);
-      const pageKey = `${ctx.tenant.companyId}\u0001${r.name}\u0001${JSON.stringify(input)}`;
-      const hit = cache.get(pageKey, token);
-      if (hit) return hit;
-      return cache.put(pageKey, token, await readPage(ctx, input, token));
-    },
+    run: (ctx, input) => keptPage(ctx, `resource:${r.name}`, tables, input, (token) => readPage(ctx, input, token)),
   };
 
   /** One page as read from the database (the total too, unless counted under the same token). */

@@ -4,6 +4,7 @@
 // at most TTL_MS old (a write no server process saw, e.g. by hand in psql, is seen within that time).
 // The busiest screens are opened again and again with the same page, filters and sort by every clerk
 // of a company: those answers then cost no query at all.
+import type { CallContext } from '../catalog/context.ts';
 import type { Database } from '../db/connection.ts';
 import { sqlTableName, TableWrites } from '../db/table-writes.ts';
 import { JsonText } from '../http/json-text.ts';
@@ -72,6 +73,21 @@ export function pageCacheOf(database: Database): PageCache {
   let c = caches.get(database);
   if (!c) caches.set(database, (c = new PageCache()));
   return c;
+}
+
+/**
+ * A list page as kept, or read now by `read` (given the write state it is read under) and kept.
+ * `tables`: every table `read` reads, in SQL form (sqlTableName) — a table left out would let a page
+ * outlive a write to it. `scope` names the list (its code or resource); the company and the validated
+ * input complete the key. With LIST_PAGE_CACHE=off every page is read.
+ */
+export async function keptPage(ctx: CallContext, scope: string, tables: readonly string[], input: unknown, read: (token: string) => Promise<unknown>): Promise<unknown> {
+  // Taken before anything is read: a write from now on makes what is read below stale at once.
+  const token = ctx.database.writes.token(tables);
+  if (!ctx.config.listPageCache) return read(token);
+  const cache = pageCacheOf(ctx.database);
+  const key = `${ctx.tenant.companyId}\u0001${scope}\u0001${JSON.stringify(input)}`;
+  return cache.get(key, token) ?? cache.put(key, token, await read(token));
 }
 
 /**

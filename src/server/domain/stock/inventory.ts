@@ -12,6 +12,7 @@ import { cachedTotal, countKey, rememberTotal } from '../../resources/count-cach
 import { keywordGrams } from '../../resources/keyword-grams.ts';
 import { candidatesCondition, planKeyword, PRODUCT_KEYWORDS } from '../../resources/keyword-index.ts';
 import { realDate } from '../../resources/fields.ts';
+import { sqlTableName } from '../../db/table-writes.ts';
 import { MOVE_KINDS, type MoveKind } from './ledger.ts';
 import { STOCK_DOC_KINDS } from './documents.ts';
 import { lookupKeyOf } from './locations.ts';
@@ -192,8 +193,15 @@ function quantities(onHand: number, reserved: number, packs: PackSizes) {
   };
 }
 
-/** Inventory per product × warehouse: on hand, reserved, available (= on hand − reserved), inbound. */
-export async function inventoryList(ctx: CallContext, input: InventoryInput) {
+/** Every table inventoryList reads (keptPage: a write to any of them makes a kept page stale). */
+export const INVENTORY_TABLES = ['stockSummary', 'product', 'productKeyword', 'category', 'warehouse', 'inboundTaskLine', 'inboundTask', 'company'].map(sqlTableName);
+
+/**
+ * Inventory per product × warehouse: on hand, reserved, available (= on hand − reserved), inbound.
+ * `writeState`: the tables' write token the page is read under (keptPage); part of the total's key, so a
+ * total counted before another process wrote is not taken for one after.
+ */
+export async function inventoryList(ctx: CallContext, input: InventoryInput, writeState: string | null = null) {
   const tenant = ctx.tenant;
   const dialect = ctx.database.dialect;
   const productFilter = !!(input.keyword?.trim() || input.categoryId);
@@ -207,7 +215,7 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput) {
     if (categories) q = q.where('product.categoryId', 'in', categories);
     return keywordFilter(q, dialect, input.keyword, candidates);
   };
-  const criteria = ['inventory', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.categoryId ?? null, !!input.onlyInStock];
+  const criteria = ['inventory', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.categoryId ?? null, !!input.onlyInStock, writeState];
   const count = async () => {
     const candidates = await keywordCandidates(tenant, dialect, input.keyword, 'count', 'product.id');
     const counted = (await base(productFilter, candidates).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
@@ -254,8 +262,11 @@ async function withInbound<T extends { productId: number; warehouseId: number; i
   });
 }
 
-/** Stock by location (inventoryDistribution): one row per product × warehouse × location. */
-export async function distributionList(ctx: CallContext, input: DistributionInput) {
+/** Every table distributionList reads (keptPage). */
+export const DISTRIBUTION_TABLES = ['stockBalance', 'product', 'productKeyword', 'location', 'warehouse', 'company'].map(sqlTableName);
+
+/** Stock by location (inventoryDistribution): one row per product × warehouse × location. `writeState` as inventoryList's. */
+export async function distributionList(ctx: CallContext, input: DistributionInput, writeState: string | null = null) {
   const tenant = ctx.tenant;
   const dialect = ctx.database.dialect;
   const lcKey = input.lcCode?.trim() ? lookupKeyOf(input.lcCode) : '';
@@ -273,7 +284,7 @@ export async function distributionList(ctx: CallContext, input: DistributionInpu
     return keywordFilter(q, dialect, input.keyword, candidates);
   };
   const criteria = ['distribution', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.locationId ?? null, lcKey || null,
-    input.zone?.trim() || null, input.onlyInStock !== false];
+    input.zone?.trim() || null, input.onlyInStock !== false, writeState];
   const count = async () => {
     const counted = (await base(await keywordCandidates(tenant, dialect, input.keyword, 'count', 'stockBalance.productId')).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
     return Number(counted?.total ?? 0);
