@@ -1,9 +1,14 @@
 // PostgreSQL side of table-writes.ts: every pooled connection of this process reports the tables its
 // statements write, and server processes sharing the database tell each other through NOTIFY.
-// - A write inside a transaction counts when it runs and again when the transaction commits (until
-//   then other connections of the pool read the old rows); just before COMMIT the transaction sends
-//   pg_notify(CHANNEL, '<process>|<tables>'), which PostgreSQL delivers only if it commits.
-// - A write outside a transaction counts when it finished, then notifies.
+// - A write inside a transaction counts when it runs and again when the transaction has committed
+//   (until then other connections of the pool read the old rows); a write outside a transaction when
+//   it finished.
+// - What committed is told to the other processes by pg_notify(CHANNEL, '<process>|<tables>') sent
+//   AFTER the commit, from the listening connection, for all commits of the moment at once. Not inside
+//   the writing transaction: PostgreSQL serialises the commits of notifying transactions on one global
+//   lock held through their WAL flush (seen as Lock:object waits on COMMIT), which would queue every
+//   posting of every process behind each other. The price: a process that dies between a commit and
+//   the notify leaves the others' pages of those tables stale for up to the cache's 60 s.
 // - One connection per process LISTENs and counts what other processes wrote. While it is not
 //   connected, nothing cached may be trusted (TableWrites.trusted); each new connection starts a new
 //   epoch in the tokens, so entries cached before a gap are never trusted again.
@@ -16,9 +21,31 @@ const RECONNECT_MS = 1000;
 
 type QueryFn = (...args: unknown[]) => unknown;
 
-function instrument(client: pg.PoolClient | pg.Client, writes: TableWrites, me: string): void {
+/** Tables committed by this process, told to the others in one notify per turn of the event loop. */
+class Notifier {
+  readonly #pending = new Set<string>();
+  #scheduled = false;
+  constructor(private readonly me: string, private readonly send: (payload: string) => Promise<unknown>) {}
+
+  committed(tables: Iterable<string>): void {
+    for (const t of tables) this.#pending.add(t);
+    if (this.#scheduled || !this.#pending.size) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      const payload = `${this.me}|${[...this.#pending].join(',')}`;
+      this.#pending.clear();
+      this.send(payload).catch((e) => console.error(`[table-writes] notify failed: ${(e as Error).message}`));
+    });
+  }
+}
+
+function instrument(client: pg.PoolClient | pg.Client, writes: TableWrites, notifier: Notifier): void {
   const query = client.query.bind(client) as QueryFn;
-  const notify = (tables: readonly string[]) => query('select pg_notify($1, $2)', [WRITES_CHANNEL, `${me}|${tables.join(',')}`]) as Promise<unknown>;
+  const committed = (tables: readonly string[]) => {
+    writes.bumpAll(tables);
+    notifier.committed(tables);
+  };
   let inTransaction = false;
   const pending = new Set<string>();
   (client as { query: QueryFn }).query = (...args: unknown[]) => {
@@ -41,12 +68,10 @@ function instrument(client: pg.PoolClient | pg.Client, writes: TableWrites, me: 
       const tables = [...pending];
       pending.clear();
       return (async () => {
-        // An aborted transaction refuses the notify; its COMMIT then rolls back, so nothing is lost.
-        await notify(tables).catch(() => undefined);
         try {
           return await (query(...args) as Promise<unknown>);
         } finally {
-          writes.bumpAll(tables);
+          committed(tables);
         }
       })();
     }
@@ -66,8 +91,7 @@ function instrument(client: pg.PoolClient | pg.Client, writes: TableWrites, me: 
       try {
         return await (query(...args) as Promise<unknown>);
       } finally {
-        writes.bumpAll(tables);
-        await notify(tables).catch(() => undefined);
+        committed(tables);
       }
     })();
   };
@@ -78,10 +102,14 @@ export function watchPostgresWrites(pools: pg.Pool[], connectionString: string):
   let epoch = 0;
   const writes = new TableWrites(() => epoch);
   writes.trusted = false;
-  for (const pool of pools) pool.on('connect', (client) => instrument(client, writes, me));
-
   let closed = false;
   let listener: pg.Client | undefined;
+  // Sent on the listening connection (idle otherwise); through the pool while it is down.
+  const notifier = new Notifier(me, async (payload) => {
+    if (!closed) await (listener ?? pools[0]).query('select pg_notify($1, $2)', [WRITES_CHANNEL, payload]);
+  });
+  for (const pool of pools) pool.on('connect', (client) => instrument(client, writes, notifier));
+
   let timer: NodeJS.Timeout | undefined;
   const lost = () => {
     writes.trusted = false;
