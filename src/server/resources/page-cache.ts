@@ -1,9 +1,11 @@
-// List pages of generic resources, kept as the JSON text sent, per company and request. An entry is
-// served only while the tables the page was read from are unwritten (TableWrites tokens: this
-// process's writes at once, other processes' through SQLite's data_version or PostgreSQL NOTIFY), and
-// at most TTL_MS old (a write no server process saw, e.g. by hand in psql, is seen within that time).
-// The busiest screens are opened again and again with the same page, filters and sort by every clerk
-// of a company: those answers then cost no query at all.
+// List pages (of generic resources, inventory, stock by location), kept as the JSON text sent, per
+// company and request. An entry is served only while the tables the page was read from are unwritten
+// (TableWrites tokens: this process's writes at once, other processes' through SQLite's data_version
+// or PostgreSQL NOTIFY), and at most TTL_MS old (a write no server process saw, e.g. by hand in psql,
+// is seen within that time). The busiest screens are opened again and again with the same page,
+// filters and sort by every clerk of a company: those answers then cost no query at all. Requests for
+// a page being read wait for that reading instead of starting their own (after a write, the clerks
+// looking at the same screen ask for it again at once).
 import type { CallContext } from '../catalog/context.ts';
 import type { Database } from '../db/connection.ts';
 import { sqlTableName, TableWrites } from '../db/table-writes.ts';
@@ -22,6 +24,8 @@ class PageCache {
   readonly #entries = new Map<string, Entry>();
   readonly #totals = new Map<string, { token: string; total: number; at: number }>();
   #chars = 0;
+  /** pages being read: key + token → the reading */
+  readonly readings = new Map<string, Promise<JsonText>>();
 
   /** The total of a list's criteria counted under this token, if any. */
   total(criteria: string, token: string): number | undefined {
@@ -87,7 +91,17 @@ export async function keptPage(ctx: CallContext, scope: string, tables: readonly
   if (!ctx.config.listPageCache) return read(token);
   const cache = pageCacheOf(ctx.database);
   const key = `${ctx.tenant.companyId}\u0001${scope}\u0001${JSON.stringify(input)}`;
-  return cache.get(key, token) ?? cache.put(key, token, await read(token));
+  const kept = cache.get(key, token);
+  if (kept) return kept;
+  if (!TableWrites.repeatable(token)) return read(token);
+  // Same page, same write state: one reading for all who ask meanwhile.
+  const readingKey = `${key}\u0002${token}`;
+  let reading = cache.readings.get(readingKey);
+  if (!reading) {
+    reading = read(token).then((data) => cache.put(key, token, data)).finally(() => cache.readings.delete(readingKey));
+    cache.readings.set(readingKey, reading);
+  }
+  return reading;
 }
 
 /**
