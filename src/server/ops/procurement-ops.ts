@@ -13,6 +13,7 @@ import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/
 import { docRelate } from '../domain/procurement/relate.ts';
 import { KEYWORD_INPUT, notesToPutAway, receivableOrders, receivingSource } from '../domain/procurement/doc-sources.ts';
 import { stockWritten } from '../domain/stock/ledger.ts';
+import { keptList } from '../resources/page-cache.ts';
 import type { OpsDeps } from './index.ts';
 
 /** A handler that may post stock: the stock list totals of this process are stale afterwards, committed or not. */
@@ -31,10 +32,15 @@ function posting<I>(h: OpHandler<I>): OpHandler<I> {
 
 type IdVersion = { id: number; version?: number };
 
+// What each document list reads (kept pages: a write to any of these makes a kept page stale).
+const PO_LIST_TABLES = ['purchaseOrder', 'supplier', 'warehouse', 'currency', 'companyRise', 'account', 'company'];
+const RN_LIST_TABLES = ['receivingNote', 'purchaseOrder', 'supplier', 'warehouse', 'account', 'company'];
+const PA_LIST_TABLES = ['putaway', 'receivingNote', 'warehouse', 'account', 'company'];
+
 export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
   const exportInput = { ...PO_LIST_INPUT, properties: { ...(PO_LIST_INPUT.properties as Record<string, unknown>) } };
   return {
-    'purchaseOrder.list': acceptingFilters({ input: PO_LIST_INPUT, run: (ctx, input: PoListInput) => listOrders(ctx, input) }),
+    'purchaseOrder.list': acceptingFilters(keptList('purchaseOrder.list', PO_LIST_TABLES, PO_LIST_INPUT, (ctx, input: PoListInput) => listOrders(ctx, input))),
     'purchaseOrder.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getOrder(ctx, input.id) },
     'purchaseOrder.save': { input: PO_SAVE_INPUT, run: (ctx, input: PoSaveInput) => saveOrder(ctx, input) },
     'purchaseOrder.remove': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => removeOrder(ctx, input) },
@@ -45,7 +51,7 @@ export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
     'purchaseOrder.export': acceptingFilters({ input: exportInput, run: (ctx, input: PoListInput) => exportOrders(ctx, input) }),
     'purchaseOrder.pickProducts': { input: PICK_INPUT, run: (ctx, input: PickInput) => pickProducts(ctx, input) },
 
-    'receivingNote.list': acceptingFilters({ input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listNotes(ctx, input) }),
+    'receivingNote.list': acceptingFilters(keptList('receivingNote.list', RN_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listNotes(ctx, input))),
     'receivingNote.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getNote(ctx, input.id) },
     'receivingNote.save': posting({ input: RN_SAVE_INPUT, run: (ctx, input: RnSaveInput) => saveNote(ctx, input) }),
     'receivingNote.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postNote(ctx, input) }),
@@ -57,7 +63,7 @@ export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
     'putaway.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => notesToPutAway(ctx, input) },
     'receivingNote.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelNote(ctx, input) }),
 
-    'putaway.list': acceptingFilters({ input: DOC_LIST_INPUT, run: (ctx, input: DocListInput) => listPutaways(ctx, input) }),
+    'putaway.list': acceptingFilters(keptList('putaway.list', PA_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listPutaways(ctx, input))),
     'putaway.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPutaway(ctx, input.id) },
     'putaway.save': posting({ input: PA_SAVE_INPUT, run: (ctx, input: PaSaveInput) => savePutaway(ctx, input) }),
     'putaway.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postPutaway(ctx, input) }),

@@ -13,7 +13,7 @@ import {
 } from '../domain/stock/inventory.ts';
 import { stockWritten } from '../domain/stock/ledger.ts';
 import { locationOptions, lookupLocation } from '../domain/stock/locations.ts';
-import { keptPage } from '../resources/page-cache.ts';
+import { keptList } from '../resources/page-cache.ts';
 import { verifyStock } from '../domain/stock/verify.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -65,14 +65,8 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
       run: (ctx, input: { warehouseId?: number; keyword?: string | null; includeLocked?: boolean }) => locationOptions(ctx, input),
     },
 
-    'stock.inventory': acceptingFilters({
-      input: INVENTORY_INPUT,
-      run: (ctx, input: InventoryInput) => keptPage(ctx, 'stock.inventory', INVENTORY_TABLES, input, (token) => inventoryList(ctx, input, token)),
-    }),
-    'stock.distribution': acceptingFilters({
-      input: DISTRIBUTION_INPUT,
-      run: (ctx, input: DistributionInput) => keptPage(ctx, 'stock.distribution', DISTRIBUTION_TABLES, input, (token) => distributionList(ctx, input, token)),
-    }),
+    'stock.inventory': acceptingFilters(keptList('stock.inventory', INVENTORY_TABLES, INVENTORY_INPUT, (ctx, input: InventoryInput, token) => inventoryList(ctx, input, token))),
+    'stock.distribution': acceptingFilters(keptList('stock.distribution', DISTRIBUTION_TABLES, DISTRIBUTION_INPUT, (ctx, input: DistributionInput, token) => distributionList(ctx, input, token))),
     'stock.movements': acceptingFilters({ input: MOVEMENTS_INPUT, run: (ctx, input: MovementsInput) => movementList(ctx, input) }),
 
     ...documentOps('stockInit', STOCK_INIT),

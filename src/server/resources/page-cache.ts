@@ -6,7 +6,7 @@
 // filters and sort by every clerk of a company: those answers then cost no query at all. Requests for
 // a page being read wait for that reading instead of starting their own (after a write, the clerks
 // looking at the same screen ask for it again at once).
-import type { CallContext } from '../catalog/context.ts';
+import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import type { Database } from '../db/connection.ts';
 import { sqlTableName, TableWrites } from '../db/table-writes.ts';
 import { JsonText } from '../http/json-text.ts';
@@ -102,6 +102,20 @@ export async function keptPage(ctx: CallContext, scope: string, tables: readonly
     cache.readings.set(readingKey, reading);
   }
   return reading;
+}
+
+/** Hand-written lists kept by keptList: op name → the tables they declare (a test checks them). */
+export const KEPT_LISTS = new Map<string, readonly string[]>();
+
+/**
+ * A hand-written list op whose pages are kept (keptPage). `tables` (camelCase or SQL form): every table
+ * `read` reads, whatever the input — tests/integration/list-page-tables.test.ts runs each kept list
+ * and fails on a table it reads but does not declare. `read` gets the write token it reads under.
+ */
+export function keptList<I>(op: string, tables: readonly string[], input: InputSchema, read: (ctx: CallContext, input: I, token: string) => Promise<unknown>): OpHandler<I> {
+  const declared = tables.map(sqlTableName);
+  KEPT_LISTS.set(op, declared);
+  return { input, run: (ctx, i) => keptPage(ctx, op, declared, i, (token) => read(ctx, i, token)) };
 }
 
 /**
