@@ -9,6 +9,7 @@ describe('writtenTables', () => {
     expect(writtenTables('update "product_keyword" set "gram" = $1 where "company_id" = $2')).toEqual(['product_keyword']);
     expect(writtenTables('delete from stock_move where id = ?')).toEqual(['stock_move']);
     expect(writtenTables('INSERT OR IGNORE INTO audit_log (a) VALUES (1)')).toEqual(['audit_log']);
+    expect(writtenTables('truncate table "export_job"')).toEqual(['export_job']);
     expect(writtenTables(`
       with v(p, w, l, d, r) as (values (?, ?, ?, ?, ?))
       update stock_balance set on_hand = on_hand + v.d from v where stock_balance.company_id = ?`)).toEqual(['stock_balance']);

@@ -4,7 +4,7 @@
 // it still holds: its token (`token(tables)`) is unchanged exactly when none of those tables was written
 // since.
 // - Own writes: a statement's written tables are read off its SQL text (`insert into x`, `update x`,
-//   `delete from x`, also behind a WITH) and counted when it runs; on PostgreSQL again when its
+//   `delete from x`, `truncate x`, also behind a WITH) and counted when it runs; on PostgreSQL again when its
 //   transaction commits, since a pooled reader may read the old rows until then.
 // - Other processes: on SQLite `pragma data_version`, which changes whenever another connection commits
 //   to the file; on PostgreSQL a NOTIFY sent inside each writing transaction (delivered on commit) to
@@ -20,8 +20,8 @@ export function sqlTableName(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace(/^"|"$/g, '').toLowerCase();
 }
 
-const WRITE = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi;
-const MAY_WRITE = /\b(?:insert|update|delete)\b/i;
+const WRITE = /\b(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from|truncate(?:\s+table)?)\s+"?([A-Za-z_][A-Za-z0-9_]*)"?/gi;
+const MAY_WRITE = /\b(?:insert|update|delete|truncate)\b/i;
 const parsed = new Map<string, readonly string[]>();
 
 /** The tables a statement writes (none for a read); remembered per SQL text. */
