@@ -4,12 +4,12 @@
 // it still holds: its token (`token(tables)`) is unchanged exactly when none of those tables was written
 // since.
 // - Own writes: a statement's written tables are read off its SQL text (`insert into x`, `update x`,
-//   `delete from x`, `truncate x`, also behind a WITH) and counted when it runs; on PostgreSQL again when its
-//   transaction commits, since a pooled reader may read the old rows until then.
+//   `delete from x`, `truncate x`, also behind a WITH) and counted when it runs; on PostgreSQL again
+//   once its transaction committed, since a pooled reader may read the old rows until then.
 // - Other processes: on SQLite `pragma data_version`, which changes whenever another connection commits
-//   to the file; on PostgreSQL a NOTIFY sent inside each writing transaction (delivered on commit) to
-//   every server process listening (connection.ts). Until the listener is connected, or after it lost
-//   its connection, tokens never repeat, so nothing cached is trusted.
+//   to the file; on PostgreSQL a NOTIFY sent after each commit to every server process listening
+//   (postgres-writes.ts). Until the listener is connected, or after it lost its connection, tokens
+//   never repeat, so nothing cached is trusted.
 // A false alarm (a table named where none was written, e.g. by `on conflict do update`) only costs a
 // cache miss; a write must never go unseen.
 
