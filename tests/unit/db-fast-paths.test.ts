@@ -1,5 +1,5 @@
 // The list fast paths must answer exactly what the stock pieces answered: cached better-sqlite3
-// statements with array rows (src/server/db/sqlite-statements.ts), the compiled CamelCasePlugin result
+// statements with array rows (src/server/db/sqlite-statements.ts), the CamelCasePlugin result
 // mapping (src/server/db/camel-case.ts), and keyword columns skipped by their pattern (query.ts).
 import fs from 'node:fs';
 import os from 'node:os';
@@ -82,7 +82,37 @@ describe('cached better-sqlite3 statements', () => {
   });
 });
 
-describe('compiled camelCase rows', () => {
+describe('camelCase rows named by the SQLite statements themselves', () => {
+  it('come out as the stock plugin gives them, colliding names included', async () => {
+    const camel = new FastCamelCasePlugin({ plainValues: true });
+    const fast = new Kysely<any>({ dialect: new SqliteDialect({ database: cachedStatements(new SQLite(':memory:'), undefined, camel.columnName) }), plugins: [camel] });
+    const stock = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }), plugins: [new CamelCasePlugin()] });
+    for (const db of [fast, stock]) {
+      await db.schema.createTable('someThing').addColumn('id', 'integer', (c) => c.primaryKey()).addColumn('fooBar', 'text').addColumn('aB', 'integer').execute();
+      await db.insertInto('someThing').values([{ fooBar: 'a', aB: 1 }, { fooBar: null, aB: 2 }]).execute();
+    }
+    const queries = [
+      (db: Kysely<any>) => db.selectFrom('someThing').selectAll().orderBy('id').execute(),
+      (db: Kysely<any>) => db.selectFrom('someThing').select(['id', sql`'x'`.as('some_text'), sql`x'00ff'`.as('blob_val')]).execute(),
+      // a_b and aB both become aB: the stock path, the later one wins
+      (db: Kysely<any>) => db.selectFrom('someThing').select([sql`7`.as('a_b'), 'aB']).execute(),
+      (db: Kysely<any>) => db.insertInto('someThing').values({ fooBar: 'c', aB: 3 }).returning(['id', 'fooBar']).execute(),
+    ];
+    for (const q of queries) {
+      const [got, want] = [await q(fast), await q(stock)];
+      expect(got).toEqual(want);
+      expect(got.map((r) => Object.keys(r))).toEqual(want.map((r) => Object.keys(r)));
+    }
+  });
+
+  it('rows already named but holding nested objects (other drivers) are still mapped', async () => {
+    const result = { rows: [{ fooBar: { in_side: 1 }, listVal: [{ a_b: 1 }] }] };
+    expect(await new FastCamelCasePlugin().transformResult({ result, queryId: { queryId: 'x' } })).toEqual(
+      await new CamelCasePlugin().transformResult({ result, queryId: { queryId: 'x' } }));
+  });
+});
+
+describe('camelCase rows', () => {
   it('map results exactly like the stock plugin, through transactions and streams', async () => {
     const fast = new Kysely<any>({ dialect: new SqliteDialect({ database: cachedStatements(new SQLite(':memory:')) }), plugins: [new FastCamelCasePlugin()] });
     const stock = new Kysely<any>({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }), plugins: [new CamelCasePlugin()] });

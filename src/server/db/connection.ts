@@ -74,10 +74,13 @@ export function openDatabase(opts: OpenOptions): Database {
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('temp_store = memory');
   const checkpointer = opts.backgroundCheckpoint ? startCheckpointer(sqlite, file) : undefined;
+  // Rows are read already under the plugin's names, and SQLite's values are never arrays or objects:
+  // the plugin passes them through untouched (camel-case.ts).
+  const camel = new FastCamelCasePlugin({ plainValues: true });
   // data_version changes when another connection (another process) commits to the file.
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const writes = new TableWrites(() => dataVersion.get() as number);
-  const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: cachedStatements(sqlite, writes) }), plugins });
+  const db = new Kysely<any>({ dialect: new ImmediateSqliteDialect({ database: cachedStatements(sqlite, writes, camel.columnName) }), plugins: [camel] });
   return {
     db,
     dialect: 'sqlite',

@@ -386,30 +386,33 @@ export function listQuery(reg: ResourceRegistry, r: Resource, tenant: Tenant, in
 type Expose = (raw: Row) => Row;
 const exposers = new WeakMap<Resource, Expose>();
 
-// Generated code, server only: names are column names of our own SQL, JSON.stringify'd; nothing from a
-// request is compiled. Measured against plain loops: list call 1.04 vs 1.44 ms per request (300 in-process calls, 100,000 products).
 /**
- * Raw row → exposed row for one resource: a function compiled once per resource, so every row is one
- * object literal (one shape, no per-property work) instead of ~30 keyed stores into a growing object.
- * Keys and values are those of the field-by-field definition it replaces: id, stamps, then each field
- * (passwords left out) followed by its reference label.
+ * Raw row → exposed row for one resource: each value typed in place (ids and stamps as numbers, each
+ * field through expose(), a missing reference label as null), the steps worked out once per resource.
+ * The rows are fresh from selectColumns, which selects exactly the exposed keys (passwords never), so
+ * converting them in place replaces copying ~30 keys into a new object per row. Plain closures, nothing
+ * compiled from text.
  */
 function exposerOf(r: Resource): Expose {
   let fn = exposers.get(r);
   if (fn) return fn;
-  const fields = r.fields.filter((f) => f.type !== 'password');
-  const key = (k: string) => JSON.stringify(k);
-  const at = (k: string) => `raw[${key(k)}]`;
-  const props: string[] = [`${key('id')}: ${r.idType === 'integer' ? `Number(${at('id')})` : at('id')}`];
-  if (r.stamps) {
-    props.push(`${key('version')}: Number(${at('version')})`, `${key('createdAt')}: ${at('createdAt')}`, `${key('updatedAt')}: ${at('updatedAt')}`);
-    for (const k of ['createdBy', 'updatedBy']) props.push(`${key(k)}: ${at(k)} == null ? null : Number(${at(k)})`);
+  const num = (v: unknown) => (v == null ? null : Number(v));
+  const steps: Array<[key: string, value: (v: unknown) => unknown]> = [];
+  if (r.idType === 'integer') steps.push(['id', Number]);
+  if (r.stamps) steps.push(['version', Number], ['createdBy', num], ['updatedBy', num]);
+  for (const f of r.fields) {
+    if (f.type === 'password') continue;
+    steps.push([f.name, (v) => expose(f, v)]);
+    if (f.type === 'reference') steps.push([f.labelAs!, (v) => v ?? null]);
   }
-  fields.forEach((f, i) => {
-    props.push(`${key(f.name)}: expose(F[${i}], ${at(f.name)})`);
-    if (f.type === 'reference') props.push(`${key(f.labelAs!)}: ${at(f.labelAs!)} ?? null`);
-  });
-  fn = new Function('expose', 'F', `return (raw) => ({ ${props.join(', ')} });`)(expose, fields) as Expose;
+  const n = steps.length;
+  fn = (raw) => {
+    for (let i = 0; i < n; i++) {
+      const [key, value] = steps[i];
+      raw[key] = value(raw[key]);
+    }
+    return raw;
+  };
   exposers.set(r, fn);
   return fn;
 }
