@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CallContext } from '../../src/server/catalog/context.ts';
 import { TableWrites } from '../../src/server/db/table-writes.ts';
 import { JsonText } from '../../src/server/http/json-text.ts';
-import { keptPage } from '../../src/server/resources/page-cache.ts';
+import { keptPage, pageCacheOf } from '../../src/server/resources/page-cache.ts';
 
 function context(listPageCache = true) {
   const writes = new TableWrites();
@@ -56,5 +56,19 @@ describe('keptPage', () => {
     await Promise.all([deaf.ask(), deaf.ask()]);
     await deaf.ask();
     expect(deaf.reads()).toBe(3);
+  });
+
+  it('counts a total once for everyone who asks while it is being counted, again under a new write state', async () => {
+    const c = context();
+    const cache = pageCacheOf(c.ctx.database);
+    let counts = 0;
+    const count = async () => { counts++; await new Promise((r) => setTimeout(r, 20)); return 42; };
+    expect(await Promise.all([cache.countOnce('k', 't1', count), cache.countOnce('k', 't1', count)])).toEqual([42, 42]);
+    expect(counts).toBe(1);
+    expect(await cache.countOnce('k', 't2', count)).toBe(42);
+    expect(counts).toBe(2);
+    cache.rememberTotal('k', 't2', 42);
+    expect(cache.total('k', 't2')).toBe(42);
+    expect(cache.total('k', 't3')).toBeUndefined();
   });
 });

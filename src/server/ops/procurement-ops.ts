@@ -12,23 +12,9 @@ import { cancelNote, DOC_LIST_INPUT, getNote, listNotes, postNote, RN_SAVE_INPUT
 import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/product-pick.ts';
 import { docRelate } from '../domain/procurement/relate.ts';
 import { KEYWORD_INPUT, notesToPutAway, receivableOrders, receivingSource } from '../domain/procurement/doc-sources.ts';
-import { stockWritten } from '../domain/stock/ledger.ts';
 import { keptList } from '../resources/page-cache.ts';
 import type { OpsDeps } from './index.ts';
 
-/** A handler that may post stock: the stock list totals of this process are stale afterwards, committed or not. */
-function posting<I>(h: OpHandler<I>): OpHandler<I> {
-  return {
-    input: h.input,
-    async run(ctx, input) {
-      try {
-        return await h.run(ctx, input);
-      } finally {
-        if (ctx.caller) stockWritten(ctx.caller.company.id);
-      }
-    },
-  };
-}
 
 type IdVersion = { id: number; version?: number };
 
@@ -53,21 +39,21 @@ export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
 
     'receivingNote.list': acceptingFilters(keptList('receivingNote.list', RN_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listNotes(ctx, input))),
     'receivingNote.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getNote(ctx, input.id) },
-    'receivingNote.save': posting({ input: RN_SAVE_INPUT, run: (ctx, input: RnSaveInput) => saveNote(ctx, input) }),
-    'receivingNote.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postNote(ctx, input) }),
+    'receivingNote.save': { input: RN_SAVE_INPUT, run: (ctx, input: RnSaveInput) => saveNote(ctx, input) },
+    'receivingNote.post': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postNote(ctx, input) },
     'receivingNote.orderOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => receivableOrders(ctx, input) },
     'receivingNote.source': {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '采购订单' }, taskId: { type: ['integer', 'null'], minimum: 1, title: '入库任务' } } },
       run: (ctx, input: { orderId: number; taskId?: number | null }) => receivingSource(ctx, input.orderId, input.taskId ?? undefined),
     },
     'putaway.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => notesToPutAway(ctx, input) },
-    'receivingNote.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelNote(ctx, input) }),
+    'receivingNote.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelNote(ctx, input) },
 
     'putaway.list': acceptingFilters(keptList('putaway.list', PA_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listPutaways(ctx, input))),
     'putaway.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPutaway(ctx, input.id) },
-    'putaway.save': posting({ input: PA_SAVE_INPUT, run: (ctx, input: PaSaveInput) => savePutaway(ctx, input) }),
-    'putaway.post': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postPutaway(ctx, input) }),
-    'putaway.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPutaway(ctx, input) }),
+    'putaway.save': { input: PA_SAVE_INPUT, run: (ctx, input: PaSaveInput) => savePutaway(ctx, input) },
+    'putaway.post': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postPutaway(ctx, input) },
+    'putaway.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPutaway(ctx, input) },
     'putaway.suggest': {
       input: { type: 'object', required: ['receivingNoteId'], properties: { receivingNoteId: { type: 'integer', minimum: 1, title: '收货单' } } },
       run: (ctx, input: { receivingNoteId: number }) => suggestPutaway(ctx, input.receivingNoteId),

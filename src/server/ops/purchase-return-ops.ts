@@ -13,22 +13,8 @@ import {
   type CancelRights, type RepealListInput, type TargetType,
 } from '../domain/procurement/repeal.ts';
 import { KEYWORD_INPUT } from '../domain/procurement/doc-sources.ts';
-import { stockWritten } from '../domain/stock/ledger.ts';
 import type { OpsDeps } from './index.ts';
 
-/** A handler that may post stock: the stock list totals of this process are stale afterwards, committed or not. */
-function posting<I>(h: OpHandler<I>): OpHandler<I> {
-  return {
-    input: h.input,
-    async run(ctx, input) {
-      try {
-        return await h.run(ctx, input);
-      } finally {
-        if (ctx.caller) stockWritten(ctx.caller.company.id);
-      }
-    },
-  };
-}
 
 /** The right each document type's own cancellation needs, read from the endpoint catalog. */
 function cancelRights(deps: OpsDeps): CancelRights {
@@ -50,9 +36,9 @@ export function purchaseReturnOps(deps: OpsDeps): Record<string, OpHandler> {
     'returnPlan.list': acceptingFilters({ input: RETURN_LIST_INPUT, run: (ctx, input: ReturnListInput) => listPlans(ctx, input) }),
     'returnPlan.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPlan(ctx, input.id) },
     'returnPlan.save': { input: RETURN_SAVE_INPUT, run: (ctx, input: ReturnSaveInput) => savePlan(ctx, input) },
-    'returnPlan.confirm': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => confirmPlan(ctx, input) }),
-    'returnPlan.ship': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => shipPlan(ctx, input) }),
-    'returnPlan.cancel': posting({ input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPlan(ctx, input) }),
+    'returnPlan.confirm': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => confirmPlan(ctx, input) },
+    'returnPlan.ship': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => shipPlan(ctx, input) },
+    'returnPlan.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPlan(ctx, input) },
     'returnPlan.returnable': acceptingFilters({ input: RETURNABLE_INPUT, run: (ctx, input: ReturnableInput) => returnableLines(ctx, input) }),
     'returnPlan.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => returnableNotes(ctx, input) },
     'returnPlan.lines': acceptingFilters({ input: RETURN_LINES_INPUT, run: (ctx, input: { planId: number; page: number; pageSize: number }) => listLines(ctx, input) }),
@@ -66,9 +52,9 @@ export function purchaseReturnOps(deps: OpsDeps): Record<string, OpHandler> {
     'repeal.list': acceptingFilters({ input: REPEAL_LIST_INPUT, run: (ctx, input: RepealListInput) => listRepeals(ctx, input) }),
     'repeal.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getRepeal(ctx, input.id) },
     'repeal.preview': { input: REPEAL_PREVIEW_INPUT, run: (ctx, input: { docNo: string }) => previewRepeal(ctx, input) },
-    'repeal.create': posting({
+    'repeal.create': {
       input: REPEAL_CREATE_INPUT,
       run: (ctx, input: { docNo: string; reason: string }) => createRepeal(ctx, input, (rights ??= cancelRights(deps))),
-    }),
+    },
   };
 }

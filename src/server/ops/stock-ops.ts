@@ -11,25 +11,11 @@ import {
   distributionList, DISTRIBUTION_INPUT, DISTRIBUTION_TABLES, inventoryList, INVENTORY_INPUT, INVENTORY_TABLES, movementList, MOVEMENTS_INPUT,
   type DistributionInput, type InventoryInput, type MovementsInput,
 } from '../domain/stock/inventory.ts';
-import { stockWritten } from '../domain/stock/ledger.ts';
 import { locationOptions, lookupLocation } from '../domain/stock/locations.ts';
 import { keptList } from '../resources/page-cache.ts';
 import { verifyStock } from '../domain/stock/verify.ts';
 import type { OpsDeps } from './index.ts';
 
-/** A handler that may post stock: the stock list totals of this process are stale afterwards, committed or not. */
-function posting<I>(h: OpHandler<I>): OpHandler<I> {
-  return {
-    input: h.input,
-    async run(ctx, input) {
-      try {
-        return await h.run(ctx, input);
-      } finally {
-        if (ctx.caller) stockWritten(ctx.caller.company.id);
-      }
-    },
-  };
-}
 
 function documentOps(name: string, kind: DocKind): Record<string, OpHandler> {
   return {
@@ -38,9 +24,9 @@ function documentOps(name: string, kind: DocKind): Record<string, OpHandler> {
       input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '单据' } } },
       run: (ctx, input: { id: number }) => getDocument(ctx, kind, input.id),
     },
-    [`${name}.save`]: posting({ input: saveInput(kind), run: (ctx, input: SaveInput) => saveDocument(ctx, kind, input) }),
-    [`${name}.post`]: posting({ input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => postDocument(ctx, kind, input) }),
-    [`${name}.cancel`]: posting({ input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => cancelDocument(ctx, kind, input) }),
+    [`${name}.save`]: { input: saveInput(kind), run: (ctx, input: SaveInput) => saveDocument(ctx, kind, input) },
+    [`${name}.post`]: { input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => postDocument(ctx, kind, input) },
+    [`${name}.cancel`]: { input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => cancelDocument(ctx, kind, input) },
   };
 }
 

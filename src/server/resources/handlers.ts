@@ -12,7 +12,6 @@ import { display, expose, isEmpty, parseValue, sameStored, toCell } from './fiel
 import { HOOKS, type SaveEvent } from './hooks.ts';
 import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, listQuery, selectColumns, type ListInput, type QueryEnv, type Row } from './query.ts';
 import type { Field, Resource, ResourceRegistry } from './types.ts';
-import { bumpTable, sharedCount } from './count-cache.ts';
 import { summableFields, totalsOf } from './totals.ts';
 import { keywordIndexOf, syncKeywords, type RowChange } from './keyword-index.ts';
 import { keptPage, pageCacheOf, pageTables } from './page-cache.ts';
@@ -234,19 +233,6 @@ async function diff(reg: ResourceRegistry, r: Resource, tenant: Tenant, before: 
 
 // ------------------------------------------------------------------------------------------ handlers
 
-const scopes = new WeakMap<object, number>();
-let lastScope = 0;
-
-/**
- * A number per open database, part of every cached total's key: servers on other databases in the same
- * process (the integration tests start one per test) must not see each other's totals.
- */
-function databaseScope(database: object): number {
-  let n = scopes.get(database);
-  if (n === undefined) scopes.set(database, (n = ++lastScope));
-  return n;
-}
-
 function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
   const tables = pageTables(reg, r);
   return {
@@ -260,12 +246,12 @@ function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
     const offset = (input.page - 1) * input.pageSize;
     const cache = pageCacheOf(ctx.database);
     // Every page of the same criteria has the same total: counted once per token.
-    const criteria = `${databaseScope(ctx.database)}\u0001${ctx.tenant.companyId}\u0001${r.name}\u0001${JSON.stringify([input.keyword ?? null, input.filters ?? null])}`;
+    const criteria = `${ctx.tenant.companyId}\u0001${r.name}\u0001${JSON.stringify([input.keyword ?? null, input.filters ?? null])}`;
     let total = cache.total(criteria, token);
     const raw = total === undefined || total > offset ? await query.page(input.pageSize, offset) : [];
     // A short page tells the exact total without counting.
     if (raw.length > 0 && raw.length < input.pageSize) total = offset + raw.length;
-    else if (total === undefined || (raw.length === 0 && offset > 0 && total > offset)) total = await sharedCount(criteria, token, query.count);
+    else if (total === undefined || (raw.length === 0 && offset > 0 && total > offset)) total = await cache.countOnce(criteria, token, query.count);
     cache.rememberTotal(criteria, token, total);
     const list = decorate(reg, r, await exposeRows(reg, r, ctx.tenant, raw));
     if (!input.withTotals) return { list, total, page: input.page, pageSize: input.pageSize };
@@ -769,26 +755,12 @@ export function makeHandler(reg: ResourceRegistry, r: Resource, op: string): OpH
   }
   if (r.readonly) return undefined;
   switch (op) {
-    case 'save': return invalidatingTotals(r, saveHandler(reg, r));
-    case 'remove': return invalidatingTotals(r, removeHandler(reg, r));
+    case 'save': return saveHandler(reg, r);
+    case 'remove': return removeHandler(reg, r);
     case 'template': return templateHandler(reg, r);
-    case 'import': return invalidatingTotals(r, importHandler(reg, r));
+    case 'import': return importHandler(reg, r);
     default: return undefined;
   }
-}
-
-/** A write makes this process's cached list totals of the table stale, whether it committed or not. */
-function invalidatingTotals<I>(r: Resource, h: OpHandler<I>): OpHandler<I> {
-  return {
-    input: h.input,
-    async run(ctx, input) {
-      try {
-        return await h.run(ctx, input);
-      } finally {
-        bumpTable(ctx.tenant.companyId, r.table);
-      }
-    },
-  };
 }
 
 export { importColumns, exportColumns };

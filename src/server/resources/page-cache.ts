@@ -23,6 +23,7 @@ const MAX_TOTALS = 5000;
 class PageCache {
   readonly #entries = new Map<string, Entry>();
   readonly #totals = new Map<string, { token: string; total: number; at: number }>();
+  readonly #counting = new Map<string, Promise<number>>();
   #chars = 0;
   /** pages being read: key + token → the reading */
   readonly readings = new Map<string, Promise<JsonText>>();
@@ -31,6 +32,20 @@ class PageCache {
   total(criteria: string, token: string): number | undefined {
     const t = this.#totals.get(criteria);
     return t && t.token === token && Date.now() - t.at <= TTL_MS ? t.total : undefined;
+  }
+
+  /**
+   * Counts a list's criteria once per write state: requests that find no total while it is being
+   * counted wait for that count (50 requests in flight after a write would otherwise count 50 times).
+   */
+  countOnce(criteria: string, token: string, count: () => Promise<number>): Promise<number> {
+    const k = `${criteria}\u0002${token}`;
+    let running = this.#counting.get(k);
+    if (!running) {
+      running = count().finally(() => this.#counting.delete(k));
+      this.#counting.set(k, running);
+    }
+    return running;
   }
 
   rememberTotal(criteria: string, token: string, total: number): void {

@@ -20,7 +20,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
-import { MAX_MOVE_QTY, stockWritten } from '../stock/ledger.ts';
+import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 import { insertMany } from '../stock/raw.ts';
 import {
   packQtyProps, parseDay, PO_STATUS, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS,
@@ -312,7 +312,6 @@ async function createTask(ctx: CallContext, db: DB, tenant: Tenant, plan: Row, n
   await insertMany(db, 'stock_summary', ['company_id', 'product_id', 'warehouse_id', 'on_hand', 'reserved', 'updated_at'],
     [...new Set(lines.map((l) => Number(l.productId)))].map((productId) => [tenant.companyId, productId, Number(plan.warehouseId), 0, 0, now]),
     'on conflict (company_id, product_id, warehouse_id) do nothing');
-  stockWritten(tenant.companyId);
   const docNo = await nextDocumentNo(db, tenant.companyId, TASK_PREFIX, tz(ctx));
   await tenant.update('inboundTask').set({ docNo }).where('id', '=', id).execute();
   await ctx.audit({ action: 'create', entity: 'inboundTask', recordId: id, recordLabel: docNo, changes: [{ field: 'planId', title: PLAN_TITLE, from: null, to: String(plan.docNo) }] }, db);

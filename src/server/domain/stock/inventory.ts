@@ -8,7 +8,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { Dialect } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { companyDateRange } from '../../../core/format.ts';
-import { cachedTotal, countKey, rememberTotal } from '../../resources/count-cache.ts';
+import { pageCacheOf } from '../../resources/page-cache.ts';
 import { keywordGrams } from '../../resources/keyword-grams.ts';
 import { candidatesCondition, planKeyword, PRODUCT_KEYWORDS } from '../../resources/keyword-index.ts';
 import { realDate } from '../../resources/fields.ts';
@@ -151,23 +151,21 @@ function keywordFilter(q: Q, dialect: Dialect, keyword: string | null | undefine
 }
 
 /**
- * A page and its total, with the list-total cache of the generic lists (resources/count-cache.ts): a
- * total is reused between page turns until this process posts stock (postMoves bumps the stock tables)
- * or for 3 s (other processes); a short page gives the exact total without counting; rows are always
- * read fresh.
+ * A page and its total. The total of the same criteria under the same write state (keptPage's token) is
+ * counted once and reused between page turns; a short page gives the exact total without counting;
+ * rows are always read.
  */
-async function pageWithTotal<T>(companyId: number, table: string, criteria: unknown, page: Paging, rows: () => Promise<T[]>, count: () => Promise<number>) {
-  const key = countKey(companyId, table, criteria);
-  let total = cachedTotal(companyId, table, key);
+async function pageWithTotal<T>(ctx: CallContext, criteria: unknown, token: string, page: Paging, rows: () => Promise<T[]>, count: () => Promise<number>) {
+  const cache = pageCacheOf(ctx.database);
+  const key = `${ctx.tenant.companyId}\u0001${JSON.stringify(criteria)}`;
+  let total = cache.total(key, token);
   const offset = (page.page - 1) * page.pageSize;
   // The first page is always read; a later one only when the total says it has rows.
   const fetched = total === undefined || total > offset || offset === 0;
   const list = fetched ? await rows() : [];
-  // A short page (an empty first page included) tells the exact total; an empty later page the cache
-  // promised rows for means the cached total is stale.
   if (fetched && list.length < page.pageSize && (list.length > 0 || offset === 0)) total = offset + list.length;
-  else if (total === undefined || (fetched && list.length === 0)) total = await count();
-  rememberTotal(companyId, table, key, total);
+  else if (total === undefined) total = await cache.countOnce(key, token, count);
+  cache.rememberTotal(key, token, total);
   return { list, total, page: page.page, pageSize: page.pageSize };
 }
 
@@ -198,10 +196,9 @@ export const INVENTORY_TABLES = ['stockSummary', 'product', 'productKeyword', 'c
 
 /**
  * Inventory per product × warehouse: on hand, reserved, available (= on hand − reserved), inbound.
- * `writeState`: the tables' write token the page is read under (keptPage); part of the total's key, so a
- * total counted before another process wrote is not taken for one after.
+ * `token`: the write state of INVENTORY_TABLES the page is read under (keptPage).
  */
-export async function inventoryList(ctx: CallContext, input: InventoryInput, writeState: string | null = null) {
+export async function inventoryList(ctx: CallContext, input: InventoryInput, token: string) {
   const tenant = ctx.tenant;
   const dialect = ctx.database.dialect;
   const productFilter = !!(input.keyword?.trim() || input.categoryId);
@@ -215,7 +212,7 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput, wri
     if (categories) q = q.where('product.categoryId', 'in', categories);
     return keywordFilter(q, dialect, input.keyword, candidates);
   };
-  const criteria = ['inventory', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.categoryId ?? null, !!input.onlyInStock, writeState];
+  const criteria = ['inventory', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.categoryId ?? null, !!input.onlyInStock];
   const count = async () => {
     const candidates = await keywordCandidates(tenant, dialect, input.keyword, 'count', 'product.id');
     const counted = (await base(productFilter, candidates).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
@@ -240,7 +237,7 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput, wri
       updatedAt: text(r.updatedAt),
     };
   });
-  return pageWithTotal(tenant.companyId, 'stockSummary', criteria, input, async () => withInbound(tenant, await rows()), count);
+  return pageWithTotal(ctx, criteria, token, input, async () => withInbound(tenant, await rows()), count);
 }
 
 /**
@@ -265,8 +262,8 @@ async function withInbound<T extends { productId: number; warehouseId: number; i
 /** Every table distributionList reads (keptPage). */
 export const DISTRIBUTION_TABLES = ['stockBalance', 'product', 'productKeyword', 'location', 'warehouse', 'company'].map(sqlTableName);
 
-/** Stock by location (inventoryDistribution): one row per product × warehouse × location. `writeState` as inventoryList's. */
-export async function distributionList(ctx: CallContext, input: DistributionInput, writeState: string | null = null) {
+/** Stock by location (inventoryDistribution): one row per product × warehouse × location. `token` as inventoryList's. */
+export async function distributionList(ctx: CallContext, input: DistributionInput, token: string) {
   const tenant = ctx.tenant;
   const dialect = ctx.database.dialect;
   const lcKey = input.lcCode?.trim() ? lookupKeyOf(input.lcCode) : '';
@@ -284,7 +281,7 @@ export async function distributionList(ctx: CallContext, input: DistributionInpu
     return keywordFilter(q, dialect, input.keyword, candidates);
   };
   const criteria = ['distribution', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.locationId ?? null, lcKey || null,
-    input.zone?.trim() || null, input.onlyInStock !== false, writeState];
+    input.zone?.trim() || null, input.onlyInStock !== false];
   const count = async () => {
     const counted = (await base(await keywordCandidates(tenant, dialect, input.keyword, 'count', 'stockBalance.productId')).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
     return Number(counted?.total ?? 0);
@@ -307,7 +304,7 @@ export async function distributionList(ctx: CallContext, input: DistributionInpu
       unitSmall: packs.unitSmall, updatedAt: text(r.updatedAt),
     };
   });
-  return pageWithTotal(tenant.companyId, 'stockBalance', criteria, input, rows, count);
+  return pageWithTotal(ctx, criteria, token, input, rows, count);
 }
 
 function dateBound(v: string | null | undefined, field: string, title: string): string | undefined {

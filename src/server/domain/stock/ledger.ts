@@ -31,7 +31,6 @@ import { parseFlags } from '../../../core/flags.ts';
 import type { Caller } from '../../catalog/context.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
-import { bumpTable } from '../../resources/count-cache.ts';
 import { insertMany, isSqlite, runSql } from './raw.ts';
 
 export const MOVE_KINDS = {
@@ -315,16 +314,5 @@ export async function postMoves(db: DB, caller: Caller | StockActor, moves: Stoc
   // The ledger rows, in the document's order.
   await insertMany(db, 'stock_move', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'qty', 'reserved_qty', 'kind', 'doc_type', 'doc_id', 'doc_line', 'account_id', 'created_at'],
     prepared.map((m) => [actor.companyId, m.productId, m.warehouseId, m.loc || null, m.qty, m.reserved, m.kind, m.docType, m.docId, m.docLine, actor.accountId, now]));
-  stockWritten(actor.companyId);
   return { moves: prepared.length, balances: [...after.values()] };
-}
-
-/**
- * Cached list totals of the stock tables (inventory, distribution) are stale for this process from now
- * on. postMoves calls it; callers call it again after their transaction ends (see stock-ops), so a
- * total counted while the transaction was still open is not reused either.
- */
-export function stockWritten(companyId: number): void {
-  bumpTable(companyId, 'stockSummary');
-  bumpTable(companyId, 'stockBalance');
 }
