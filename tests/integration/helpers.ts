@@ -39,6 +39,13 @@ export interface RawResponse {
 
 export const isPostgres = () => !!process.env.DATABASE_URL;
 
+/** The data of a call that must succeed; otherwise throws with its code, message and data. */
+export async function ok(call: Promise<{ code: string; msg: string; data: any }>): Promise<any> {
+  const r = await call;
+  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
+  return r.data;
+}
+
 async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -10,7 +10,7 @@ import { whereConditions } from '../../src/server/resources/query.ts';
 import { loadResources } from '../../src/server/resources/index.ts';
 import { Tenant } from '../../src/server/catalog/tenant.ts';
 import { makeXlsx, multipart } from '../fixtures/spreadsheets.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -20,13 +20,6 @@ let wh1: number;
 
 const PRODUCT = { list: '010201', get: '010202', save: '010203', remove: '010204', import: '010206' };
 const STOCK = { inventory: '011301', distribution: '011302', init: '022603' };
-
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 interface P { id: number; version: number; code: string; barcode: string | null; name: string; nameEn: string | null; price: string }
 
