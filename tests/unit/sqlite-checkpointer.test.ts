@@ -7,6 +7,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SERVER_CHECKPOINT_PAGES } from '../../src/server/db/checkpointer.ts';
 import { openDatabase, type Database } from '../../src/server/db/connection.ts';
 
 const PAGE = 4096;
@@ -51,7 +52,7 @@ describe('background WAL checkpoints (SQLite)', () => {
     const database = openDatabase({ dataDir: dir, backgroundCheckpoint: true });
     try {
       await sql`create table t (id integer primary key, body text)`.execute(database.db);
-      // 1,000 pages: below the 4,000 pages at which the server's own connection would checkpoint.
+      // 1,000 pages: below the pages at which the server's own connection would checkpoint.
       await write(database, 1000);
       // The database file alone (copied without its log) holds every row.
       const copy = tempDir();
@@ -76,15 +77,16 @@ describe('background WAL checkpoints (SQLite)', () => {
     const dir = tempDir();
     const database = openDatabase({ dataDir: dir, backgroundCheckpoint: true });
     await sql`create table t (id integer primary key, body text)`.execute(database.db);
-    await write(database, 12_000);
-    // Without any checkpoint the log would hold all 12,000 pages.
-    expect(walPages(dir)).toBeLessThan(6000);
+    const pages = SERVER_CHECKPOINT_PAGES * 3;
+    await write(database, pages);
+    // Without any checkpoint the log would hold every page written.
+    expect(walPages(dir)).toBeLessThan(SERVER_CHECKPOINT_PAGES * 1.5);
     await database.close();
     // The last connection to close folds the log into the file and removes it: the worker is gone too.
     expect(fs.existsSync(path.join(dir, 'app.sqlite-wal'))).toBe(false);
     const check = new SQLite(path.join(dir, 'app.sqlite'));
     try {
-      expect((check.prepare('select count(*) as n from t').get() as { n: number }).n).toBe(12_000);
+      expect((check.prepare('select count(*) as n from t').get() as { n: number }).n).toBe(pages);
     } finally {
       check.close();
     }
