@@ -31,7 +31,7 @@ import { parseFlags } from '../../../core/flags.ts';
 import type { Caller } from '../../catalog/context.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
-import { insertMany, isSqlite, runSql } from './raw.ts';
+import { insertMany, isSqlite, runSql, sqlText, tuples } from './raw.ts';
 
 export const MOVE_KINDS = {
   init: '期初入库',
@@ -144,18 +144,25 @@ async function loadRefs(db: DB, companyId: number, moves: Prepared[]): Promise<L
   const products = [...new Set(moves.map((m) => m.productId))];
   const warehouses = [...new Set(moves.map((m) => m.warehouseId))];
   const locations = [...new Set(moves.map((m) => m.loc).filter((l) => l !== 0))];
-  const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+  const marks = (n: number) => tuples('?', n);
   for (let i = 0; i === 0 || i < Math.max(products.length, warehouses.length, locations.length); i += 500) {
     const p = products.slice(i, i + 500);
     const w = warehouses.slice(i, i + 500);
     const l = locations.slice(i, i + 500);
-    const parts: string[] = [];
+    const text = sqlText(`refs ${i === 0} ${p.length} ${w.length} ${l.length}`, () => {
+      const parts: string[] = [];
+      if (i === 0) parts.push("select 'c' as t, id, flags as a, cast(null as integer) as b, cast(null as text) as c from company where id = ?");
+      if (p.length) parts.push(`select 'p', id, code, cast(null as integer), cast(null as text) from product where company_id = ? and id in (${marks(p.length)})`);
+      if (w.length) parts.push(`select 'w', id, name, enabled, cast(null as text) from warehouse where company_id = ? and id in (${marks(w.length)})`);
+      if (l.length) parts.push(`select 'l', id, lc_code, warehouse_id, status from location where company_id = ? and id in (${marks(l.length)})`);
+      return parts.join(' union all ');
+    });
     const params: unknown[] = [];
-    if (i === 0) { parts.push("select 'c' as t, id, flags as a, cast(null as integer) as b, cast(null as text) as c from company where id = ?"); params.push(companyId); }
-    if (p.length) { parts.push(`select 'p', id, code, cast(null as integer), cast(null as text) from product where company_id = ? and id in (${marks(p.length)})`); params.push(companyId, ...p); }
-    if (w.length) { parts.push(`select 'w', id, name, enabled, cast(null as text) from warehouse where company_id = ? and id in (${marks(w.length)})`); params.push(companyId, ...w); }
-    if (l.length) { parts.push(`select 'l', id, lc_code, warehouse_id, status from location where company_id = ? and id in (${marks(l.length)})`); params.push(companyId, ...l); }
-    for (const r of await runSql(db, parts.join(' union all '), params)) {
+    if (i === 0) params.push(companyId);
+    if (p.length) params.push(companyId, ...p);
+    if (w.length) params.push(companyId, ...w);
+    if (l.length) params.push(companyId, ...l);
+    for (const r of await runSql(db, text, params)) {
       const id = Number(r.id);
       if (r.t === 'c') loaded.flags = r.a;
       else if (r.t === 'p') loaded.products.set(id, { code: String(r.a) });
@@ -247,11 +254,14 @@ async function applyBatch(db: DB, companyId: number, sorted: Prepared[], refs: R
     await insertMany(db, 'stock_balance', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'on_hand', 'reserved', 'version', 'updated_at'],
       chunk.map((m) => [companyId, m.productId, m.warehouseId, m.loc, 0, 0, 0, now]), 'on conflict (company_id, product_id, warehouse_id, location_id) do nothing');
     if (pg) {
-      await runSql(db, `select 1 from stock_balance where company_id = ? and (product_id, warehouse_id, location_id) in (values ${chunk.map(() => key3).join(', ')})
-        order by product_id, warehouse_id, location_id for update`, [companyId, ...chunk.flatMap((m) => [m.productId, m.warehouseId, m.loc])]);
+      const lockText = sqlText(`lock balances ${chunk.length}`, () => `select 1 from stock_balance where company_id = ? and (product_id, warehouse_id, location_id) in (values ${tuples(key3, chunk.length)})
+        order by product_id, warehouse_id, location_id for update`);
+      const keyParams: unknown[] = [companyId];
+      for (const m of chunk) keyParams.push(m.productId, m.warehouseId, m.loc);
+      await runSql(db, lockText, keyParams);
     }
-    const rows = await runSql(db, `
-      with v(p, w, l, d, r) as (values ${chunk.map(() => tuple).join(', ')})
+    const text = sqlText(`apply balances ${pg} ${chunk.length}`, () => `
+      with v(p, w, l, d, r) as (values ${tuples(tuple, chunk.length)})
       update stock_balance
       set on_hand = on_hand + v.d, reserved = reserved + v.r, version = version + 1, updated_at = ?
       from v
@@ -260,8 +270,11 @@ async function applyBatch(db: DB, companyId: number, sorted: Prepared[], refs: R
         and (v.r = 0 or stock_balance.reserved + v.r >= 0)
         and (v.r <= 0 or stock_balance.reserved + v.r <= stock_balance.on_hand + v.d)
         and (v.d >= 0 or ? = 1 or stock_balance.on_hand + v.d >= stock_balance.reserved + v.r)
-      returning product_id, warehouse_id, location_id, on_hand, reserved`,
-    [...chunk.flatMap((m) => [m.productId, m.warehouseId, m.loc, m.qty, m.reserved]), now, companyId, negative ? 1 : 0]);
+      returning product_id, warehouse_id, location_id, on_hand, reserved`);
+    const params: unknown[] = [];
+    for (const m of chunk) params.push(m.productId, m.warehouseId, m.loc, m.qty, m.reserved);
+    params.push(now, companyId, negative ? 1 : 0);
+    const rows = await runSql(db, text, params);
     for (const r of rows) {
       const loc = Number(r.locationId);
       after.set(`${Number(r.productId)}:${Number(r.warehouseId)}:${loc}`, {
