@@ -15,8 +15,9 @@
 //   below 0. A refused key throws STOCK_NOT_ENOUGH_4071 / STOCK_RESERVE_NOT_ENOUGH_4072 /
 //   STOCK_RELEASE_4073 naming the product, warehouse/location and the quantities, and the caller's
 //   whole transaction (the whole document) rolls back.
-// - Missing balance rows are created first by an insert that cannot race (ON CONFLICT DO NOTHING); the
-//   conditional update then decides on the row as it is.
+// - Missing balance rows are created by an insert that cannot race (ON CONFLICT DO NOTHING) — first on
+//   PostgreSQL, on SQLite only for keys the update found no row for — and the conditional update decides
+//   on the row as it is.
 // - Keys are handled sorted by (product, warehouse, location). On PostgreSQL the balance rows are locked
 //   in that order (SELECT ... ORDER BY ... FOR UPDATE) before the update, so two transactions always
 //   lock in the same order (no deadlock cycles); serialization failures and deadlocks that still happen
@@ -230,17 +231,16 @@ async function guardError(db: DB, companyId: number, m: Prepared, refs: Refs, ne
 const keyOf = (m: { productId: number; warehouseId: number; loc: number }) => `${m.productId}:${m.warehouseId}:${m.loc}`;
 
 /**
- * The net change per balance key of one call, in three statements per 500 keys: missing rows created
- * (INSERT ... ON CONFLICT DO NOTHING, in key order); on PostgreSQL the rows locked in key order
- * (SELECT ... ORDER BY key FOR UPDATE — every transaction takes its locks in the same order, so there is
- * no deadlock cycle); then one UPDATE ... FROM (VALUES ...) whose WHERE carries every guard. A key the
- * update did not return was refused by its guard.
+ * The net change per balance key of one call, per 500 keys: missing rows created (INSERT ... ON CONFLICT
+ * DO NOTHING, in key order); on PostgreSQL the rows locked in key order (SELECT ... ORDER BY key FOR
+ * UPDATE — every transaction takes its locks in the same order, so there is no deadlock cycle); then one
+ * UPDATE ... FROM (VALUES ...) whose WHERE carries every guard. A key the update did not return was
+ * refused by its guard. SQLite has one writer and so no lock order to keep: there the update comes first,
+ * and only keys it did not return get their rows created and are updated again — a posting to balances
+ * that exist (nearly every one) is one statement, not two.
  */
 async function applyBatch(db: DB, companyId: number, sorted: Prepared[], refs: Refs, negative: boolean, now: string): Promise<Map<string, BalanceAfter>> {
   const pg = !isSqlite(db);
-  // PostgreSQL types the VALUES list from its first row: cast the parameters.
-  const tuple = pg ? '(cast(? as integer), cast(? as integer), cast(? as integer), cast(? as bigint), cast(? as bigint))' : '(?, ?, ?, ?, ?)';
-  const key3 = pg ? '(cast(? as integer), cast(? as integer), cast(? as integer))' : '(?, ?, ?)';
   const net = new Map<string, Prepared>();
   for (const m of sorted) {
     const k = keyOf(m);
@@ -249,42 +249,70 @@ async function applyBatch(db: DB, companyId: number, sorted: Prepared[], refs: R
   }
   const keys = [...net.values()];
   const after = new Map<string, BalanceAfter>();
-  for (let i = 0; i < keys.length; i += 500) {
-    const chunk = keys.slice(i, i + 500);
-    await insertMany(db, 'stock_balance', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'on_hand', 'reserved', 'version', 'updated_at'],
-      chunk.map((m) => [companyId, m.productId, m.warehouseId, m.loc, 0, 0, 0, now]), 'on conflict (company_id, product_id, warehouse_id, location_id) do nothing');
-    if (pg) {
-      const lockText = sqlText(`lock balances ${chunk.length}`, () => `select 1 from stock_balance where company_id = ? and (product_id, warehouse_id, location_id) in (values ${tuples(key3, chunk.length)})
-        order by product_id, warehouse_id, location_id for update`);
-      const keyParams: unknown[] = [companyId];
-      for (const m of chunk) keyParams.push(m.productId, m.warehouseId, m.loc);
-      await runSql(db, lockText, keyParams);
-    }
-    const text = sqlText(`apply balances ${pg} ${chunk.length}`, () => `
-      with v(p, w, l, d, r) as (values ${tuples(tuple, chunk.length)})
-      update stock_balance
-      set on_hand = on_hand + v.d, reserved = reserved + v.r, version = version + 1, updated_at = ?
-      from v
-      where stock_balance.company_id = ? and stock_balance.product_id = v.p
-        and stock_balance.warehouse_id = v.w and stock_balance.location_id = v.l
-        and (v.r = 0 or stock_balance.reserved + v.r >= 0)
-        and (v.r <= 0 or stock_balance.reserved + v.r <= stock_balance.on_hand + v.d)
-        and (v.d >= 0 or ? = 1 or stock_balance.on_hand + v.d >= stock_balance.reserved + v.r)
-      returning product_id, warehouse_id, location_id, on_hand, reserved`);
-    const params: unknown[] = [];
-    for (const m of chunk) params.push(m.productId, m.warehouseId, m.loc, m.qty, m.reserved);
-    params.push(now, companyId, negative ? 1 : 0);
-    const rows = await runSql(db, text, params);
-    for (const r of rows) {
+  const apply = async (chunk: Prepared[]) => {
+    for (const r of await updateBalances(db, companyId, chunk, negative, now)) {
       const loc = Number(r.locationId);
       after.set(`${Number(r.productId)}:${Number(r.warehouseId)}:${loc}`, {
         productId: Number(r.productId), warehouseId: Number(r.warehouseId), locationId: loc || null, onHand: Number(r.onHand), reserved: Number(r.reserved),
       });
     }
-    const refused = chunk.find((m) => !after.has(keyOf(m)));
+  };
+  for (let i = 0; i < keys.length; i += 500) {
+    const chunk = keys.slice(i, i + 500);
+    let tried = chunk;
+    if (pg) {
+      await createBalances(db, companyId, chunk, now);
+      await lockBalances(db, companyId, chunk);
+      await apply(chunk);
+    } else {
+      await apply(chunk);
+      tried = chunk.filter((m) => !after.has(keyOf(m)));
+      if (tried.length) {
+        await createBalances(db, companyId, tried, now);
+        await apply(tried);
+      }
+    }
+    const refused = tried.find((m) => !after.has(keyOf(m)));
     if (refused) throw await guardError(db, companyId, refused, refs, negative);
   }
   return after;
+}
+
+/** Balance rows of the keys that have none, at zero (a row that exists is left as it is). */
+async function createBalances(db: DB, companyId: number, keys: Prepared[], now: string): Promise<void> {
+  await insertMany(db, 'stock_balance', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'on_hand', 'reserved', 'version', 'updated_at'],
+    keys.map((m) => [companyId, m.productId, m.warehouseId, m.loc, 0, 0, 0, now]), 'on conflict (company_id, product_id, warehouse_id, location_id) do nothing');
+}
+
+/** PostgreSQL: the keys' balance rows locked in key order (the caller sorted them). */
+async function lockBalances(db: DB, companyId: number, keys: Prepared[]): Promise<void> {
+  const text = sqlText(`lock balances ${keys.length}`, () => `select 1 from stock_balance where company_id = ? and (product_id, warehouse_id, location_id) in (values ${tuples('(cast(? as integer), cast(? as integer), cast(? as integer))', keys.length)})
+    order by product_id, warehouse_id, location_id for update`);
+  const params: unknown[] = [companyId];
+  for (const m of keys) params.push(m.productId, m.warehouseId, m.loc);
+  await runSql(db, text, params);
+}
+
+/** The guarded update of the keys' balances; returns the rows it changed (a key missing was refused or has no row). */
+async function updateBalances(db: DB, companyId: number, keys: Prepared[], negative: boolean, now: string) {
+  const pg = !isSqlite(db);
+  // PostgreSQL types the VALUES list from its first row: cast the parameters.
+  const tuple = pg ? '(cast(? as integer), cast(? as integer), cast(? as integer), cast(? as bigint), cast(? as bigint))' : '(?, ?, ?, ?, ?)';
+  const text = sqlText(`apply balances ${pg} ${keys.length}`, () => `
+    with v(p, w, l, d, r) as (values ${tuples(tuple, keys.length)})
+    update stock_balance
+    set on_hand = on_hand + v.d, reserved = reserved + v.r, version = version + 1, updated_at = ?
+    from v
+    where stock_balance.company_id = ? and stock_balance.product_id = v.p
+      and stock_balance.warehouse_id = v.w and stock_balance.location_id = v.l
+      and (v.r = 0 or stock_balance.reserved + v.r >= 0)
+      and (v.r <= 0 or stock_balance.reserved + v.r <= stock_balance.on_hand + v.d)
+      and (v.d >= 0 or ? = 1 or stock_balance.on_hand + v.d >= stock_balance.reserved + v.r)
+    returning product_id, warehouse_id, location_id, on_hand, reserved`);
+  const params: unknown[] = [];
+  for (const m of keys) params.push(m.productId, m.warehouseId, m.loc, m.qty, m.reserved);
+  params.push(now, companyId, negative ? 1 : 0);
+  return runSql(db, text, params);
 }
 
 /**
