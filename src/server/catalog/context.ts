@@ -44,7 +44,8 @@ export interface CallContext {
   /** Runs fn in one transaction (retried on PostgreSQL serialization failures and deadlocks). */
   transaction<T>(fn: (db: DB, tenant: Tenant) => Promise<T>): Promise<T>;
   /** Records a write in the audit log (inside the caller's transaction when db is given). */
-  audit(entry: AuditEntry, db?: DB): Promise<void>;
+  /** Several entries of one call (e.g. a document saved and posted) go in as one statement. */
+  audit(entry: AuditEntry | AuditEntry[], db?: DB): Promise<void>;
 }
 
 export interface AuditChange {

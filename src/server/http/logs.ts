@@ -3,12 +3,15 @@ import crypto from 'node:crypto';
 import type { AuditEntry, Caller } from '../catalog/context.ts';
 import type { DB } from '../db/connection.ts';
 
-export async function writeAudit(db: DB, caller: Caller, ip: string, endpoint: string, e: AuditEntry): Promise<void> {
-  await db.insertInto('auditLog').values({
+export async function writeAudit(db: DB, caller: Caller, ip: string, endpoint: string, entries: AuditEntry | AuditEntry[]): Promise<void> {
+  const list = Array.isArray(entries) ? entries : [entries];
+  if (!list.length) return;
+  const at = new Date().toISOString();
+  await db.insertInto('auditLog').values(list.map((e) => ({
     companyId: caller.company.id,
     accountId: caller.accountId,
     userName: caller.userName,
-    at: new Date().toISOString(),
+    at,
     ip,
     endpoint,
     action: e.action,
@@ -16,7 +19,7 @@ export async function writeAudit(db: DB, caller: Caller, ip: string, endpoint: s
     recordId: e.recordId == null ? null : String(e.recordId),
     recordLabel: e.recordLabel ?? null,
     changes: JSON.stringify(e.changes ?? []),
-  }).execute();
+  }))).execute();
 }
 
 export async function writeErrorLog(db: DB, info: { companyId?: number; accountId?: number; method: string; url: string; error: unknown }): Promise<string> {

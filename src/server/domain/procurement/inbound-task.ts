@@ -85,10 +85,8 @@ export async function checkNoteTask(tenant: Tenant, taskId: number, orderId: num
  * A receiving note of a task was posted (sign 1) or a posted one cancelled (sign −1), inside that
  * transaction: the task lines' received quantities, then the task's and the plan's status.
  */
-export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, sign: 1 | -1): Promise<void> {
-  const note = (await tenant.select('receivingNote').select(['taskId']).where('id', '=', noteId).executeTakeFirst()) as Row | undefined;
-  if (note?.taskId == null) return;
-  const taskId = Number(note.taskId);
+export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, taskId: number | null, sign: 1 | -1): Promise<void> {
+  if (taskId == null) return;
   const statuses: TaskStatus[] = sign > 0 ? RECEIVABLE : ['open', 'receiving', 'done', 'closed'];
   const claimed = (await tenant.update('inboundTask').set({ updatedAt: new Date().toISOString() }).where('id', '=', taskId).where('status', 'in', statuses)
     .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;

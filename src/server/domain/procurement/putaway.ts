@@ -213,9 +213,11 @@ export async function savePutaway(ctx: CallContext, input: PaSaveInput): Promise
       docNo = await nextDocumentNo(db, tenant.companyId, PA_PREFIX, tz(ctx));
       await tenant.update('putaway').set({ docNo }).where('id', '=', id).execute();
     }
-    await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: 'putaway', recordId: id, recordLabel: docNo,
-      changes: [{ field: 'receivingNoteId', title: '收货单', from: null, to: noteDocNo }, { field: 'totalQty', title: '上架数量', from: null, to: totalQty }] }, db);
-    if (post) await ctx.audit({ action: 'post', entity: 'putaway', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }, db);
+    await ctx.audit([
+      { action: input.id !== undefined ? 'update' : 'create', entity: 'putaway', recordId: id, recordLabel: docNo,
+        changes: [{ field: 'receivingNoteId', title: '收货单', from: null, to: noteDocNo }, { field: 'totalQty', title: '上架数量', from: null, to: totalQty }] },
+      ...(post ? [{ action: 'post', entity: 'putaway', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }] : []),
+    ], db);
     return { id, docNo, status: post ? 'posted' : 'draft', version, totalQty };
   });
 }

@@ -25,7 +25,7 @@ import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
 import { addGuarded, insertMany, isSqlite, runSql } from '../stock/raw.ts';
 import {
-  QTY, packQtyProps, DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, statusError, text, tz, newestFirstPage, namedRows, type DocStatus, type Row, PAGING_PROPS,
+  QTY, packQtyProps, DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, type Multiple, statusError, text, tz, newestFirstPage, namedRows, type DocStatus, type Row, PAGING_PROPS,
 } from './common.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
 import { refuseIfInvoiced } from './invoice.ts';
@@ -168,7 +168,7 @@ async function checkNote(ctx: CallContext, input: RnSaveInput) {
     out.push({ orderLineId: x.orderLineId, productId: Number(ol.productId), locationId: x.locationId ?? null, counted, damaged, qty, remark: x.remark ?? null });
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
-  return { order, warehouseId, lines: out };
+  return { order, warehouseId, lines: out, multiple };
 }
 
 function overReceipt(order: Row, ol: Row, qty: number, m: { text: string; num: number; den: number }) {
@@ -220,10 +220,12 @@ async function noteLines(tenant: Tenant, id: number) {
  * Posting steps 2–5 (the note's status is already changed by the caller). `saved`: the lines this
  * transaction has just written (saves reading them back).
  */
-async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null, saved?: Awaited<ReturnType<typeof noteLines>>): Promise<void> {
+async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null,
+  saved?: { lines: Awaited<ReturnType<typeof noteLines>>; multiple: Multiple }): Promise<void> {
   const order = await claimOrder(tenant, orderId, RECEIVABLE, '收货');
-  const lines = saved ?? await noteLines(tenant, id);
-  const m = await receMultipleOf(db, tenant.companyId);
+  const lines = saved?.lines ?? await noteLines(tenant, id);
+  // A save read the multiple a moment ago (checkNote); the guard below enforces whichever value it has.
+  const m = saved?.multiple ?? await receMultipleOf(db, tenant.companyId);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.orderLineId, (per.get(l.orderLineId) ?? 0) + l.qty);
   // Every line's conditional update in one statement; a line missing from what it returns was refused.
@@ -249,7 +251,7 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
   }));
   await postMoves(db, ctx.caller!, moves);
   await recomputeOrder(db, tenant.companyId, orderId);
-  await applyNoteToTask(db, tenant, id, 1);
+  await applyNoteToTask(db, tenant, id, taskId, 1);
 }
 
 /**
@@ -295,7 +297,7 @@ async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[numbe
 export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<DocResult> {
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const { order, warehouseId, lines } = await checkNote(ctx, input);
+  const { order, warehouseId, lines, multiple } = await checkNote(ctx, input);
   if (input.taskId) await checkNoteTask(ctx.tenant, input.taskId, input.orderId, lines.map((l) => l.orderLineId));
   const totalQty = lines.reduce((s, l) => s + l.qty, 0);
   const post = input.post === true;
@@ -324,14 +326,19 @@ export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<Do
     }
     await insertMany(db, 'receiving_note_line', ['company_id', 'note_id', 'line_no', 'order_line_id', 'product_id', 'location_id', 'counted_qty', 'damaged_qty', 'qty', 'putaway_qty', 'remark'],
       lines.map((l, i) => [tenant.companyId, id, i + 1, l.orderLineId, l.productId, l.locationId, l.counted, l.damaged, l.qty, 0, l.remark]));
-    if (post) await applyNote(ctx, db, tenant, id, input.orderId, warehouseId, input.taskId ?? null, lines.map((l, i) => ({ lineNo: i + 1, orderLineId: l.orderLineId, productId: l.productId, locationId: l.locationId, qty: l.qty })));
+    if (post) {
+      const saved = lines.map((l, i) => ({ lineNo: i + 1, orderLineId: l.orderLineId, productId: l.productId, locationId: l.locationId, qty: l.qty }));
+      await applyNote(ctx, db, tenant, id, input.orderId, warehouseId, input.taskId ?? null, { lines: saved, multiple });
+    }
     if (!docNo) {
       docNo = await nextDocumentNo(db, tenant.companyId, RN_PREFIX, tz(ctx));
       await tenant.update('receivingNote').set({ docNo }).where('id', '=', id).execute();
     }
-    await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: 'receivingNote', recordId: id, recordLabel: docNo,
-      changes: [{ field: 'orderId', title: '采购订单', from: null, to: String(order.docNo) }, { field: 'totalQty', title: '收货数量', from: null, to: totalQty }] }, db);
-    if (post) await ctx.audit({ action: 'post', entity: 'receivingNote', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }, db);
+    await ctx.audit([
+      { action: input.id !== undefined ? 'update' : 'create', entity: 'receivingNote', recordId: id, recordLabel: docNo,
+        changes: [{ field: 'orderId', title: '采购订单', from: null, to: String(order.docNo) }, { field: 'totalQty', title: '收货数量', from: null, to: totalQty }] },
+      ...(post ? [{ action: 'post', entity: 'receivingNote', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }] : []),
+    ], db);
     return { id, docNo, status: post ? 'posted' : 'draft', version, totalQty };
   });
 }
@@ -359,7 +366,7 @@ export async function cancelNote(ctx: CallContext, input: { id: number; version?
       let q = tenant.update('receivingNote').set({ status: 'cancelled', cancelledAt: now, cancelledBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
         .where('id', '=', input.id).where('status', '=', from);
       if (input.version !== undefined) q = q.where('version', '=', input.version);
-      return q.returning(['id', 'docNo', 'version', 'orderId', 'warehouseId', 'totalQty']).executeTakeFirst() as Promise<Row | undefined>;
+      return q.returning(['id', 'docNo', 'version', 'orderId', 'warehouseId', 'totalQty', 'taskId']).executeTakeFirst() as Promise<Row | undefined>;
     };
     let from: DocStatus = 'draft';
     let doc = await change('draft');
@@ -386,7 +393,7 @@ export async function cancelNote(ctx: CallContext, input: { id: number; version?
         productId: l.productId, warehouseId: Number(doc!.warehouseId), locationId: l.locationId, qty: -l.qty, kind: 'reverse', docType: 'receivingNote', docId: input.id, docLine: l.lineNo,
       })));
       await recomputeOrder(db, tenant.companyId, orderId);
-      await applyNoteToTask(db, tenant, input.id, -1);
+      await applyNoteToTask(db, tenant, input.id, doc.taskId == null ? null : Number(doc.taskId), -1);
     }
     await ctx.audit({ action: 'cancel', entity: 'receivingNote', recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: DOC_STATUS[from], to: DOC_STATUS.cancelled }] }, db);
     return { id: input.id, docNo: String(doc.docNo), status: 'cancelled', version: Number(doc.version), totalQty: Number(doc.totalQty) };
