@@ -5,16 +5,16 @@
 // Document numbers on PostgreSQL are taken on a connection of their own and committed at once
 // (db/autonomous.ts), so documents of one kind do not queue behind each other's commits; a document
 // whose transaction rolls back then leaves a gap in the day's numbers (never a number used twice).
-import { sql } from 'kysely';
 import { formatDate } from '../../core/format.ts';
 import { autonomousFor } from '../db/autonomous.ts';
 import type { DB } from '../db/connection.ts';
+import { runSql } from '../db/raw-sql.ts';
 
 /** Takes the next value of a company's sequence; `start` gives the first value when the sequence is new. */
 export async function takeSequenceValue(db: DB, companyId: number, name: string, start: number | (() => Promise<number>) = 1): Promise<number> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const bumped = await db.updateTable('sequence').set({ nextValue: sql`${sql.ref('nextValue')} + 1` })
-      .where('companyId', '=', companyId).where('name', '=', name).returning('nextValue').executeTakeFirst();
+    // Every document number passes here: plain SQL (db/raw-sql.ts).
+    const [bumped] = await runSql(db, 'update sequence set next_value = next_value + 1 where company_id = ? and name = ? returning next_value', [companyId, name]);
     if (bumped) return Number(bumped.nextValue) - 1;
     const first = typeof start === 'function' ? await start() : start;
     await db.insertInto('sequence').values({ companyId, name, nextValue: first })

@@ -2,24 +2,19 @@
 import crypto from 'node:crypto';
 import type { AuditEntry, Caller } from '../catalog/context.ts';
 import type { DB } from '../db/connection.ts';
+import { insertMany } from '../db/raw-sql.ts';
+
+const AUDIT_COLUMNS = ['company_id', 'account_id', 'user_name', 'at', 'ip', 'endpoint', 'action', 'entity', 'record_id', 'record_label', 'changes'];
 
 export async function writeAudit(db: DB, caller: Caller, ip: string, endpoint: string, entries: AuditEntry | AuditEntry[]): Promise<void> {
   const list = Array.isArray(entries) ? entries : [entries];
   if (!list.length) return;
   const at = new Date().toISOString();
-  await db.insertInto('auditLog').values(list.map((e) => ({
-    companyId: caller.company.id,
-    accountId: caller.accountId,
-    userName: caller.userName,
-    at,
-    ip,
-    endpoint,
-    action: e.action,
-    entity: e.entity,
-    recordId: e.recordId == null ? null : String(e.recordId),
-    recordLabel: e.recordLabel ?? null,
-    changes: JSON.stringify(e.changes ?? []),
-  }))).execute();
+  // Every write passes here: plain SQL (db/raw-sql.ts).
+  await insertMany(db, 'audit_log', AUDIT_COLUMNS, list.map((e) => [
+    caller.company.id, caller.accountId, caller.userName, at, ip, endpoint, e.action, e.entity,
+    e.recordId == null ? null : String(e.recordId), e.recordLabel ?? null, JSON.stringify(e.changes ?? []),
+  ]));
 }
 
 export async function writeErrorLog(db: DB, info: { companyId?: number; accountId?: number; method: string; url: string; error: unknown }): Promise<string> {

@@ -15,7 +15,7 @@ import { ApiError, bizError, validationError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 // (a cycle: inbound-plan.ts imports this file; PLAN_STATUS is only read when a request runs)
 import { PLAN_STATUS } from './inbound-plan.ts';
-import { insertMany } from '../stock/raw.ts';
+import { insertMany } from '../../db/raw-sql.ts';
 import {
   parseDay, statusError, text, tz, newestFirstPage, namedRows, type Row,
   PAGING_PROPS,

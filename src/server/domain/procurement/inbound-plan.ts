@@ -21,7 +21,7 @@ import type { DB } from '../../db/connection.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY } from '../stock/ledger.ts';
-import { insertMany } from '../stock/raw.ts';
+import { insertMany } from '../../db/raw-sql.ts';
 import {
   packQtyProps, parseDay, PO_STATUS, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS,
 } from './common.ts';

@@ -17,7 +17,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
-import { runSql } from '../stock/raw.ts';
+import { runSql } from '../../db/raw-sql.ts';
 import {
   DOC_STATUS, parseDay, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row,
   PAGING_PROPS,

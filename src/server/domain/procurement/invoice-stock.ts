@@ -9,7 +9,7 @@ import Decimal from 'decimal.js';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError } from '../../http/errors.ts';
-import { insertMany, runSql } from '../stock/raw.ts';
+import { insertMany, runSql } from '../../db/raw-sql.ts';
 import { moneyText, parseDay, PRICE_SCALE, text, tz, type Row } from './common.ts';
 
 export const INVOICE_STOCK_KINDS = { invoice: '采购发票', reverse: '作废冲回' } as const;

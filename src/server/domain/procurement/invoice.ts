@@ -25,7 +25,7 @@ import type { FileResponse } from '../../http/file-response.ts';
 import { ApiError, bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { decimalOf } from '../../resources/fields.ts';
 import { nextDocumentNo } from '../sequence.ts';
-import { insertMany } from '../stock/raw.ts';
+import { insertMany } from '../../db/raw-sql.ts';
 import {
   packQtyProps, DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, rateText, refusal, text, today, tz, newestFirstPage, namedRows, type DocStatus, type Row, PAGING_PROPS,
 } from './common.ts';

@@ -15,7 +15,7 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { decimalOf } from '../../resources/fields.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY } from '../stock/ledger.ts';
-import { insertMany } from '../stock/raw.ts';
+import { insertMany } from '../../db/raw-sql.ts';
 import { fileDate, xlsxDownload, type XlsxCell } from '../../files/xlsx.ts';
 import type { FileResponse } from '../../http/file-response.ts';
 import {

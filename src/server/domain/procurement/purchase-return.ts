@@ -26,7 +26,7 @@ import { decimalOf } from '../../resources/fields.ts';
 import { escapeHtml } from '../email.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
-import { addGuarded, insertMany } from '../stock/raw.ts';
+import { addGuarded, insertMany } from '../../db/raw-sql.ts';
 import {
   packQtyProps, DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS,
 } from './common.ts';

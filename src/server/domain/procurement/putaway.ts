@@ -13,7 +13,7 @@ import type { DB } from '../../db/connection.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
-import { addGuarded, insertMany } from '../stock/raw.ts';
+import { addGuarded, insertMany } from '../../db/raw-sql.ts';
 import { DOC_STATUS, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
 import { listDocs, RN_TITLE, type DocListInput, type DocResult } from './receiving.ts';
 

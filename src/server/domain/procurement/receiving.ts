@@ -23,7 +23,7 @@ import type { DB } from '../../db/connection.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
-import { addGuarded, insertMany, isSqlite, runSql } from '../stock/raw.ts';
+import { addGuarded, insertMany, isSqlite, runSql } from '../../db/raw-sql.ts';
 import {
   QTY, packQtyProps, DOC_STATUS, parseDay, PO_STATUS, receMultipleOf, refusal, type Multiple, statusError, text, tz, newestFirstPage, namedRows, type DocStatus, type Row, PAGING_PROPS,
 } from './common.ts';

@@ -15,7 +15,7 @@ import { ApiError, bizError, validationError, type FieldError } from '../../http
 import { realDate } from '../../resources/fields.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type MoveKind, type StockMove } from './ledger.ts';
-import { insertMany } from './raw.ts';
+import { insertMany } from '../../db/raw-sql.ts';
 
 type Row = Record<string, unknown>;
 

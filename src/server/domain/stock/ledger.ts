@@ -32,7 +32,7 @@ import { parseFlags } from '../../../core/flags.ts';
 import type { Caller } from '../../catalog/context.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
-import { insertMany, isSqlite, runSql, sqlText, tuples } from './raw.ts';
+import { insertMany, isSqlite, runSql, sqlText, tuples } from '../../db/raw-sql.ts';
 
 export const MOVE_KINDS = {
   init: '期初入库',

@@ -1,5 +1,6 @@
-// Multi-row statements of the posting path as plain SQL text with bound parameters (`?` on SQLite,
-// `$n` on PostgreSQL): a 50-line document binds ~1,500 values, and building them through the query
+// Statements of the hottest paths as plain SQL text with bound parameters (`?` on SQLite, `$n` on
+// PostgreSQL): the posting path's multi-row statements (a 50-line document binds ~1,500 values), and the
+// few statements every write runs (its audit row, a document number). Building them through the query
 // builder and the camel-case plugin costs more CPU than SQLite takes to run them. Table and column names
 // are constants of this module's callers (never input); every value is a bound parameter.
 //
@@ -8,7 +9,7 @@
 // its prepared statement (a reused string keeps its hash), and Array.prototype.flat over 100 rows took
 // ~70 µs (a 100-row stock_move insert: 80 µs of JavaScript before, 2.5 µs after).
 import { CompiledQuery, SqliteAdapter } from 'kysely';
-import type { DB } from '../../db/connection.ts';
+import type { DB } from './connection.ts';
 
 type Row = Record<string, unknown>;
 
