@@ -123,7 +123,9 @@ async function checkPutaway(ctx: CallContext, input: PaSaveInput) {
     out.push({ receivingLineId: rl.receivingLineId, productId: rl.productId, fromLocationId: rl.fromLocationId, toLocationId: to, qty, remark: w.remark ?? null });
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
-  return { warehouseId: s.warehouseId, noteDocNo: s.docNo, lines: out };
+  // Read through the company's scope; the receiving lines reference them.
+  const products = new Map(s.lines.map((l) => [l.productId, l.productCode]));
+  return { warehouseId: s.warehouseId, noteDocNo: s.docNo, lines: out, products };
 }
 
 async function putawayLines(tenant: Tenant, id: number) {
@@ -146,7 +148,8 @@ function movesOf(id: number, warehouseId: number, lines: Awaited<ReturnType<type
 type PutawayLine = Awaited<ReturnType<typeof putawayLines>>[number];
 
 /** `saved`: the lines this transaction has just written (saves reading them back). */
-async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number, noteId: number, warehouseId: number, reverse: boolean, saved?: PutawayLine[]): Promise<void> {
+async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number, noteId: number, warehouseId: number, reverse: boolean,
+  saved?: { lines: PutawayLine[]; products: ReadonlyMap<number, string> }): Promise<void> {
   // Claim the receiving note while it is posted (its cancellation takes the same row).
   const note = (await tenant.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted')
     .returning(['id', 'docNo']).executeTakeFirst()) as Row | undefined;
@@ -155,7 +158,7 @@ async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: RN_TITLE });
     throw statusError(RN_TITLE, DOC_STATUS, doc, '上架');
   }
-  const lines = saved ?? await putawayLines(tenant, id);
+  const lines = saved?.lines ?? await putawayLines(tenant, id);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.receivingLineId, (per.get(l.receivingLineId) ?? 0) + l.qty);
   // Every receiving line's conditional update in one statement; a line it does not return was refused.
@@ -174,13 +177,13 @@ async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number
         { receivingLineId: lineId, lineNo: Number(rl.lineNo), received: Number(rl.qty), done: Number(rl.putawayQty), qty: d });
     }
   }
-  await postMoves(db, ctx.caller!, movesOf(id, warehouseId, lines, reverse));
+  await postMoves(db, ctx.caller!, movesOf(id, warehouseId, lines, reverse), { knownProducts: saved?.products });
 }
 
 export async function savePutaway(ctx: CallContext, input: PaSaveInput): Promise<DocResult> {
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const { warehouseId, noteDocNo, lines } = await checkPutaway(ctx, input);
+  const { warehouseId, noteDocNo, lines, products } = await checkPutaway(ctx, input);
   const totalQty = lines.reduce((s, l) => s + l.qty, 0);
   const post = input.post === true;
   const now = new Date().toISOString();
@@ -208,7 +211,7 @@ export async function savePutaway(ctx: CallContext, input: PaSaveInput): Promise
     }
     await insertMany(db, 'putaway_line', ['company_id', 'putaway_id', 'line_no', 'receiving_line_id', 'product_id', 'from_location_id', 'to_location_id', 'qty', 'remark'],
       lines.map((l, i) => [tenant.companyId, id, i + 1, l.receivingLineId, l.productId, l.fromLocationId, l.toLocationId, l.qty, l.remark]));
-    if (post) await applyPutaway(ctx, db, tenant, id, input.receivingNoteId, warehouseId, false, lines.map((l, i) => ({ ...l, lineNo: i + 1 })));
+    if (post) await applyPutaway(ctx, db, tenant, id, input.receivingNoteId, warehouseId, false, { lines: lines.map((l, i) => ({ ...l, lineNo: i + 1 })), products });
     if (!docNo) {
       docNo = await nextDocumentNo(db, tenant.companyId, PA_PREFIX, tz(ctx));
       await tenant.update('putaway').set({ docNo }).where('id', '=', id).execute();

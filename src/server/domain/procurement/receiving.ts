@@ -168,7 +168,8 @@ async function checkNote(ctx: CallContext, input: RnSaveInput) {
     out.push({ orderLineId: x.orderLineId, productId: Number(ol.productId), locationId: x.locationId ?? null, counted, damaged, qty, remark: x.remark ?? null });
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
-  return { order, warehouseId, lines: out, multiple };
+  const products = new Map([...orderLines.values()].map((ol) => [Number(ol.productId), String(ol.code)]));
+  return { order, warehouseId, lines: out, multiple, products };
 }
 
 function overReceipt(order: Row, ol: Row, qty: number, m: { text: string; num: number; den: number }) {
@@ -221,7 +222,7 @@ async function noteLines(tenant: Tenant, id: number) {
  * transaction has just written (saves reading them back).
  */
 async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null,
-  saved?: { lines: Awaited<ReturnType<typeof noteLines>>; multiple: Multiple }): Promise<void> {
+  saved?: { lines: Awaited<ReturnType<typeof noteLines>>; multiple: Multiple; products: ReadonlyMap<number, string> }): Promise<void> {
   const order = await claimOrder(tenant, orderId, RECEIVABLE, '收货');
   const lines = saved?.lines ?? await noteLines(tenant, id);
   // A save read the multiple a moment ago (checkNote); the guard below enforces whichever value it has.
@@ -249,7 +250,7 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
   const moves: StockMove[] = lines.filter((l) => l.qty > 0).map((l) => ({
     productId: l.productId, warehouseId, locationId: l.locationId, qty: l.qty, kind: 'receive', docType: 'receivingNote', docId: id, docLine: l.lineNo,
   }));
-  await postMoves(db, ctx.caller!, moves);
+  await postMoves(db, ctx.caller!, moves, { knownProducts: saved?.products });
   await recomputeOrder(db, tenant.companyId, orderId);
   await applyNoteToTask(db, tenant, id, taskId, 1);
 }
@@ -297,7 +298,7 @@ async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[numbe
 export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<DocResult> {
   const caller = ctx.caller!;
   if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const { order, warehouseId, lines, multiple } = await checkNote(ctx, input);
+  const { order, warehouseId, lines, multiple, products } = await checkNote(ctx, input);
   if (input.taskId) await checkNoteTask(ctx.tenant, input.taskId, input.orderId, lines.map((l) => l.orderLineId));
   const totalQty = lines.reduce((s, l) => s + l.qty, 0);
   const post = input.post === true;
@@ -328,7 +329,7 @@ export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<Do
       lines.map((l, i) => [tenant.companyId, id, i + 1, l.orderLineId, l.productId, l.locationId, l.counted, l.damaged, l.qty, 0, l.remark]));
     if (post) {
       const saved = lines.map((l, i) => ({ lineNo: i + 1, orderLineId: l.orderLineId, productId: l.productId, locationId: l.locationId, qty: l.qty }));
-      await applyNote(ctx, db, tenant, id, input.orderId, warehouseId, input.taskId ?? null, { lines: saved, multiple });
+      await applyNote(ctx, db, tenant, id, input.orderId, warehouseId, input.taskId ?? null, { lines: saved, multiple, products });
     }
     if (!docNo) {
       docNo = await nextDocumentNo(db, tenant.companyId, RN_PREFIX, tz(ctx));

@@ -77,6 +77,11 @@ export interface PostOptions {
   locationRequired?: boolean;
   /** Time stamped on the rows (default: now). */
   at?: string;
+  /**
+   * Codes of products the caller has just read through the company's scope and that its document's lines
+   * reference (so they exist until the commit): not read again. Others are read and checked as always.
+   */
+  knownProducts?: ReadonlyMap<number, string>;
 }
 
 export interface BalanceAfter {
@@ -140,9 +145,14 @@ interface Loaded extends Refs {
  * 500 ids of each kind (one for a document of up to 500 lines): a posting is a few dozen statements, and
  * on PostgreSQL each is a round trip.
  */
-async function loadRefs(db: DB, companyId: number, moves: Prepared[]): Promise<Loaded> {
+async function loadRefs(db: DB, companyId: number, moves: Prepared[], known?: ReadonlyMap<number, string>): Promise<Loaded> {
   const loaded: Loaded = { products: new Map(), warehouses: new Map(), locations: new Map(), flags: undefined };
-  const products = [...new Set(moves.map((m) => m.productId))];
+  const products: number[] = [];
+  for (const id of new Set(moves.map((m) => m.productId))) {
+    const code = known?.get(id);
+    if (code === undefined) products.push(id);
+    else loaded.products.set(id, { code });
+  }
   const warehouses = [...new Set(moves.map((m) => m.warehouseId))];
   const locations = [...new Set(moves.map((m) => m.loc).filter((l) => l !== 0))];
   const marks = (n: number) => tuples('?', n);
@@ -323,7 +333,7 @@ export async function postMoves(db: DB, caller: Caller | StockActor, moves: Stoc
   const actor = stockActor(caller);
   if (!moves.length) return { moves: 0, balances: [] };
   const prepared = prepare(moves);
-  const refs = await loadRefs(db, actor.companyId, prepared);
+  const refs = await loadRefs(db, actor.companyId, prepared, options.knownProducts);
   if (refs.flags === undefined) throw bizError('COMMON_NOT_FOUND_4004', { entity: '公司' });
   const flags = parseFlags(refs.flags);
   const negative = options.negativeStock ?? flags.negativeStock;
