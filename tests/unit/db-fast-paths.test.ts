@@ -43,13 +43,30 @@ describe('cached better-sqlite3 statements', () => {
     }
   });
 
-  it('follow schema changes, here and in another connection', () => {
+  // The schema version is read once per turn of the event loop, and again after DDL prepared here.
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('follow schema changes made through them at once', () => {
+    const { run } = pair();
+    run('create table t (a integer, b text)');
+    run('insert into t values (1, ?)', ['x']);
+    expect(run('select * from t')[0]).toEqual([{ a: 1, b: 'x' }]);
+    run('alter table t rename column b to c');
+    expect(run('select * from t')[0]).toEqual([{ a: 1, c: 'x' }]);
+    run('alter table t add column d default 9');
+    const [got, want] = run('select * from t');
+    expect(got).toEqual([{ a: 1, c: 'x', d: 9 }]);
+    expect(got).toEqual(want);
+  });
+
+  it('follow schema changes made elsewhere from the next turn on, here and in another connection', async () => {
     const { a, b, run } = pair();
     run('create table t (a integer, b text)');
     run('insert into t values (1, ?)', ['x']);
     expect(run('select * from t')[0]).toEqual([{ a: 1, b: 'x' }]);
     a.exec('alter table t rename column b to c');
     b.exec('alter table t rename column b to c');
+    await nextTurn();
     expect(run('select * from t')[0]).toEqual([{ a: 1, c: 'x' }]);
 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tbo-stmt-'));
@@ -60,8 +77,10 @@ describe('cached better-sqlite3 statements', () => {
       two.exec('create table u (a, b); insert into u values (1, 2)');
       expect(cached.prepare('select * from u').all([])).toEqual([{ a: 1, b: 2 }]);
       two.exec('alter table u rename column b to c');
+      await nextTurn();
       expect(cached.prepare('select * from u').all([])).toEqual([{ a: 1, c: 2 }]);
       two.exec('alter table u add column d default 9');
+      await nextTurn();
       expect(cached.prepare('select * from u').all([])).toEqual([{ a: 1, c: 2, d: 9 }]);
       one.close();
       two.close();

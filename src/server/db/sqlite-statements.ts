@@ -12,6 +12,8 @@ import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { writtenTables, type TableWrites } from './table-writes.ts';
 
 const MAX_STATEMENTS = 500;
+/** Statements that change the schema (the schema version is read again after them). */
+const DDL = /^\s*(create|alter|drop)\s/i;
 /** Longer texts are mostly one-off multi-row inserts of an import: not worth keeping. */
 const MAX_SQL_LENGTH = 20_000;
 
@@ -57,9 +59,23 @@ function keysOf(columns: string[], rename?: (column: string) => string): string[
 export function cachedStatements(sqlite: SQLite.Database, writes?: TableWrites, rename?: (column: string) => string): SqliteDatabase {
   const cache = new Map<string, Entry>();
   // A statement's columns are fixed when SQLite compiles it; after a schema change (in this process or
-  // another) SQLite recompiles it on its next run, possibly with other columns. The schema version read
-  // before each run tells whether the row constructor has to be made again after it.
+  // another) SQLite recompiles it on its next run, possibly with other columns. The schema version tells
+  // whether the row constructor has to be made again. It is read once per turn of the event loop (a
+  // request's statements mostly run in one turn: ~20 reads of it per receiving + putaway were 2% of the
+  // server's time) and again after this connection prepares DDL; another process's schema change is seen
+  // from the next turn on (reading it before every run was never atomic with the run either).
   const schemaVersion = sqlite.prepare('pragma schema_version').pluck();
+  let version = -1;
+  let known = false;
+  const forget = () => { known = false; };
+  const currentVersion = (): number => {
+    if (!known) {
+      version = schemaVersion.get() as number;
+      known = true;
+      setImmediate(forget);
+    }
+    return version;
+  };
 
   function reading(stmt: SQLite.Statement): SqliteStatement {
     let build: Build | undefined;
@@ -76,7 +92,7 @@ export function cachedStatements(sqlite: SQLite.Database, writes?: TableWrites, 
     return {
       reader: true,
       all(parameters) {
-        const version = schemaVersion.get() as number;
+        const version = currentVersion();
         const raw = stmt.all(parameters) as Raw[];
         const make = builder(version);
         const rows = new Array(raw.length);
@@ -87,7 +103,7 @@ export function cachedStatements(sqlite: SQLite.Database, writes?: TableWrites, 
         return stmt.run(parameters);
       },
       *iterate(parameters) {
-        const version = schemaVersion.get() as number;
+        const version = currentVersion();
         for (const r of stmt.iterate(parameters) as IterableIterator<Raw>) yield builder(version)(r);
       },
     };
@@ -121,6 +137,7 @@ export function cachedStatements(sqlite: SQLite.Database, writes?: TableWrites, 
   return {
     close: () => sqlite.close(),
     prepare(sql: string): SqliteStatement {
+      if (DDL.test(sql)) known = false;
       const hit = cache.get(sql);
       if (hit) {
         // A statement still being iterated stays with its iterator: this call gets one of its own.
