@@ -395,6 +395,14 @@ describe('company isolation', () => {
     const as2 = { companyId: demo2Id, accountId: null };
     await expect(inTransaction(t.database.db, (trx) => postMoves(trx, as2, [{ productId: p.id, warehouseId: wh2Demo2, qty: -1, kind: 'adjust', docType: 'test', docId: 1 }])))
       .rejects.toMatchObject({ code: 'PRODUCT_NOT_EXIST_4001' });
+    // Products a caller vouches for (read through its company) are not read again; every other one is.
+    await expect(inTransaction(t.database.db, (trx) => postMoves(trx, as2, [
+      { productId: p2.id, warehouseId: wh2Demo2, qty: -1000, kind: 'adjust', docType: 'test', docId: 1 },
+    ], { knownProducts: new Map([[p2.id, 'VOUCHED']]) }))).rejects.toMatchObject({ code: 'STOCK_NOT_ENOUGH_4071', message: expect.stringContaining('商品 VOUCHED 在') });
+    await expect(inTransaction(t.database.db, (trx) => postMoves(trx, as2, [
+      { productId: p2.id, warehouseId: wh2Demo2, qty: 1, kind: 'adjust', docType: 'test', docId: 1 },
+      { productId: p.id, warehouseId: wh2Demo2, qty: 1, kind: 'adjust', docType: 'test', docId: 1 },
+    ], { knownProducts: new Map([[p2.id, String(p2.code)]]) }))).rejects.toMatchObject({ code: 'PRODUCT_NOT_EXIST_4001' });
     await expect(inTransaction(t.database.db, (trx) => postMoves(trx, as2, [{ productId: p2.id, warehouseId: wh1, qty: 1, kind: 'adjust', docType: 'test', docId: 1 }])))
       .rejects.toMatchObject({ code: 'COMMON_NOT_FOUND_4004' });
     await expect(inTransaction(t.database.db, (trx) => postMoves(trx, as2, [{ productId: p2.id, warehouseId: wh2Demo2, locationId: loc, qty: 1, kind: 'adjust', docType: 'test', docId: 1 }])))
