@@ -38,8 +38,9 @@ export function splitUnits(qty: number, p: PackSizes): UnitSplit {
   if (m) parts.push(`${m}${p.unitMid}`);
   if (rest || !parts.length) parts.push(`${rest}${p.unitSmall ?? ''}`);
   const text = (sign < 0 && qty !== 0 ? '-' : '') + parts.join('');
-  const z = (v: number) => (v === 0 ? 0 : sign * v);
-  return { big: z(b), mid: z(m), small: z(rest), text };
+  // (no inner helper: the server runs under tsx, which wraps every function made per call in __name —
+  // 1.5 % of an inventory page's time, three splits per row)
+  return { big: b === 0 ? 0 : sign * b, mid: m === 0 ? 0 : sign * m, small: rest === 0 ? 0 : sign * rest, text };
 }
 
 /** big/mid/small as entered → small units; undefined when the result is not a safe integer. */
