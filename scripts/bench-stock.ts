@@ -336,9 +336,7 @@ async function benchTarget(t: Target): Promise<Figures> {
     // The server runs in this process: its CPU time per unit is a figure a busy machine disturbs less.
     const profiler = args.profile ? await startProfile() : undefined;
     let cpu = process.cpuUsage();
-    (globalThis as any).__stmtTiming?.start();
     const receiving = await chain(units);
-    (globalThis as any).__stmtTiming?.stop();
     const unitCpuMs = cpuMs(process.cpuUsage(cpu)) / Math.max(1, receiving.units);
     if (profiler) await stopProfile(profiler, args.profile!);
     if (args['units-only']) return { ...NO_FIGURES, engine: t.label, unitsPerSec: receiving.perSec, unitP50: receiving.p50, unitP99: receiving.p99, unitBad: receiving.bad + receiving.errors, unitBadSample: receiving.badSample, unitCpuMs };
