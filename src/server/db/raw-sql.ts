@@ -10,6 +10,7 @@
 // ~70 µs (a 100-row stock_move insert: 80 µs of JavaScript before, 2.5 µs after).
 import { CompiledQuery, SqliteAdapter } from 'kysely';
 import type { DB } from './connection.ts';
+import { MAX_SQL_LENGTH } from './sqlite-statements.ts';
 
 type Row = Record<string, unknown>;
 
@@ -22,7 +23,9 @@ const texts = new Map<string, string>();
 const pgTexts = new Map<string, string>();
 
 function remember(map: Map<string, string>, key: string, text: string): string {
-  // Shapes are few; a flood of one-off shapes (imports of every size) only empties the memo.
+  // Longer texts (chunks of an import) are not kept: the statement cache does not keep them either.
+  if (text.length > MAX_SQL_LENGTH) return text;
+  // Shapes are few; a flood of one-off shapes (documents of every size) only empties the memo.
   if (map.size >= MAX_TEXTS) map.clear();
   map.set(key, text);
   return text;

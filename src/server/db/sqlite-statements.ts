@@ -15,7 +15,7 @@ const MAX_STATEMENTS = 500;
 /** Statements that change the schema (the schema version is read again after them). */
 const DDL = /^\s*(create|alter|drop)\s/i;
 /** Longer texts are mostly one-off multi-row inserts of an import: not worth keeping. */
-const MAX_SQL_LENGTH = 20_000;
+export const MAX_SQL_LENGTH = 20_000;
 
 type Raw = unknown[];
 type Build = (row: Raw) => Record<string, unknown>;
