@@ -20,6 +20,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === top;
 }
 
+/** Names rows can carry as their keys: all different, and none "__proto__" (assigning it sets the prototype). */
+export function usableKeys(names: readonly string[]): boolean {
+  return new Set(names).size === names.length && !names.includes('__proto__');
+}
+
 /** A row rebuilt under new names, in the same order, each value passed through `nested`. */
 function renamer(keys: string[], names: string[]): Build {
   const n = keys.length;
@@ -88,8 +93,8 @@ export class FastCamelCasePlugin extends CamelCasePlugin {
     let build = this.#shapes.get(id);
     if (build === undefined) {
       const names = keys.map((k) => this.camelCase(k));
-      // Duplicate camelCased names or "__proto__" (assigning it would set the prototype): stock path.
-      const ok = new Set(names).size === names.length && !names.includes('__proto__');
+      // Duplicate camelCased names or "__proto__": stock path.
+      const ok = usableKeys(names);
       build = !ok ? null : names.every((name, i) => name === keys[i]) ? keepRow : renamer(keys, names);
       if (this.#shapes.size >= MAX_SHAPES) this.#shapes.clear();
       this.#shapes.set(id, build);

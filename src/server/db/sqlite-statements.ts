@@ -9,6 +9,7 @@
 // are statements like any other), iterate for streamed selects.
 import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { usableKeys } from './camel-case.ts';
 import { writtenTables, type TableWrites } from './table-writes.ts';
 
 const MAX_STATEMENTS = 500;
@@ -48,7 +49,7 @@ function makeBuild(names: readonly string[]): Build {
 function keysOf(columns: string[], rename?: (column: string) => string): string[] {
   if (!rename) return columns;
   const names = columns.map(rename);
-  return new Set(names).size === names.length && !names.includes('__proto__') ? names : columns;
+  return usableKeys(names) ? names : columns;
 }
 
 /**

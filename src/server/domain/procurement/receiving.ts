@@ -172,7 +172,7 @@ async function checkNote(ctx: CallContext, input: RnSaveInput) {
   return { order, warehouseId, lines: out, multiple, products };
 }
 
-function overReceipt(order: Row, ol: Row, qty: number, m: { text: string; num: number; den: number }) {
+function overReceipt(order: Row, ol: Row, qty: number, m: Multiple) {
   const ordered = Number(ol.qty);
   const received = Number(ol.receivedQty);
   const left = Math.max(0, Math.floor((ordered * m.num) / m.den) - received);
@@ -261,7 +261,7 @@ async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, o
  * its task. Checked after the order row is claimed, which confirming a plan claims too, so the two
  * cannot pass each other.
  */
-async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[number, number]>, m: { text: string; num: number; den: number }): Promise<void> {
+async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[number, number]>, m: Multiple): Promise<void> {
   const receiving = changes.filter(([, d]) => d > 0);
   if (!receiving.length) return;
   const open = (await tenant.select('inboundTaskLine')
