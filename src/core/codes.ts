@@ -116,6 +116,9 @@ export const BUSINESS_CODES = {
   RETURN_STOCK_SHORT_4124: '商品 {code} 在仓库 {warehouse} 的可用库存为 {available}，不足退货数量 {qty}，请减少数量或指定库位',
   RETURN_CURRENCY_4125: '退货明细来自不同币种的采购订单（{currencies}），请分开建立退货出库计划',
   RETURN_LAST_LINE_4126: '退货出库计划 {docNo} 至少要保留一行明细；整单不退请作废',
+  // the document engine (src/server/documents): refusals every document type shares
+  DOCUMENT_STATUS_4131: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
+  DOCUMENT_NOT_FOUND_4132: '没有找到单号为 {docNo} 的单据',
   REPEAL_DOC_NOT_FOUND_4127: '没有找到单号为 {docNo} 的可撤销单据（采购订单、入库计划、入库任务、收货单、上架单、采购发票、退货出库计划）',
 } as const;
 

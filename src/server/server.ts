@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
+import { allDocumentDefinitions, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
 import { allOps } from './ops/index.ts';
 import { loadResources, resourceResolver } from './resources/index.ts';
 
@@ -18,16 +19,25 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function createServer(config: ServerConfig, opts: { seed?: boolean } = {}): Promise<Server> {
-  const catalog = loadCatalog();
+export interface ServerOptions {
+  seed?: boolean;
+  /** Document types served besides the built-in ones (tests declare new types this way). */
+  documents?: DocumentDefinition[];
+}
+
+export async function createServer(config: ServerConfig, opts: ServerOptions = {}): Promise<Server> {
+  const definitions = allDocumentDefinitions(opts.documents);
+  const catalog = withDocumentEndpoints(loadCatalog(), definitions);
   const rights = buildRightsCatalog(catalog);
   const resources = loadResources();
-  const ops = allOps({ catalog, rights, resources });
+  const documents = loadDocumentTypes(catalog, resources, definitions);
+  const ops = allOps({ catalog, rights, resources, documents });
   // Binding first: a catalog/handler mismatch must stop start-up before anything touches the database.
   const bound = bindCatalog(catalog, ops, resourceResolver(resources));
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, backgroundCheckpoint: true });
   try {
     await migrate(database.db, database.dialect);
+    await syncDocumentTables(database.db, database.dialect, definitions);
     if (opts.seed !== false) await seedIfEmpty(database.db);
     const app = await buildApp({ config, database, catalog, bound });
     // export files past their retention go at start-up and hourly (export-retention.ts)

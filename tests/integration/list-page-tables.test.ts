@@ -7,6 +7,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFlags } from '../../src/core/flags.ts';
 import type { CallContext, Caller, OpHandler } from '../../src/server/catalog/context.ts';
+import { allDocumentDefinitions, loadDocumentTypes, withDocumentEndpoints } from '../../src/server/documents/index.ts';
 import { buildRightsCatalog } from '../../src/server/catalog/rights-catalog.ts';
 import { loadCatalog } from '../../src/server/catalog/load-catalog.ts';
 import { Tenant } from '../../src/server/catalog/tenant.ts';
@@ -158,8 +159,10 @@ describe.skipIf(isPostgres())('kept list pages declare every table they read', (
   });
 
   it('every hand-written kept list, with every filter set', async () => {
-    const catalog = loadCatalog();
-    const ops = allOps({ catalog, rights: buildRightsCatalog(catalog), resources: loadResources() });
+    const definitions = allDocumentDefinitions();
+    const catalog = withDocumentEndpoints(loadCatalog(), definitions);
+    const resources = loadResources();
+    const ops = allOps({ catalog, rights: buildRightsCatalog(catalog), resources, documents: loadDocumentTypes(catalog, resources, definitions) });
     const samples = await samplesOf();
     expect([...KEPT_LISTS.keys()].sort()).toEqual(Object.keys(samples).sort());
     for (const [op, declared] of KEPT_LISTS) {

@@ -3,6 +3,7 @@ import type { Catalog } from '../../core/catalog.ts';
 import type { OpHandler } from '../catalog/context.ts';
 import type { RightInfo } from '../catalog/rights-catalog.ts';
 import type { ResourceRegistry } from '../resources/index.ts';
+import { documentOps, type DocumentType } from '../documents/index.ts';
 import { authOps } from './auth-ops.ts';
 import { basicSettingsOps } from './basic-settings-ops.ts';
 import { commodityExtraOps } from './commodity-extra-ops.ts';
@@ -23,6 +24,8 @@ export interface OpsDeps {
   catalog: Catalog;
   rights: RightInfo[];
   resources: ResourceRegistry;
+  /** the document types served by the engine (documents/) */
+  documents: Map<string, DocumentType>;
 }
 
 export function allOps(deps: OpsDeps): Record<string, OpHandler> {
@@ -43,5 +46,6 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...priceMatrixOps(deps),
     ...reportOps(deps),
     ...exportJobOps(deps),
+    ...documentOps(deps.documents),
   };
 }

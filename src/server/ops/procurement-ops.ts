@@ -12,6 +12,7 @@ import { cancelNote, DOC_LIST_INPUT, getNote, listNotes, postNote, RN_SAVE_INPUT
 import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/product-pick.ts';
 import { docRelate } from '../domain/procurement/relate.ts';
 import { KEYWORD_INPUT, notesToPutAway, receivableOrders, receivingSource } from '../domain/procurement/doc-sources.ts';
+import { findByNumber } from '../documents/index.ts';
 import { keptList } from '../resources/page-cache.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -23,7 +24,7 @@ const PO_LIST_TABLES = ['purchaseOrder', 'supplier', 'warehouse', 'currency', 'c
 const RN_LIST_TABLES = ['receivingNote', 'purchaseOrder', 'supplier', 'warehouse', 'account', 'company'];
 const PA_LIST_TABLES = ['putaway', 'receivingNote', 'warehouse', 'account', 'company'];
 
-export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
+export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
   const exportInput = { ...PO_LIST_INPUT, properties: { ...(PO_LIST_INPUT.properties as Record<string, unknown>) } };
   return {
     'purchaseOrder.list': acceptingFilters(keptList('purchaseOrder.list', PO_LIST_TABLES, PO_LIST_INPUT, (ctx, input: PoListInput) => listOrders(ctx, input))),
@@ -63,6 +64,10 @@ export function procurementOps(_deps: OpsDeps): Record<string, OpHandler> {
       input: { type: 'object', required: ['docNo'], properties: { docNo: { type: 'string', minLength: 1, maxLength: 50, title: '单号' } } },
       // `list` too: the chain is drawn by the generic list renderer.
       run: async (ctx, input: { docNo: string }) => {
+        // Documents on the engine answer for themselves; the procurement chain is read by hand until
+        // its documents move onto the engine.
+        const onEngine = await findByNumber(ctx, deps.documents, input.docNo.trim());
+        if (onEngine) return onEngine.type.relate(ctx, onEngine.id, deps.documents);
         const r = await docRelate(ctx, input);
         return { ...r, list: r.chain, total: r.chain.length };
       },

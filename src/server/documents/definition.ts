@@ -1,0 +1,155 @@
+// A document type declared once (DESIGN §4.6): its statuses, transitions, fields, lines, hooks and links.
+// The engine (engine.ts) serves list, get (with the actions the caller may take now), save, remove, each
+// transition and the document chain from this one definition; the tables of a `managed` definition are
+// created from it too (tables.ts). Field declarations are the resource field types of
+// schemas/resources (FieldDef), parsed and shown by the same code (resources/fields.ts).
+import type { Family } from '../../core/catalog.ts';
+import type { CallContext } from '../catalog/context.ts';
+import type { Tenant } from '../catalog/tenant.ts';
+import type { DB } from '../db/connection.ts';
+import type { StockMove } from '../domain/stock/ledger.ts';
+import type { FieldDef } from '../resources/types.ts';
+
+export type Row = Record<string, unknown>;
+
+export interface StatusDef {
+  label: string;
+  /** antd tag colour of the status */
+  color?: string;
+}
+
+/** What a transition's hook gets: the transaction, the document as the status update left it, its lines. */
+export interface TransitionRun {
+  ctx: CallContext;
+  db: DB;
+  tenant: Tenant;
+  def: DocumentDefinition;
+  /** the transition's name */
+  name: string;
+  /** the status the document was in */
+  from: string;
+  /** header row after the update (camelCase columns) */
+  doc: Row;
+  lines(): Promise<Row[]>;
+  /** Posts stock moves of this document (docType/docId filled in) through the ledger, in this transaction. */
+  postMoves(moves: Array<Omit<StockMove, 'docType' | 'docId'>>): Promise<void>;
+  /** Appends moves that undo every ledger move this document posted so far (kind `reverse`). */
+  reverseMoves(): Promise<void>;
+}
+
+export interface TransitionDef {
+  /** the button and audit text, e.g. 确认 */
+  label: string;
+  from: string[];
+  to: string;
+  /** Right needed; default: the permission of the catalog entry bound to `op:<type>.<name>`. */
+  right?: string;
+  /** Confirmation asked before the call; `{docNo}` and `{title}` are filled in. */
+  confirm?: string;
+  overlay?: boolean;
+  danger?: boolean;
+  /** `<stamp>At` / `<stamp>By` columns set by the transition (e.g. confirmed → confirmedAt, confirmedBy). */
+  stamp?: string;
+  /** Extra conditions of the conditional update per source status (column → value that must hold). */
+  onlyWhen?: Record<string, Record<string, unknown>>;
+  /** Runs inside the transition's transaction after the status changed; throwing rolls all of it back. */
+  run?(t: TransitionRun): Promise<void>;
+}
+
+/** What a save's hook gets: the parsed header and lines, changeable before they are written. */
+export interface SaveRun {
+  ctx: CallContext;
+  def: DocumentDefinition;
+  /** the raw input */
+  input: Row;
+  /** parsed header values (stored form) */
+  header: Row;
+  /** parsed line values (stored form), in order */
+  lines: Row[];
+  /** existing document id when updating */
+  id?: number;
+}
+
+export interface DocumentHooks {
+  /** Checks and completes a save before the transaction (throw validationError / bizError to refuse). */
+  validate?(run: SaveRun): Promise<void>;
+}
+
+export interface LineDef {
+  /** camelCase table name */
+  table: string;
+  /** column holding the document id (default docId) */
+  parent?: string;
+  min?: number;
+  max: number;
+  fields: Record<string, FieldDef>;
+}
+
+/** A header field that points at another document (its source): feeds the document chain. */
+export interface LinkDef {
+  field: string;
+  type: string;
+}
+
+export interface EndpointCodes {
+  family: Family;
+  /** op name (list, get, save, remove, relate or a transition) → code */
+  codes: Record<string, string>;
+}
+
+export interface DocumentDefinition {
+  /** the type name: audit entity, ledger docType, op prefix (`op:<type>.<op>`) */
+  type: string;
+  title: string;
+  /** document number prefix (per-company, per-day sequence) */
+  prefix: string;
+  /** camelCase table name of the header */
+  table: string;
+  /** true: the engine creates (and extends) the tables from the fields; false: migrations own them */
+  managed?: boolean;
+  statuses: Record<string, StatusDef>;
+  /** status of a new document (default draft) */
+  initial?: string;
+  /** statuses in which save may change the document */
+  editable: string[];
+  /** statuses in which the document may be deleted (default: none) */
+  removable?: string[];
+  /** rights of reading and saving (defaults: the catalog entries' permissions) */
+  rights?: { read?: string; edit?: string };
+  header: Record<string, FieldDef>;
+  lines: LineDef;
+  transitions: Record<string, TransitionDef>;
+  hooks?: DocumentHooks;
+  links?: LinkDef[];
+  /** header fields the list filters on (equality; `docNo` contains and a date field's range are built in) */
+  listFilters?: string[];
+  /** date field of the list's dateFrom/dateTo filter */
+  dateField?: string;
+  /** the screen that opens one document, `{id}` filled in */
+  route: string;
+  /** catalog entries generated from the definition (documents the JSON catalog does not list) */
+  endpoints?: EndpointCodes;
+}
+
+/** Checks a definition's inner references; returns the problems (none: fine). */
+export function definitionProblems(def: DocumentDefinition): string[] {
+  const out: string[] = [];
+  const where = `单据定义 ${def.type}`;
+  const statuses = Object.keys(def.statuses);
+  const has = (s: string) => statuses.includes(s);
+  if (!has(def.initial ?? 'draft')) out.push(`${where}: 初始状态 ${def.initial ?? 'draft'} 未声明`);
+  for (const s of [...def.editable, ...(def.removable ?? [])]) if (!has(s)) out.push(`${where}: 状态 ${s} 未声明`);
+  for (const [name, t] of Object.entries(def.transitions)) {
+    for (const s of [...t.from, t.to]) if (!has(s)) out.push(`${where}: 动作 ${name} 的状态 ${s} 未声明`);
+    if (['list', 'get', 'save', 'remove', 'relate'].includes(name)) out.push(`${where}: 动作名 ${name} 与引擎操作重名`);
+  }
+  for (const f of def.listFilters ?? []) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
+  if (def.dateField && def.header[def.dateField]?.type !== 'date') out.push(`${where}: dateField ${def.dateField} 不是日期字段`);
+  for (const l of def.links ?? []) if (!def.header[l.field]) out.push(`${where}: 关联字段 ${l.field} 不是表头字段`);
+  if (!/^[A-Z]{1,4}$/.test(def.prefix)) out.push(`${where}: 单号前缀应为 1–4 个大写字母`);
+  return out;
+}
+
+export function defineDocument(def: DocumentDefinition): DocumentDefinition {
+  return def;
+}

@@ -1,0 +1,432 @@
+// The document engine (DESIGN §4.6): from one DocumentDefinition it serves list, get, save, remove, each
+// transition and the document chain as ops named `<type>.<op>` (bound by the catalog like any `op:`).
+// What every document gets without writing it:
+// - numbers from the per-company sequence (prefix + company date + counter), taken in the creating
+//   transaction: no temporary numbers;
+// - optimistic locking: every update names the version it read; a transition is one conditional UPDATE
+//   on (id, status[, version]) per possible source status, so of two clerks confirming at once exactly
+//   one changes the row and the other is told the state the document is in now;
+// - header and line fields parsed by the resource field types, references checked against the company;
+// - the audit trail (field changes on save, status changes on transitions) in the same transaction;
+// - `get` answers the actions the caller may take now (status × rights), which the `document` screen
+//   kind draws, so screens do not restate the server's status rules.
+import { sql } from 'kysely';
+import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
+import { formatDate } from '../../core/format.ts';
+import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
+import type { Tenant } from '../catalog/tenant.ts';
+import type { DB } from '../db/connection.ts';
+import { insertMany } from '../db/raw-sql.ts';
+import { nextDocumentNo } from '../domain/sequence.ts';
+import { postMoves as ledgerPost, type StockMove } from '../domain/stock/ledger.ts';
+import { ApiError, bizError, validationError, type FieldError } from '../http/errors.ts';
+import { keptList } from '../resources/page-cache.ts';
+import { display, expose, sameStored } from '../resources/fields.ts';
+import type { Field, Resource, ResourceRegistry } from '../resources/types.ts';
+import { definitionProblems, type DocumentDefinition, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
+import { checkReferences, labelColumns, parseRecord, resolveFields, snake, type RefCheck } from './fields.ts';
+
+export interface EngineDeps {
+  catalog: Catalog;
+  resources: ResourceRegistry;
+}
+
+const ID = { type: 'integer', minimum: 1, maximum: 2_147_483_647 } as const;
+export const ENGINE_ID_INPUT: InputSchema = { type: 'object', required: ['id'], properties: { id: { ...ID, title: '单据' } } };
+export const ENGINE_ID_VERSION_INPUT: InputSchema = {
+  type: 'object', required: ['id'], properties: { id: { ...ID, title: '单据' }, version: { ...ID, title: '版本' } },
+};
+
+const tzOf = (ctx: CallContext) => ctx.caller?.company.timeZone ?? 8;
+const mayUse = (ctx: CallContext, right: string | undefined) => !right || right === '1' || !!ctx.caller?.allRights || !!ctx.caller?.rights.has(right);
+
+/** An action the caller may take on a document now; the screen draws a button from it. */
+export interface DocumentAction {
+  name: string;
+  label: string;
+  /** `family:code` the button calls with {id, version} */
+  api: string;
+  confirm?: string;
+  danger?: boolean;
+  overlay?: boolean;
+}
+
+/** One document type, resolved against the resources and the catalog. */
+export class DocumentType {
+  readonly header: Field[];
+  readonly lineFields: Field[];
+  readonly lineParent: string;
+  /** op name → the catalog entry that binds it */
+  readonly entries = new Map<string, { family: Family; entry: EndpointEntry }>();
+  private readonly refs: Map<string, Resource>;
+
+  constructor(readonly def: DocumentDefinition, private readonly deps: EngineDeps) {
+    const problems = definitionProblems(def);
+    if (problems.length) throw new Error(problems.join('\n'));
+    this.header = resolveFields(def.header, deps.resources, `单据定义 ${def.type} 表头`);
+    this.lineFields = resolveFields(def.lines.fields, deps.resources, `单据定义 ${def.type} 明细`);
+    this.lineParent = def.lines.parent ?? 'docId';
+    this.refs = new Map();
+    for (const f of [...this.header, ...this.lineFields]) if (f.type === 'reference') this.refs.set(f.resource!, deps.resources.get(f.resource!)!);
+    for (const [family, list] of Object.entries(deps.catalog.families) as [Family, EndpointEntry[]][]) {
+      for (const entry of list) {
+        const m = /^op:([^.]+)\.(.+)$/.exec(entry.handler);
+        if (m && m[1] === def.type) this.entries.set(m[2]!, { family, entry });
+      }
+    }
+  }
+
+  get title() { return this.def.title; }
+  statusLabel(s: string) { return this.def.statuses[s]?.label ?? s; }
+  apiOf(op: string) { const e = this.entries.get(op); return e ? `${e.family}:${e.entry.code}` : undefined; }
+  rightOf(op: string) { return this.entries.get(op)?.entry.permission; }
+  transitionRight(name: string, t: TransitionDef) { return t.right ?? this.rightOf(name); }
+
+  /** Every table a list page reads (kept pages are dropped when one of them is written). */
+  listTables(): string[] {
+    return [this.def.table, 'account', 'company', ...[...this.refs.values()].map((r) => r.table)];
+  }
+
+  /** Header rows with their reference labels and the creator's name. */
+  labelled(tenant: Tenant) {
+    const h = this.def.table;
+    let q = tenant.select(h);
+    const cols: string[] = [];
+    for (const f of this.header) {
+      if (f.type !== 'reference') continue;
+      const r = this.refs.get(f.resource!)!;
+      const alias = `r_${f.name}`;
+      q = q.leftJoin(`${r.table} as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${h}.${f.column}`).onRef(`${alias}.companyId`, '=', `${h}.companyId`));
+      for (const [col, as] of labelColumns(f, r, alias)) cols.push(`${col} as ${as}`);
+    }
+    q = q.leftJoin('account as creator', (j: any) => j.onRef('creator.id', '=', `${h}.createdBy`).onRef('creator.companyId', '=', `${h}.companyId`));
+    return q.selectAll(h).select([...cols, 'creator.userName as createdByName'] as any);
+  }
+
+  /** A header row as the API shows it. */
+  view(r: Row): Row {
+    const status = String(r.status);
+    const out: Row = {
+      id: Number(r.id), docNo: String(r.docNo), docType: this.def.type, status, statusText: this.statusLabel(status), version: Number(r.version),
+      createdAt: r.createdAt ?? null, createdByName: r.createdByName ?? null, updatedAt: r.updatedAt ?? null,
+      route: this.def.route.replace('{id}', String(r.id)),
+    };
+    for (const f of this.header) {
+      out[f.name] = expose(f, r[f.column]);
+      if (f.type === 'enum') out[`${f.name}Text`] = display(f, out[f.name]);
+      if (f.type === 'reference') {
+        const res = this.refs.get(f.resource!)!;
+        for (const [, as] of labelColumns(f, res, '')) out[as] = r[as] ?? null;
+      }
+    }
+    for (const t of Object.values(this.def.transitions)) if (t.stamp) { out[`${t.stamp}At`] = r[`${t.stamp}At`] ?? null; out[`${t.stamp}By`] = r[`${t.stamp}By`] ?? null; }
+    return out;
+  }
+
+  async lines(tenant: Tenant, id: number): Promise<Row[]> {
+    const l = this.def.lines.table;
+    let q = tenant.select(l);
+    const cols: string[] = [];
+    for (const f of this.lineFields) {
+      if (f.type !== 'reference') continue;
+      const r = this.refs.get(f.resource!)!;
+      const alias = `r_${f.name}`;
+      q = q.leftJoin(`${r.table} as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${l}.${f.column}`).onRef(`${alias}.companyId`, '=', `${l}.companyId`));
+      for (const [col, as] of labelColumns(f, r, alias)) cols.push(`${col} as ${as}`);
+    }
+    const rows = (await q.selectAll(l).select(cols as any).where(`${l}.${this.lineParent}`, '=', id).orderBy(`${l}.lineNo`).execute()) as Row[];
+    return rows.map((r) => {
+      const out: Row = { id: Number(r.id), lineNo: Number(r.lineNo) };
+      for (const f of this.lineFields) {
+        out[f.name] = expose(f, r[f.column]);
+        if (f.type === 'reference') for (const [, as] of labelColumns(f, this.refs.get(f.resource!)!, '')) out[as] = r[as] ?? null;
+      }
+      return out;
+    });
+  }
+
+  /** What the caller may do with a document in its status now. */
+  actions(ctx: CallContext, status: string): { editable: boolean; removable: boolean; actions: DocumentAction[] } {
+    const editable = this.def.editable.includes(status) && mayUse(ctx, this.def.rights?.edit ?? this.rightOf('save')) && !!this.apiOf('save');
+    const removable = (this.def.removable ?? []).includes(status) && mayUse(ctx, this.rightOf('remove')) && !!this.apiOf('remove');
+    const actions: DocumentAction[] = [];
+    for (const [name, t] of Object.entries(this.def.transitions)) {
+      const api = this.apiOf(name);
+      if (!api || !t.from.includes(status) || !mayUse(ctx, this.transitionRight(name, t))) continue;
+      actions.push({ name, label: t.label, api, confirm: t.confirm, danger: t.danger, overlay: t.overlay });
+    }
+    if (removable) actions.push({ name: 'remove', label: '删除', api: this.apiOf('remove')!, confirm: `确定删除${this.def.title}“{docNo}”？`, danger: true });
+    return { editable, removable, actions };
+  }
+
+  /** Why a conditional update changed nothing: not found, wrong status, or someone else's edit. */
+  async refusal(tenant: Tenant, id: number, version: number | undefined, expected: string[], action: string): Promise<ApiError> {
+    const doc = (await tenant.select(this.def.table).select(['id', 'docNo', 'status', 'version']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+    if (!doc) return bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
+    if (!expected.includes(String(doc.status))) {
+      return bizError('DOCUMENT_STATUS_4131', { doc: this.def.title, docNo: String(doc.docNo), status: this.statusLabel(String(doc.status)), action }, { id, status: doc.status });
+    }
+    return bizError('COMMON_VERSION_CONFLICT_4009', { entity: this.def.title });
+  }
+
+  // ---- save ----------------------------------------------------------------------------------------
+
+  async parse(ctx: CallContext, input: Row): Promise<{ header: Row; lines: Row[] }> {
+    const errors: FieldError[] = [];
+    const header = parseRecord(this.header, input, errors);
+    const raw = Array.isArray(input.lines) ? (input.lines as Row[]) : [];
+    const { min = 1, max } = this.def.lines;
+    if (raw.length < min) errors.push({ field: 'lines', message: min === 1 ? '请至少添加一行明细' : `明细至少 ${min} 行` });
+    if (raw.length > max) errors.push({ field: 'lines', message: `明细最多 ${max} 行` });
+    const lines = raw.slice(0, max).map((l, i) => parseRecord(this.lineFields, l && typeof l === 'object' ? l : {}, errors, `lines.${i}.`, (m) => `第 ${i + 1} 行：${m}`));
+    if (errors.length) throw validationError(errors.slice(0, 200));
+    const checks = new Map<string, RefCheck>();
+    const use = (f: Field, id: unknown, path: string, message: (m: string) => string) => {
+      if (id === null || id === undefined) return;
+      let c = checks.get(f.name);
+      if (!c) checks.set(f.name, (c = { field: f, resource: this.refs.get(f.resource!)!, uses: new Map() }));
+      const list = c.uses.get(Number(id)) ?? [];
+      list.push({ path, message });
+      c.uses.set(Number(id), list);
+    };
+    for (const f of this.header) if (f.type === 'reference' && f.writable) use(f, header[f.column], f.name, (m) => m);
+    lines.forEach((l, i) => { for (const f of this.lineFields) if (f.type === 'reference' && f.writable) use(f, l[f.column], `lines.${i}.${f.name}`, (m) => `第 ${i + 1} 行：${m}`); });
+    await checkReferences(ctx.tenant, [...checks.values()], errors);
+    if (errors.length) throw validationError(errors.slice(0, 200));
+    return { header, lines };
+  }
+
+  async save(ctx: CallContext, input: Row & { id?: number; version?: number }) {
+    const caller = ctx.caller!;
+    if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
+    const { header, lines } = await this.parse(ctx, input);
+    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id });
+    const before = input.id !== undefined ? ((await ctx.tenant.select(this.def.table).selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined) : undefined;
+    const now = new Date().toISOString();
+    return ctx.transaction(async (db, tenant) => {
+      let id: number;
+      let docNo: string;
+      let version = 1;
+      let status = this.def.initial ?? 'draft';
+      if (input.id !== undefined) {
+        const updated = (await tenant.update(this.def.table).set({ ...header, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
+          .where('id', '=', input.id).where('status', 'in', this.def.editable).where('version', '=', input.version!)
+          .returning(['id', 'docNo', 'version', 'status']).executeTakeFirst()) as Row | undefined;
+        if (!updated) throw await this.refusal(tenant, input.id, input.version, this.def.editable, '修改');
+        id = Number(updated.id);
+        docNo = String(updated.docNo);
+        version = Number(updated.version);
+        status = String(updated.status);
+        await tenant.delete(this.def.lines.table).where(this.lineParent, '=', id).execute();
+      } else {
+        docNo = await nextDocumentNo(db, tenant.companyId, this.def.prefix, tzOf(ctx));
+        const inserted = (await tenant.insert(this.def.table, {
+          ...header, docNo, status, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
+        }).returning('id').executeTakeFirstOrThrow()) as Row;
+        id = Number(inserted.id);
+      }
+      await this.insertLines(db, tenant.companyId, id, lines);
+      const changes = this.header.filter((f) => f.writable && !sameStored(f, before?.[f.column], header[f.column]))
+        .map((f) => ({ field: f.name, title: f.title, from: before ? display(f, expose(f, before[f.column])) : null, to: display(f, expose(f, header[f.column])) }));
+      changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
+      await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
+      return { id, docNo, status, statusText: this.statusLabel(status), version };
+    });
+  }
+
+  private async insertLines(db: DB, companyId: number, id: number, lines: Row[]) {
+    const fields = this.lineFields.filter((f) => f.writable);
+    const columns = ['company_id', snake(this.lineParent), 'line_no', ...fields.map((f) => snake(f.column))];
+    await insertMany(db, snake(this.def.lines.table), columns, lines.map((l, i) => [companyId, id, i + 1, ...fields.map((f) => l[f.column] ?? null)]));
+  }
+
+  async remove(ctx: CallContext, input: { id: number; version?: number }) {
+    const removable = this.def.removable ?? [];
+    return ctx.transaction(async (db, tenant) => {
+      // The claim of the row and the status check are one statement.
+      let q = tenant.update(this.def.table).set({ version: sql`${sql.ref('version')} + 1` }).where('id', '=', input.id).where('status', 'in', removable.length ? removable : ['\u0000']);
+      if (input.version !== undefined) q = q.where('version', '=', input.version);
+      const doc = (await q.returning(['id', 'docNo']).executeTakeFirst()) as Row | undefined;
+      if (!doc) throw await this.refusal(tenant, input.id, input.version, removable, '删除');
+      await tenant.delete(this.def.lines.table).where(this.lineParent, '=', input.id).execute();
+      await tenant.delete(this.def.table).where('id', '=', input.id).execute();
+      await ctx.audit({ action: 'remove', entity: this.def.type, recordId: input.id, recordLabel: String(doc.docNo) }, db);
+      return { id: input.id, docNo: String(doc.docNo) };
+    });
+  }
+
+  // ---- transitions ---------------------------------------------------------------------------------
+
+  async transition(ctx: CallContext, name: string, input: { id: number; version?: number }) {
+    const t = this.def.transitions[name]!;
+    const caller = ctx.caller!;
+    const now = new Date().toISOString();
+    return ctx.transaction(async (db, tenant) => {
+      let from: string | undefined;
+      let doc: Row | undefined;
+      // Writes first (the SQLite write lock before any read); at most one source status matches.
+      for (const f of t.from) {
+        const set: Row = { status: t.to, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` };
+        if (t.stamp) { set[`${t.stamp}At`] = now; set[`${t.stamp}By`] = caller.accountId; }
+        let q = tenant.update(this.def.table).set(set).where('id', '=', input.id).where('status', '=', f);
+        if (input.version !== undefined) q = q.where('version', '=', input.version);
+        for (const [col, v] of Object.entries(t.onlyWhen?.[f] ?? {})) q = q.where(col, '=', v);
+        doc = (await q.returningAll().executeTakeFirst()) as Row | undefined;
+        if (doc) { from = f; break; }
+      }
+      if (!doc || !from) throw await this.refusal(tenant, input.id, input.version, t.from, t.label);
+      const id = input.id;
+      const run: TransitionRun = {
+        ctx, db, tenant, def: this.def, name, from, doc,
+        lines: () => this.lines(tenant, id),
+        postMoves: async (moves) => {
+          if (moves.length) await ledgerPost(db, caller, moves.map((m) => ({ ...m, docType: this.def.type, docId: id } as StockMove)));
+        },
+        reverseMoves: async () => {
+          const posted = (await tenant.select('stockMove').select(['productId', 'warehouseId', 'locationId', 'qty', 'reservedQty', 'docLine'])
+            .where('docType', '=', this.def.type).where('docId', '=', id).orderBy('id').execute()) as Row[];
+          const moves: StockMove[] = posted.filter((m) => Number(m.qty) !== 0 || Number(m.reservedQty) !== 0).map((m) => ({
+            productId: Number(m.productId), warehouseId: Number(m.warehouseId), locationId: m.locationId == null ? null : Number(m.locationId),
+            qty: -Number(m.qty), reserved: -Number(m.reservedQty), kind: 'reverse', docType: this.def.type, docId: id, docLine: m.docLine == null ? null : Number(m.docLine),
+          }));
+          if (moves.length) await ledgerPost(db, caller, moves);
+        },
+      };
+      await t.run?.(run);
+      await ctx.audit({ action: name, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
+      return { id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
+    });
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------
+
+  async get(ctx: CallContext, id: number) {
+    const doc = (await this.labelled(ctx.tenant).where(`${this.def.table}.id`, '=', id).executeTakeFirst()) as Row | undefined;
+    if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
+    const view = this.view(doc);
+    return { ...view, ...this.actions(ctx, String(doc.status)), lines: await this.lines(ctx.tenant, id) };
+  }
+
+  listInput(): InputSchema {
+    const props: Record<string, unknown> = {
+      page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+      pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 20, title: '每页条数' },
+      docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
+      status: { enum: [...Object.keys(this.def.statuses), null], title: '状态' },
+    };
+    for (const name of this.def.listFilters ?? []) {
+      const f = this.header.find((x) => x.name === name)!;
+      props[name] = f.type === 'reference' || f.type === 'integer' ? { type: ['integer', 'null'], maximum: ID.maximum, minimum: f.type === 'reference' ? 1 : undefined, title: f.title }
+        : f.type === 'enum' ? { enum: [...f.values!.map((v) => v.value), null], title: f.title }
+          : { type: ['string', 'null'], maxLength: 100, title: f.title };
+    }
+    if (this.def.dateField) {
+      props.dateFrom = { type: ['string', 'null'], format: 'date', title: '开始日期' };
+      props.dateTo = { type: ['string', 'null'], format: 'date', title: '结束日期' };
+    }
+    return { type: 'object', properties: JSON.parse(JSON.stringify(props)) };
+  }
+
+  async list(ctx: CallContext, input: Row & { page: number; pageSize: number }) {
+    const h = this.def.table;
+    let where = ctx.tenant.select(h);
+    const docNo = typeof input.docNo === 'string' ? input.docNo.trim() : '';
+    if (docNo) where = where.where(`${h}.docNo`, 'like', `%${docNo.replace(/[\\%_]/g, '')}%`);
+    if (input.status) where = where.where(`${h}.status`, '=', input.status);
+    for (const name of this.def.listFilters ?? []) {
+      const v = input[name];
+      if (v === null || v === undefined || v === '') continue;
+      const f = this.header.find((x) => x.name === name)!;
+      where = where.where(`${h}.${f.column}`, '=', v);
+    }
+    if (this.def.dateField) {
+      const col = `${h}.${this.header.find((x) => x.name === this.def.dateField)!.column}`;
+      if (input.dateFrom) where = where.where(col, '>=', input.dateFrom);
+      if (input.dateTo) where = where.where(col, '<=', input.dateTo);
+    }
+    const counted = (await where.select((eb: any) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+    const total = Number(counted?.total ?? 0);
+    const offset = (input.page - 1) * input.pageSize;
+    let rows: Row[] = [];
+    if (total > offset) {
+      const ids = ((await where.select(`${h}.id`).orderBy(`${h}.id`, 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
+      if (ids.length) rows = (await this.labelled(ctx.tenant).where(`${h}.id`, 'in', ids).orderBy(`${h}.id`, 'desc').execute()) as Row[];
+    }
+    return { list: rows.map((r) => this.view(r)), total, page: input.page, pageSize: input.pageSize };
+  }
+
+  /** The chain a document belongs to: its sources (links) up, and documents linking to it down. */
+  async relate(ctx: CallContext, id: number, types: Map<string, DocumentType>) {
+    const doc = (await ctx.tenant.select(this.def.table).selectAll().where('id', '=', id).executeTakeFirst()) as Row | undefined;
+    if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
+    const item = (t: DocumentType, r: Row, from: string | null, level: number) => ({
+      docType: t.def.type, docTypeText: t.def.title, id: Number(r.id), number: String(r.docNo), status: String(r.status), statusText: t.statusLabel(String(r.status)),
+      route: t.def.route.replace('{id}', String(r.id)), from, level,
+    });
+    // up: follow the first link of each document to its source
+    const ups: Array<{ t: DocumentType; r: Row }> = [];
+    let cur: { t: DocumentType; r: Row } = { t: this, r: doc };
+    for (let depth = 0; depth < 10; depth++) {
+      const link = (cur.t.def.links ?? []).find((l) => cur.r[cur.t.header.find((f) => f.name === l.field)!.column] != null && types.has(l.type));
+      if (!link) break;
+      const st = types.get(link.type)!;
+      const sr = (await ctx.tenant.select(st.def.table).select(['id', 'docNo', 'status']).where('id', '=', Number(cur.r[cur.t.header.find((f) => f.name === link.field)!.column])).executeTakeFirst()) as Row | undefined;
+      if (!sr) break;
+      ups.unshift({ t: st, r: sr });
+      cur = { t: st, r: sr };
+    }
+    const chain = ups.map((u, i) => item(u.t, u.r, i ? String(ups[i - 1]!.r.docNo) : null, i));
+    chain.push(item(this, doc, ups.length ? String(ups[ups.length - 1]!.r.docNo) : null, ups.length));
+    // down: documents whose links point at this one (one level per call of each type; recursive)
+    const down = async (t: DocumentType, r: Row, level: number) => {
+      for (const other of types.values()) {
+        for (const l of other.def.links ?? []) {
+          if (l.type !== t.def.type) continue;
+          const col = other.header.find((f) => f.name === l.field)!.column;
+          const rows = (await ctx.tenant.select(other.def.table).select(['id', 'docNo', 'status']).where(col, '=', Number(r.id)).orderBy('id').limit(200).execute()) as Row[];
+          for (const x of rows) { chain.push(item(other, x, String(r.docNo), level)); await down(other, x, level + 1); }
+        }
+      }
+    };
+    await down(this, doc, ups.length + 1);
+    return { docNo: String(doc.docNo), found: { docType: this.def.type, id }, chain, list: chain, total: chain.length };
+  }
+}
+
+/** Today in the company's time zone (a date field's default). */
+export const companyToday = (ctx: CallContext) => formatDate(new Date().toISOString(), tzOf(ctx));
+
+/** The ops of every document type: `<type>.list|get|save|remove|relate|<transition>`. */
+export function documentOps(types: Map<string, DocumentType>): Record<string, OpHandler> {
+  const ops: Record<string, OpHandler> = {};
+  for (const t of types.values()) {
+    const p = t.def.type;
+    const saveInput: InputSchema = {
+      type: 'object', required: ['lines'],
+      properties: { id: { ...ID, title: t.def.title }, version: { ...ID, title: '版本' }, lines: { type: 'array', maxItems: t.def.lines.max, items: { type: 'object' }, title: '明细' } },
+    };
+    ops[`${p}.list`] = acceptingFilters(keptList(`${p}.list`, t.listTables(), t.listInput(), (ctx, input: Row & { page: number; pageSize: number }) => t.list(ctx, input)));
+    ops[`${p}.get`] = { input: ENGINE_ID_INPUT, run: (ctx, input: { id: number }) => t.get(ctx, input.id) };
+    ops[`${p}.save`] = { input: saveInput, run: (ctx, input: Row & { id?: number; version?: number }) => t.save(ctx, input) };
+    if (t.def.removable?.length) ops[`${p}.remove`] = { input: ENGINE_ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => t.remove(ctx, input) };
+    ops[`${p}.relate`] = { input: ENGINE_ID_INPUT, run: (ctx, input: { id: number }) => t.relate(ctx, input.id, types) };
+    for (const name of Object.keys(t.def.transitions)) {
+      ops[`${p}.${name}`] = { input: ENGINE_ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => t.transition(ctx, name, input) };
+    }
+  }
+  // Only ops the catalog binds: an op without a code would stop start-up (catalog/bind.ts).
+  return Object.fromEntries(Object.entries(ops).filter(([name]) => {
+    const dot = name.indexOf('.');
+    return types.get(name.slice(0, dot))!.entries.has(name.slice(dot + 1));
+  }));
+}
+
+/** Finds a document of any engine type by its number (for /docRelate). */
+export async function findByNumber(ctx: CallContext, types: Map<string, DocumentType>, docNo: string): Promise<{ type: DocumentType; id: number } | undefined> {
+  for (const t of types.values()) {
+    const r = (await ctx.tenant.select(t.def.table).select(['id']).where('docNo', '=', docNo).executeTakeFirst()) as Row | undefined;
+    if (r) return { type: t, id: Number(r.id) };
+  }
+  return undefined;
+}

@@ -1,0 +1,4 @@
+// The document types built on the engine, one file each.
+import type { DocumentDefinition } from '../definition.ts';
+
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [];
