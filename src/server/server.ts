@@ -39,7 +39,7 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
     await migrate(database.db, database.dialect);
     await syncDocumentTables(database.db, database.dialect, definitions);
     if (opts.seed !== false) await seedIfEmpty(database.db);
-    const app = await buildApp({ config, database, catalog, bound });
+    const app = await buildApp({ config, database, catalog, bound, documents });
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     return { app, database, close: async () => { await sweep.stop(); await app.close(); await database.close(); } };

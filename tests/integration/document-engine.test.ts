@@ -49,7 +49,7 @@ describe('a document type declared in one definition', () => {
     const bad = await t.call('oms', TO.save, { warehouseId: wh, lines: [{ productId, fromLocationId: locA, toLocationId: locA, qty: 0 }, { productId: 999999, fromLocationId: locA, toLocationId: locB, qty: 5 }] }, admin);
     expect(bad.code).toBe('COMMON_VALIDATION_4000');
     expect(bad.msg).toContain('第 1 行：数量');
-    const bad2 = await t.call('oms', TO.save, { warehouseId: wh, lines: [{ productId: 999999, fromLocationId: locA, toLocationId: locA, qty: 5 }] }, admin);
+    const bad2 = await t.call('oms', TO.save, { warehouseId: wh, lines: [{ productId: 999999, fromLocationId: locA, toLocationId: locB, qty: 5 }] }, admin);
     expect(bad2.msg).toContain('第 1 行：商品不存在');
     const same = await t.call('oms', TO.save, { warehouseId: wh, lines: [{ productId, fromLocationId: locA, toLocationId: locA, qty: 5 }] }, admin);
     expect(same.msg).toContain('第 1 行：移入库位不能与移出库位相同');

@@ -59,7 +59,7 @@ function contextFor(): CallContext {
   };
   return {
     family: 'cdm', entry: { code: '000000', name: 'test', method: 'POST', body: 'json', response: 'json', permission: '1', handler: 'test' },
-    database: t.database, db, config: { ...t.config, listPageCache: false }, ip: '127.0.0.1', userAgent: 'vitest', headers: {}, query: {}, token: null, caller, tenant,
+    database: t.database, db, config: { ...t.config, listPageCache: false }, ip: '127.0.0.1', userAgent: 'vitest', headers: {}, query: {}, token: null, caller, tenant, documents: new Map(),
     transaction: (fn) => inTransaction(db, (trx) => fn(trx, tenant.with(trx))),
     audit: (e, d) => writeAudit(d ?? db, caller, '127.0.0.1', 'test', e),
   };

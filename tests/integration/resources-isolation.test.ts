@@ -50,7 +50,7 @@ async function direct(handler: OpHandler, who: Company, body: unknown): Promise<
   };
   const ctx: CallContext = {
     family: 'cdm', entry: { code: '000000', name: 'test', method: 'POST', body: 'json', response: 'json', permission: '1', handler: 'test' },
-    database: t.database, db, config: t.config, ip: '127.0.0.1', userAgent: 'vitest', headers: {}, query: {}, token: null, caller, tenant,
+    database: t.database, db, config: t.config, ip: '127.0.0.1', userAgent: 'vitest', headers: {}, query: {}, token: null, caller, tenant, documents: new Map(),
     transaction: (fn) => inTransaction(db, (trx) => fn(trx, tenant.with(trx))),
     audit: (e, d) => writeAudit(d ?? db, caller, '127.0.0.1', 'test', e),
   };

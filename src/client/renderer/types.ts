@@ -533,6 +533,8 @@ export interface DocumentScreenPart {
   afterSave?: string;
   /** Header fields a new document takes from the URL query (?orderId=12). */
   prefill?: string[];
+  /** Route opened after the document is removed (by the server's 删除 action). */
+  afterRemove?: string;
   /** The document chain drawn under the lines ({docNo} → rows with route). */
   related?: { api: ApiRef; body?: Record<string, unknown> };
   /** Field holding the state, with its labels. */

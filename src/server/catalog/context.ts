@@ -4,6 +4,7 @@ import type { CompanyFlag } from '../../core/flags.ts';
 import type { ServerConfig } from '../config.ts';
 import type { DB, Database } from '../db/connection.ts';
 import type { Tenant } from './tenant.ts';
+import type { DocumentType } from '../documents/engine.ts';
 import type { MultipartFile } from '@fastify/multipart';
 
 export interface CompanyInfo {
@@ -39,6 +40,8 @@ export interface CallContext {
   caller: Caller | null;
   /** The caller's company scope; throws for public calls. */
   tenant: Tenant;
+  /** The document types the engine serves (documents/), by type name. */
+  documents: ReadonlyMap<string, DocumentType>;
   /** For multipart calls: the uploaded file, read lazily by the handler. */
   file?: () => Promise<MultipartFile | undefined>;
   /** Runs fn in one transaction (retried on PostgreSQL serialization failures and deadlocks). */

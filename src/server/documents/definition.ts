@@ -4,6 +4,7 @@
 // created from it too (tables.ts). Field declarations are the resource field types of
 // schemas/resources (FieldDef), parsed and shown by the same code (resources/fields.ts).
 import type { Family } from '../../core/catalog.ts';
+import type { BusinessCode } from '../../core/codes.ts';
 import type { CallContext } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
@@ -71,8 +72,15 @@ export interface SaveRun {
 }
 
 export interface DocumentHooks {
-  /** Checks and completes a save before the transaction (throw validationError / bizError to refuse). */
+  /**
+   * Checks and completes a save before the transaction (throw validationError / bizError to refuse):
+   * runs after the field types are parsed and before the generic reference checks (existence, enabled),
+   * so a document can refuse a disabled supplier with its own code. Values it puts on `header` and
+   * `lines` (computed totals, rates) are written too.
+   */
   validate?(run: SaveRun): Promise<void>;
+  /** Adds computed values to a document as the API shows it (lines only for get, undefined in lists). */
+  present?(doc: Row, lines?: Row[]): void;
 }
 
 export interface LineDef {
@@ -83,12 +91,26 @@ export interface LineDef {
   min?: number;
   max: number;
   fields: Record<string, FieldDef>;
+  /** more columns of a referenced row shown with each line: reference field → columns of its resource */
+  reads?: Record<string, string[]>;
 }
 
 /** A header field that points at another document (its source): feeds the document chain. */
 export interface LinkDef {
   field: string;
   type: string;
+}
+
+/**
+ * A way on from a document (e.g. 收货 from a confirmed purchase order): offered by `get` as a link while
+ * the document is in one of `statuses` and the caller holds `right`.
+ */
+export interface FollowUpDef {
+  label: string;
+  /** route template, `{field}` from the document */
+  to: string;
+  statuses: string[];
+  right: string;
 }
 
 export interface EndpointCodes {
@@ -117,14 +139,20 @@ export interface DocumentDefinition {
   /** rights of reading and saving (defaults: the catalog entries' permissions) */
   rights?: { read?: string; edit?: string };
   header: Record<string, FieldDef>;
+  /** more columns of a referenced row shown with the header: reference field → columns of its resource */
+  reads?: Record<string, string[]>;
   lines: LineDef;
   transitions: Record<string, TransitionDef>;
   hooks?: DocumentHooks;
   links?: LinkDef[];
+  /** links to the documents that follow this one, offered by status and right */
+  followUps?: FollowUpDef[];
   /** header fields the list filters on (equality; `docNo` contains and a date field's range are built in) */
   listFilters?: string[];
   /** date field of the list's dateFrom/dateTo filter */
   dateField?: string;
+  /** the code of a status refusal (default DOCUMENT_STATUS_4131; same message parameters) */
+  statusCode?: BusinessCode;
   /** the screen that opens one document, `{id}` filled in */
   route: string;
   /** catalog entries generated from the definition (documents the JSON catalog does not list) */
@@ -145,6 +173,7 @@ export function definitionProblems(def: DocumentDefinition): string[] {
   }
   for (const f of def.listFilters ?? []) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
   if (def.dateField && def.header[def.dateField]?.type !== 'date') out.push(`${where}: dateField ${def.dateField} 不是日期字段`);
+  for (const u of def.followUps ?? []) for (const s of u.statuses) if (!has(s)) out.push(`${where}: 后续单据 ${u.label} 的状态 ${s} 未声明`);
   for (const l of def.links ?? []) if (!def.header[l.field]) out.push(`${where}: 关联字段 ${l.field} 不是表头字段`);
   if (!/^[A-Z]{1,4}$/.test(def.prefix)) out.push(`${where}: 单号前缀应为 1–4 个大写字母`);
   return out;

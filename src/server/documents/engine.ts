@@ -45,8 +45,10 @@ const mayUse = (ctx: CallContext, right: string | undefined) => !right || right 
 export interface DocumentAction {
   name: string;
   label: string;
-  /** `family:code` the button calls with {id, version} */
-  api: string;
+  /** `family:code` the button calls with {id, version} (transitions, remove) */
+  api?: string;
+  /** route the button opens, `{field}` from the document (follow-up documents) */
+  to?: string;
   confirm?: string;
   danger?: boolean;
   overlay?: boolean;
@@ -98,7 +100,7 @@ export class DocumentType {
       const r = this.refs.get(f.resource!)!;
       const alias = `r_${f.name}`;
       q = q.leftJoin(`${r.table} as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${h}.${f.column}`).onRef(`${alias}.companyId`, '=', `${h}.companyId`));
-      for (const [col, as] of labelColumns(f, r, alias)) cols.push(`${col} as ${as}`);
+      for (const [col, as] of labelColumns(f, r, alias, this.def.reads?.[f.name])) cols.push(`${col} as ${as}`);
     }
     q = q.leftJoin('account as creator', (j: any) => j.onRef('creator.id', '=', `${h}.createdBy`).onRef('creator.companyId', '=', `${h}.companyId`));
     return q.selectAll(h).select([...cols, 'creator.userName as createdByName'] as any);
@@ -117,10 +119,17 @@ export class DocumentType {
       if (f.type === 'enum') out[`${f.name}Text`] = display(f, out[f.name]);
       if (f.type === 'reference') {
         const res = this.refs.get(f.resource!)!;
-        for (const [, as] of labelColumns(f, res, '')) out[as] = r[as] ?? null;
+        for (const [, as, rf] of labelColumns(f, res, '', this.def.reads?.[f.name])) out[as] = rf ? expose(rf, r[as]) : r[as] ?? null;
       }
     }
     for (const t of Object.values(this.def.transitions)) if (t.stamp) { out[`${t.stamp}At`] = r[`${t.stamp}At`] ?? null; out[`${t.stamp}By`] = r[`${t.stamp}By`] ?? null; }
+    return out;
+  }
+
+  /** A header row as a list shows it (with the definition's computed values). */
+  listView(r: Row): Row {
+    const out = this.view(r);
+    this.def.hooks?.present?.(out);
     return out;
   }
 
@@ -133,14 +142,14 @@ export class DocumentType {
       const r = this.refs.get(f.resource!)!;
       const alias = `r_${f.name}`;
       q = q.leftJoin(`${r.table} as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${l}.${f.column}`).onRef(`${alias}.companyId`, '=', `${l}.companyId`));
-      for (const [col, as] of labelColumns(f, r, alias)) cols.push(`${col} as ${as}`);
+      for (const [col, as] of labelColumns(f, r, alias, this.def.lines.reads?.[f.name])) cols.push(`${col} as ${as}`);
     }
     const rows = (await q.selectAll(l).select(cols as any).where(`${l}.${this.lineParent}`, '=', id).orderBy(`${l}.lineNo`).execute()) as Row[];
     return rows.map((r) => {
       const out: Row = { id: Number(r.id), lineNo: Number(r.lineNo) };
       for (const f of this.lineFields) {
         out[f.name] = expose(f, r[f.column]);
-        if (f.type === 'reference') for (const [, as] of labelColumns(f, this.refs.get(f.resource!)!, '')) out[as] = r[as] ?? null;
+        if (f.type === 'reference') for (const [, as, rf] of labelColumns(f, this.refs.get(f.resource!)!, '', this.def.lines.reads?.[f.name])) out[as] = rf ? expose(rf, r[as]) : r[as] ?? null;
       }
       return out;
     });
@@ -156,6 +165,9 @@ export class DocumentType {
       if (!api || !t.from.includes(status) || !mayUse(ctx, this.transitionRight(name, t))) continue;
       actions.push({ name, label: t.label, api, confirm: t.confirm, danger: t.danger, overlay: t.overlay });
     }
+    for (const u of this.def.followUps ?? []) {
+      if (u.statuses.includes(status) && mayUse(ctx, u.right)) actions.push({ name: `followUp:${u.label}`, label: u.label, to: u.to });
+    }
     if (removable) actions.push({ name: 'remove', label: '删除', api: this.apiOf('remove')!, confirm: `确定删除${this.def.title}“{docNo}”？`, danger: true });
     return { editable, removable, actions };
   }
@@ -165,14 +177,15 @@ export class DocumentType {
     const doc = (await tenant.select(this.def.table).select(['id', 'docNo', 'status', 'version']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
     if (!doc) return bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
     if (!expected.includes(String(doc.status))) {
-      return bizError('DOCUMENT_STATUS_4131', { doc: this.def.title, docNo: String(doc.docNo), status: this.statusLabel(String(doc.status)), action }, { id, status: doc.status });
+      return bizError(this.def.statusCode ?? 'DOCUMENT_STATUS_4131', { doc: this.def.title, docNo: String(doc.docNo), status: this.statusLabel(String(doc.status)), action }, { id, status: doc.status });
     }
     return bizError('COMMON_VERSION_CONFLICT_4009', { entity: this.def.title });
   }
 
   // ---- save ----------------------------------------------------------------------------------------
 
-  async parse(ctx: CallContext, input: Row): Promise<{ header: Row; lines: Row[] }> {
+  /** Field types, required fields and line limits (no database reads). */
+  parse(input: Row): { header: Row; lines: Row[] } {
     const errors: FieldError[] = [];
     const header = parseRecord(this.header, input, errors);
     const raw = Array.isArray(input.lines) ? (input.lines as Row[]) : [];
@@ -181,6 +194,12 @@ export class DocumentType {
     if (raw.length > max) errors.push({ field: 'lines', message: `明细最多 ${max} 行` });
     const lines = raw.slice(0, max).map((l, i) => parseRecord(this.lineFields, l && typeof l === 'object' ? l : {}, errors, `lines.${i}.`, (m) => `第 ${i + 1} 行：${m}`));
     if (errors.length) throw validationError(errors.slice(0, 200));
+    return { header, lines };
+  }
+
+  /** Every referenced row exists in the caller's company and is enabled. */
+  async checkReferences(ctx: CallContext, header: Row, lines: Row[]): Promise<Map<string, Map<number, string>>> {
+    const errors: FieldError[] = [];
     const checks = new Map<string, RefCheck>();
     const use = (f: Field, id: unknown, path: string, message: (m: string) => string) => {
       if (id === null || id === undefined) return;
@@ -192,16 +211,22 @@ export class DocumentType {
     };
     for (const f of this.header) if (f.type === 'reference' && f.writable) use(f, header[f.column], f.name, (m) => m);
     lines.forEach((l, i) => { for (const f of this.lineFields) if (f.type === 'reference' && f.writable) use(f, l[f.column], `lines.${i}.${f.name}`, (m) => `第 ${i + 1} 行：${m}`); });
-    await checkReferences(ctx.tenant, [...checks.values()], errors);
+    const labels = await checkReferences(ctx.tenant, [...checks.values()], errors);
     if (errors.length) throw validationError(errors.slice(0, 200));
-    return { header, lines };
+    return labels;
   }
 
-  async save(ctx: CallContext, input: Row & { id?: number; version?: number }) {
+  /**
+   * Creates (with a new number) or updates a document in an editable status; lines are replaced.
+   * `extra`: header values set by trusted server code (e.g. what a copy was copied from).
+   */
+  async save(ctx: CallContext, input: Row & { id?: number; version?: number }, extra: Row = {}) {
     const caller = ctx.caller!;
     if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-    const { header, lines } = await this.parse(ctx, input);
+    const { header, lines } = this.parse(input);
     await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id });
+    const labels = await this.checkReferences(ctx, header, lines);
+    Object.assign(header, extra);
     const before = input.id !== undefined ? ((await ctx.tenant.select(this.def.table).selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined) : undefined;
     const now = new Date().toISOString();
     return ctx.transaction(async (db, tenant) => {
@@ -221,24 +246,40 @@ export class DocumentType {
         await tenant.delete(this.def.lines.table).where(this.lineParent, '=', id).execute();
       } else {
         docNo = await nextDocumentNo(db, tenant.companyId, this.def.prefix, tzOf(ctx));
+        const defaults = Object.fromEntries(this.header.filter((f) => f.default !== undefined && header[f.column] === undefined).map((f) => [f.column, f.default]));
         const inserted = (await tenant.insert(this.def.table, {
-          ...header, docNo, status, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
+          ...defaults, ...header, docNo, status, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
         }).returning('id').executeTakeFirstOrThrow()) as Row;
         id = Number(inserted.id);
       }
       await this.insertLines(db, tenant.companyId, id, lines);
-      const changes = this.header.filter((f) => f.writable && !sameStored(f, before?.[f.column], header[f.column]))
-        .map((f) => ({ field: f.name, title: f.title, from: before ? display(f, expose(f, before[f.column])) : null, to: display(f, expose(f, header[f.column])) }));
+      // references by their labels (the earlier one read now: it may have been renamed since)
+      const shown = async (f: Field, v: unknown) => {
+        if (f.type !== 'reference' || v == null) return display(f, expose(f, v));
+        const known = labels.get(f.name)?.get(Number(v));
+        if (known !== undefined) return known;
+        const res = this.refs.get(f.resource!)!;
+        const r = (await tenant.select(res.table).select(res.labelField).where('id', '=', Number(v)).executeTakeFirst()) as Row | undefined;
+        return r ? String(r[res.labelField]) : Number(v);
+      };
+      const changes = [];
+      for (const f of this.header) {
+        if (!(f.column in header) || sameStored(f, before?.[f.column], header[f.column])) continue;
+        changes.push({ field: f.name, title: f.title, from: before ? await shown(f, before[f.column]) : null, to: await shown(f, header[f.column]) });
+      }
       changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
       await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
-      return { id, docNo, status, statusText: this.statusLabel(status), version };
+      const answer: Row = { id, docNo, status, statusText: this.statusLabel(status), version };
+      for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);
+      return answer;
     });
   }
 
   private async insertLines(db: DB, companyId: number, id: number, lines: Row[]) {
-    const fields = this.lineFields.filter((f) => f.writable);
+    // every line field: the parsed ones, those a hook computed, the defaults of the rest
+    const fields = this.lineFields;
     const columns = ['company_id', snake(this.lineParent), 'line_no', ...fields.map((f) => snake(f.column))];
-    await insertMany(db, snake(this.def.lines.table), columns, lines.map((l, i) => [companyId, id, i + 1, ...fields.map((f) => l[f.column] ?? null)]));
+    await insertMany(db, snake(this.def.lines.table), columns, lines.map((l, i) => [companyId, id, i + 1, ...fields.map((f) => l[f.column] ?? f.default ?? null)]));
   }
 
   async remove(ctx: CallContext, input: { id: number; version?: number }) {
@@ -305,7 +346,9 @@ export class DocumentType {
     const doc = (await this.labelled(ctx.tenant).where(`${this.def.table}.id`, '=', id).executeTakeFirst()) as Row | undefined;
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
     const view = this.view(doc);
-    return { ...view, ...this.actions(ctx, String(doc.status)), lines: await this.lines(ctx.tenant, id) };
+    const lines = await this.lines(ctx.tenant, id);
+    this.def.hooks?.present?.(view, lines);
+    return { ...view, ...this.actions(ctx, String(doc.status)), lines };
   }
 
   listInput(): InputSchema {
@@ -353,7 +396,7 @@ export class DocumentType {
       const ids = ((await where.select(`${h}.id`).orderBy(`${h}.id`, 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
       if (ids.length) rows = (await this.labelled(ctx.tenant).where(`${h}.id`, 'in', ids).orderBy(`${h}.id`, 'desc').execute()) as Row[];
     }
-    return { list: rows.map((r) => this.view(r)), total, page: input.page, pageSize: input.pageSize };
+    return { list: rows.map((r) => this.listView(r)), total, page: input.page, pageSize: input.pageSize };
   }
 
   /** The chain a document belongs to: its sources (links) up, and documents linking to it down. */

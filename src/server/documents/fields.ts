@@ -62,8 +62,12 @@ export interface RefCheck {
  * Checks that every referenced id exists in the caller's company (an id of another company is one that
  * does not exist) and, for resources with an enabled switch, is enabled. Reads ids in chunks of 500.
  */
-export async function checkReferences(tenant: Tenant, checks: RefCheck[], errors: FieldError[]): Promise<void> {
+export async function checkReferences(tenant: Tenant, checks: RefCheck[], errors: FieldError[]): Promise<Map<string, Map<number, string>>> {
+  /** field name → id → label (for the audit trail) */
+  const labels = new Map<string, Map<number, string>>();
   for (const c of checks) {
+    const named = new Map<number, string>();
+    labels.set(c.field.name, named);
     const ids = [...c.uses.keys()];
     const found = new Map<number, Row>();
     const en = c.resource.enabledField;
@@ -74,21 +78,31 @@ export async function checkReferences(tenant: Tenant, checks: RefCheck[], errors
     }
     for (const [id, uses] of c.uses) {
       const r = found.get(id);
+      if (r) named.set(id, String(r[c.resource.labelField]));
       for (const u of uses) {
         if (!r) errors.push({ field: u.path, message: u.message(`${c.field.title}不存在`) });
         else if (en && !(Number(r[en]) === 1 || r[en] === true)) errors.push({ field: u.path, message: u.message(`${c.field.title}“${String(r[c.resource.labelField])}”已停用`) });
       }
     }
   }
+  return labels;
 }
 
-/** Columns a labelled read adds for a reference field: label and lookup fields of the referenced row. */
-export function labelColumns(f: Field, r: Resource, alias: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [[`${alias}.${r.labelField}`, f.labelAs!]];
+/**
+ * Columns a labelled read adds for a reference field: label and lookup fields of the referenced row
+ * (productId → productName, productCode), plus the declared `reads` under their own names.
+ */
+export function labelColumns(f: Field, r: Resource, alias: string, reads: string[] = []): Array<[string, string, Field | undefined]> {
+  const out: Array<[string, string, Field | undefined]> = [[`${alias}.${r.labelField}`, f.labelAs!, undefined]];
   const base = refBase(f);
   for (const k of r.lookupFields) {
     if (k === r.labelField) continue;
-    out.push([`${alias}.${k}`, `${base}${k[0]!.toUpperCase()}${k.slice(1)}`]);
+    out.push([`${alias}.${k}`, `${base}${k[0]!.toUpperCase()}${k.slice(1)}`, undefined]);
+  }
+  for (const k of reads) {
+    const rf = r.fieldMap.get(k);
+    if (!rf) throw new Error(`资源 ${r.name} 没有字段 ${k}`);
+    out.push([`${alias}.${rf.column}`, k, rf]);
   }
   return out;
 }

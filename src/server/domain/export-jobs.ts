@@ -191,7 +191,7 @@ function contextFor(ctx: CallContext, family: Family, entry: EndpointEntry): Cal
   const tenant = new Tenant(ctx.database.db, ctx.caller!.company.id);
   return {
     family, entry, database: ctx.database, db: ctx.database.db, config: ctx.config, ip: ctx.ip, userAgent: ctx.userAgent,
-    headers: {}, query: {}, token: null, caller: ctx.caller, tenant,
+    headers: {}, query: {}, token: null, caller: ctx.caller, tenant, documents: ctx.documents,
     transaction: ctx.transaction, audit: ctx.audit,
   };
 }

@@ -20,12 +20,15 @@ import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
 import { buildOpenApi } from './openapi.ts';
 import { inTransaction } from './transaction.ts';
+import type { DocumentType } from '../documents/engine.ts';
 
 export interface AppDeps {
   config: ServerConfig;
   database: Database;
   catalog: Catalog;
   bound: Map<string, BoundEndpoint>;
+  /** the document types the engine serves */
+  documents?: ReadonlyMap<string, DocumentType>;
 }
 
 /** Codes whose token may also arrive in the body on a retry (spec §7). */
@@ -45,6 +48,7 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, bound, catalog } = deps;
+  const documents = deps.documents ?? new Map<string, DocumentType>();
   const app: FastifyInstance = Fastify({
     logger: false,
     trustProxy: config.trustProxy,
@@ -116,7 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const ctx: CallContext = {
       family, entry: ep.entry, database, db: database.db, config, ip: req.ip,
       userAgent: String(req.headers['user-agent'] ?? ''), headers: req.headers, query: (req.query ?? {}) as Record<string, string>,
-      token, caller,
+      token, caller, documents,
       get tenant(): Tenant {
         if (!tenant) throw new Error(`${endpointName} is public and has no company scope`);
         return tenant;

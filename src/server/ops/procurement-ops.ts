@@ -3,16 +3,14 @@
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
-import {
-  changeOrderStatus, copyOrder, exportOrders, getOrder, listOrders, PO_LIST_INPUT, PO_SAVE_INPUT, removeOrder, saveOrder,
-  type PoListInput, type PoSaveInput,
-} from '../domain/procurement/purchase-order.ts';
+import { copyOrder, exportOrders, purchaseOrders } from '../domain/procurement/purchase-order.ts';
 import { cancelPutaway, getPutaway, listPutaways, PA_SAVE_INPUT, postPutaway, savePutaway, suggestPutaway, type PaSaveInput } from '../domain/procurement/putaway.ts';
 import { cancelNote, DOC_LIST_INPUT, getNote, listNotes, postNote, RN_SAVE_INPUT, saveNote, type DocListInput, type RnSaveInput } from '../domain/procurement/receiving.ts';
 import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/product-pick.ts';
 import { docRelate } from '../domain/procurement/relate.ts';
 import { KEYWORD_INPUT, notesToPutAway, receivableOrders, receivingSource } from '../domain/procurement/doc-sources.ts';
 import { findByNumber } from '../documents/index.ts';
+import { ApiError } from '../http/errors.ts';
 import { keptList } from '../resources/page-cache.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -20,22 +18,19 @@ import type { OpsDeps } from './index.ts';
 type IdVersion = { id: number; version?: number };
 
 // What each document list reads (kept pages: a write to any of these makes a kept page stale).
-const PO_LIST_TABLES = ['purchaseOrder', 'supplier', 'warehouse', 'currency', 'companyRise', 'account', 'company'];
 const RN_LIST_TABLES = ['receivingNote', 'purchaseOrder', 'supplier', 'warehouse', 'account', 'company'];
 const PA_LIST_TABLES = ['putaway', 'receivingNote', 'warehouse', 'account', 'company'];
 
 export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
-  const exportInput = { ...PO_LIST_INPUT, properties: { ...(PO_LIST_INPUT.properties as Record<string, unknown>) } };
+  const poList = deps.documents.get('purchaseOrder')!.listInput() as { properties: Record<string, unknown> };
+  const exportInput = { ...poList, properties: { ...poList.properties } };
+  delete exportInput.properties.page;
+  delete exportInput.properties.pageSize;
   return {
-    'purchaseOrder.list': acceptingFilters(keptList('purchaseOrder.list', PO_LIST_TABLES, PO_LIST_INPUT, (ctx, input: PoListInput) => listOrders(ctx, input))),
-    'purchaseOrder.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getOrder(ctx, input.id) },
-    'purchaseOrder.save': { input: PO_SAVE_INPUT, run: (ctx, input: PoSaveInput) => saveOrder(ctx, input) },
-    'purchaseOrder.remove': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => removeOrder(ctx, input) },
-    'purchaseOrder.confirm': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'confirm', input) },
-    'purchaseOrder.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'cancel', input) },
-    'purchaseOrder.close': { input: ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => changeOrderStatus(ctx, 'close', input) },
+    // list, get, save, remove, confirm, cancel and close are served by the document engine
+    // (src/server/documents/types/purchase-order.ts)
     'purchaseOrder.copy': { input: ID_INPUT, run: (ctx, input: { id: number }) => copyOrder(ctx, input.id) },
-    'purchaseOrder.export': acceptingFilters({ input: exportInput, run: (ctx, input: PoListInput) => exportOrders(ctx, input) }),
+    'purchaseOrder.export': acceptingFilters({ input: exportInput, run: (ctx, input: Record<string, unknown>) => exportOrders(ctx, input) }),
     'purchaseOrder.pickProducts': { input: PICK_INPUT, run: (ctx, input: PickInput) => pickProducts(ctx, input) },
 
     'receivingNote.list': acceptingFilters(keptList('receivingNote.list', RN_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listNotes(ctx, input))),
@@ -64,12 +59,17 @@ export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
       input: { type: 'object', required: ['docNo'], properties: { docNo: { type: 'string', minLength: 1, maxLength: 50, title: '单号' } } },
       // `list` too: the chain is drawn by the generic list renderer.
       run: async (ctx, input: { docNo: string }) => {
-        // Documents on the engine answer for themselves; the procurement chain is read by hand until
-        // its documents move onto the engine.
-        const onEngine = await findByNumber(ctx, deps.documents, input.docNo.trim());
-        if (onEngine) return onEngine.type.relate(ctx, onEngine.id, deps.documents);
-        const r = await docRelate(ctx, input);
-        return { ...r, list: r.chain, total: r.chain.length };
+        // The procurement chain (order → plans → tasks → notes → putaways → invoices) is read by hand
+        // until all of its documents are on the engine; other documents on the engine answer for themselves.
+        try {
+          const r = await docRelate(ctx, input);
+          return { ...r, list: r.chain, total: r.chain.length };
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.code !== 'PURCHASE_DOC_NOT_FOUND_4097') throw e;
+          const onEngine = await findByNumber(ctx, deps.documents, input.docNo.trim());
+          if (!onEngine) throw e;
+          return onEngine.type.relate(ctx, onEngine.id, deps.documents);
+        }
       },
     }),
   };

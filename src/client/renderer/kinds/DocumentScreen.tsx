@@ -26,6 +26,7 @@ import { LineTable, newLineKey } from '../document/LineTable';
 import type { Line } from '../document/lines';
 import { RelatedDocuments } from '../document/RelatedDocuments';
 import { linesToSave } from '../document/saveBody';
+import { mergeActions, serverActionSchemas, serverActionsOf } from '../document/serverActions';
 import { loadSource } from '../document/source';
 import { apiRight, holds, useRenderEnv } from '../env';
 import { applyServerErrors, SchemaFormView, serverFieldErrors, useSchemaForm } from '../form/SchemaForm';
@@ -46,6 +47,8 @@ async function prepareDocument(part: DocumentScreenPart): Promise<SchemaProblem[
     ...part.lines.columns.map((c, i) => ({ registry: columnTypes, type: c.type ?? 'text', path: `lines.columns[${i}].type` })),
     ...part.lines.columns.flatMap((c, i) => (c.editor ? [{ registry: lineEditors, type: c.editor, path: `lines.columns[${i}].editor` }] : [])),
     ...actionUses(part.actions, 'actions', part.forms),
+    // the actions a document's `get` answers are calls and links
+    ...actionUses([{ action: 'call', title: '', api: part.api.get }, { action: 'link', title: '', to: '/' }], 'actions', part.forms),
   ];
   const problems = await resolveAll(uses);
   part.lines.columns.forEach((c, i) => {
@@ -87,7 +90,8 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
   const sourceKey = useRef(JSON.stringify(record && part.lines.source ? (record[part.lines.source.trigger] ?? null) : null));
 
   const mayWrite = !!part.api.save && env.hasRight(apiRight(part.api.save));
-  const editable = mayWrite && (!record || holds(part.editable, env, record));
+  // A document on the engine says itself whether the caller may change it now (status × rights).
+  const editable = mayWrite && (!record || (typeof record.editable === 'boolean' ? record.editable : holds(part.editable, env, record)));
 
   useEffect(() => {
     if (part.state) void loadOptions(part.state).then(setStateOptions);
@@ -124,7 +128,11 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
     return () => form.removeEffects('document');
   }, [handle.form]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const actionList = useMemo(() => usableActions(part.actions, 'actions', env, { api: part.api, forms: part.forms }), [part, env]);
+  const actionList = useMemo(() => {
+    const fromServer = serverActionsOf(record);
+    const list = fromServer ? mergeActions(serverActionSchemas(fromServer, part.afterRemove), part.actions) : part.actions;
+    return usableActions(list, 'actions', env, { api: part.api, forms: part.forms });
+  }, [part, env, record]);
 
   const save = async () => {
     if (!part.api.save) return;

@@ -1,4 +1,5 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
+import { purchaseOrder } from './purchase-order.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder];

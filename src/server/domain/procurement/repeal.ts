@@ -22,7 +22,7 @@ import {
 import { cancelPlan as cancelInboundPlan, openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { cancelTask } from './inbound-task.ts';
 import { cancelInvoice } from './invoice.ts';
-import { changeOrderStatus } from './purchase-order.ts';
+import { purchaseOrders } from './purchase-order.ts';
 import { cancelPlan as cancelReturnPlan, RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
 import { cancelPutaway } from './putaway.ts';
 import { cancelNote } from './receiving.ts';
@@ -72,7 +72,7 @@ const docNos = (rows: Row[]) => rows.map((r) => String(r.docNo));
 export const TARGETS: Record<TargetType, TargetDef> = {
   purchaseOrder: {
     title: '采购订单', table: 'purchaseOrder', statuses: PO_STATUS, route: (id) => `/procurement/purchaseOrder/${id}`,
-    cancel: (ctx, input) => changeOrderStatus(ctx, 'cancel', input),
+    cancel: (ctx, input) => purchaseOrders(ctx).transition(ctx, 'cancel', input),
     columns: ['lineCount', 'totalQty', 'receivedQty'],
     async describe(tenant, f) {
       const t = TARGETS.purchaseOrder;
