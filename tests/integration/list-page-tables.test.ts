@@ -100,6 +100,8 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('cdm', '011203', { productId: product.id, warehouseId: wh, locationId: location.id });
   const note = await ok('oms', '021403', { orderId: order.id, post: true, lines: [{ orderLineId: orderLine.id, countedQty: 4 }] });
   const putaway = await ok('oms', '021503', { receivingNoteId: note.id, post: true });
+  const init = await ok('oms', '022603', { warehouseId: wh, post: true, lines: [{ productId: product.id, locationId: location.id, qty: 5 }] });
+  const adjust = await ok('oms', '022703', { warehouseId: wh, reason: 'loss', post: true, lines: [{ productId: product.id, locationId: location.id, qty: -1 }] });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -108,6 +110,8 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'purchaseOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: order.docNo, supplierId: supplier.id, warehouseId: wh, status: 'confirmed', dateFrom: '2020-01-01', dateTo: day }],
     'receivingNote.list': [{ page: 1, pageSize: 5 }, docs(note.docNo)],
     'putaway.list': [{ page: 1, pageSize: 5 }, docs(putaway.docNo)],
+    'stockInit.list': [{ page: 1, pageSize: 5 }, docs(init.docNo)],
+    'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'report.purchase': ['supplier', 'product', 'month'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], supplierId: supplier.id, warehouseId: wh, productId: product.id, product: 'KPP' },

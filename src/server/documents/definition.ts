@@ -69,6 +69,14 @@ export interface SaveRun {
   lines: Row[];
   /** existing document id when updating */
   id?: number;
+  /** where each line sits, for messages ("第 3 行", or a spreadsheet row of an import) */
+  lineAt(i: number): LineAt;
+}
+
+/** A line's place in messages and field paths. */
+export interface LineAt {
+  label: string;
+  field: string;
 }
 
 export interface DocumentHooks {
@@ -79,8 +87,8 @@ export interface DocumentHooks {
    * `lines` (computed totals, rates) are written too.
    */
   validate?(run: SaveRun): Promise<void>;
-  /** Adds computed values to a document as the API shows it (lines only for get, undefined in lists). */
-  present?(doc: Row, lines?: Row[]): void;
+  /** Adds computed values to documents as the API shows them (lines only for get, undefined in lists). */
+  present?(ctx: CallContext, docs: Row[], lines?: Row[]): void | Promise<void>;
 }
 
 export interface LineDef {
@@ -93,6 +101,11 @@ export interface LineDef {
   fields: Record<string, FieldDef>;
   /** more columns of a referenced row shown with each line: reference field → columns of its resource */
   reads?: Record<string, string[]>;
+  /**
+   * Inputs of a line that are not stored as they come (e.g. big/mid/small packs the validate hook turns
+   * into a quantity): JSON-schema properties checked with the request body.
+   */
+  inputs?: Record<string, Record<string, unknown>>;
 }
 
 /** A header field that points at another document (its source): feeds the document chain. */
@@ -149,8 +162,12 @@ export interface DocumentDefinition {
   followUps?: FollowUpDef[];
   /** header fields the list filters on (equality; `docNo` contains and a date field's range are built in) */
   listFilters?: string[];
-  /** date field of the list's dateFrom/dateTo filter */
+  /** date field of the list's dateFrom/dateTo filter (`createdAt`: the day it was made, company time) */
   dateField?: string;
+  /** tables the hooks read for a list (present) besides those the engine joins: kept list pages watch them */
+  listReads?: string[];
+  /** `save` with this input flag true also runs this transition, in the same transaction */
+  saveThen?: { flag: string; transition: string };
   /** the code of a status refusal (default DOCUMENT_STATUS_4131; same message parameters) */
   statusCode?: BusinessCode;
   /** the screen that opens one document, `{id}` filled in */
@@ -172,7 +189,8 @@ export function definitionProblems(def: DocumentDefinition): string[] {
     if (['list', 'get', 'save', 'remove', 'relate'].includes(name)) out.push(`${where}: 动作名 ${name} 与引擎操作重名`);
   }
   for (const f of def.listFilters ?? []) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
-  if (def.dateField && def.header[def.dateField]?.type !== 'date') out.push(`${where}: dateField ${def.dateField} 不是日期字段`);
+  if (def.saveThen && !def.transitions[def.saveThen.transition]) out.push(`${where}: saveThen 的动作 ${def.saveThen.transition} 未声明`);
+  if (def.dateField && def.dateField !== 'createdAt' && def.header[def.dateField]?.type !== 'date') out.push(`${where}: dateField ${def.dateField} 不是日期字段`);
   for (const u of def.followUps ?? []) for (const s of u.statuses) if (!has(s)) out.push(`${where}: 后续单据 ${u.label} 的状态 ${s} 未声明`);
   for (const l of def.links ?? []) if (!def.header[l.field]) out.push(`${where}: 关联字段 ${l.field} 不是表头字段`);
   if (!/^[A-Z]{1,4}$/.test(def.prefix)) out.push(`${where}: 单号前缀应为 1–4 个大写字母`);

@@ -12,7 +12,7 @@
 //   kind draws, so screens do not restate the server's status rules.
 import { sql } from 'kysely';
 import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
-import { formatDate } from '../../core/format.ts';
+import { companyDateRange, formatDate } from '../../core/format.ts';
 import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import type { Tenant } from '../catalog/tenant.ts';
@@ -24,7 +24,9 @@ import { ApiError, bizError, validationError, type FieldError } from '../http/er
 import { keptList } from '../resources/page-cache.ts';
 import { display, expose, sameStored } from '../resources/fields.ts';
 import type { Field, Resource, ResourceRegistry } from '../resources/types.ts';
-import { definitionProblems, type DocumentDefinition, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
+import { definitionProblems, type DocumentDefinition, type LineAt, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
+
+const defaultLineAt = (i: number): LineAt => ({ label: `第 ${i + 1} 行`, field: `lines.${i}` });
 import { checkReferences, labelColumns, parseRecord, resolveFields, snake, type RefCheck } from './fields.ts';
 
 export interface EngineDeps {
@@ -62,6 +64,8 @@ export class DocumentType {
   /** op name → the catalog entry that binds it */
   readonly entries = new Map<string, { family: Family; entry: EndpointEntry }>();
   private readonly refs: Map<string, Resource>;
+  /** the distinct stamps of the transitions (confirmed, posted…) */
+  readonly stamps: string[];
 
   constructor(readonly def: DocumentDefinition, private readonly deps: EngineDeps) {
     const problems = definitionProblems(def);
@@ -69,6 +73,7 @@ export class DocumentType {
     this.header = resolveFields(def.header, deps.resources, `单据定义 ${def.type} 表头`);
     this.lineFields = resolveFields(def.lines.fields, deps.resources, `单据定义 ${def.type} 明细`);
     this.lineParent = def.lines.parent ?? 'docId';
+    this.stamps = [...new Set(Object.values(def.transitions).flatMap((t) => (t.stamp ? [t.stamp] : [])))];
     this.refs = new Map();
     for (const f of [...this.header, ...this.lineFields]) if (f.type === 'reference') this.refs.set(f.resource!, deps.resources.get(f.resource!)!);
     for (const [family, list] of Object.entries(deps.catalog.families) as [Family, EndpointEntry[]][]) {
@@ -87,7 +92,7 @@ export class DocumentType {
 
   /** Every table a list page reads (kept pages are dropped when one of them is written). */
   listTables(): string[] {
-    return [this.def.table, 'account', 'company', ...[...this.refs.values()].map((r) => r.table)];
+    return [...new Set([this.def.table, 'account', 'company', ...[...this.refs.values()].map((r) => r.table), ...(this.def.listReads ?? [])])];
   }
 
   /** Header rows with their reference labels and the creator's name. */
@@ -103,6 +108,12 @@ export class DocumentType {
       for (const [col, as] of labelColumns(f, r, alias, this.def.reads?.[f.name])) cols.push(`${col} as ${as}`);
     }
     q = q.leftJoin('account as creator', (j: any) => j.onRef('creator.id', '=', `${h}.createdBy`).onRef('creator.companyId', '=', `${h}.companyId`));
+    // who took each stamped step (postedBy → postedByName)
+    for (const stamp of this.stamps) {
+      const alias = `by_${stamp}`;
+      q = q.leftJoin(`account as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${h}.${stamp}By`).onRef(`${alias}.companyId`, '=', `${h}.companyId`));
+      cols.push(`${alias}.userName as ${stamp}ByName`);
+    }
     return q.selectAll(h).select([...cols, 'creator.userName as createdByName'] as any);
   }
 
@@ -111,7 +122,7 @@ export class DocumentType {
     const status = String(r.status);
     const out: Row = {
       id: Number(r.id), docNo: String(r.docNo), docType: this.def.type, status, statusText: this.statusLabel(status), version: Number(r.version),
-      createdAt: r.createdAt ?? null, createdByName: r.createdByName ?? null, updatedAt: r.updatedAt ?? null,
+      createdAt: r.createdAt ?? null, createdBy: r.createdBy == null ? null : Number(r.createdBy), createdByName: r.createdByName ?? null, updatedAt: r.updatedAt ?? null,
       route: this.def.route.replace('{id}', String(r.id)),
     };
     for (const f of this.header) {
@@ -122,16 +133,11 @@ export class DocumentType {
         for (const [, as, rf] of labelColumns(f, res, '', this.def.reads?.[f.name])) out[as] = rf ? expose(rf, r[as]) : r[as] ?? null;
       }
     }
-    for (const t of Object.values(this.def.transitions)) if (t.stamp) { out[`${t.stamp}At`] = r[`${t.stamp}At`] ?? null; out[`${t.stamp}By`] = r[`${t.stamp}By`] ?? null; }
+    for (const stamp of this.stamps) { out[`${stamp}At`] = r[`${stamp}At`] ?? null; out[`${stamp}By`] = r[`${stamp}By`] == null ? null : Number(r[`${stamp}By`]); out[`${stamp}ByName`] = r[`${stamp}ByName`] ?? null; }
     return out;
   }
 
-  /** A header row as a list shows it (with the definition's computed values). */
-  listView(r: Row): Row {
-    const out = this.view(r);
-    this.def.hooks?.present?.(out);
-    return out;
-  }
+
 
   async lines(tenant: Tenant, id: number): Promise<Row[]> {
     const l = this.def.lines.table;
@@ -185,20 +191,20 @@ export class DocumentType {
   // ---- save ----------------------------------------------------------------------------------------
 
   /** Field types, required fields and line limits (no database reads). */
-  parse(input: Row): { header: Row; lines: Row[] } {
+  parse(input: Row, lineAt: (i: number) => LineAt = defaultLineAt): { header: Row; lines: Row[] } {
     const errors: FieldError[] = [];
     const header = parseRecord(this.header, input, errors);
     const raw = Array.isArray(input.lines) ? (input.lines as Row[]) : [];
     const { min = 1, max } = this.def.lines;
     if (raw.length < min) errors.push({ field: 'lines', message: min === 1 ? '请至少添加一行明细' : `明细至少 ${min} 行` });
     if (raw.length > max) errors.push({ field: 'lines', message: `明细最多 ${max} 行` });
-    const lines = raw.slice(0, max).map((l, i) => parseRecord(this.lineFields, l && typeof l === 'object' ? l : {}, errors, `lines.${i}.`, (m) => `第 ${i + 1} 行：${m}`));
+    const lines = raw.slice(0, max).map((l, i) => parseRecord(this.lineFields, l && typeof l === 'object' ? l : {}, errors, `${lineAt(i).field}.`, (m) => `${lineAt(i).label}：${m}`));
     if (errors.length) throw validationError(errors.slice(0, 200));
     return { header, lines };
   }
 
   /** Every referenced row exists in the caller's company and is enabled. */
-  async checkReferences(ctx: CallContext, header: Row, lines: Row[]): Promise<Map<string, Map<number, string>>> {
+  async checkReferences(ctx: CallContext, header: Row, lines: Row[], lineAt: (i: number) => LineAt = defaultLineAt): Promise<Map<string, Map<number, string>>> {
     const errors: FieldError[] = [];
     const checks = new Map<string, RefCheck>();
     const use = (f: Field, id: unknown, path: string, message: (m: string) => string) => {
@@ -210,7 +216,7 @@ export class DocumentType {
       c.uses.set(Number(id), list);
     };
     for (const f of this.header) if (f.type === 'reference' && f.writable) use(f, header[f.column], f.name, (m) => m);
-    lines.forEach((l, i) => { for (const f of this.lineFields) if (f.type === 'reference' && f.writable) use(f, l[f.column], `lines.${i}.${f.name}`, (m) => `第 ${i + 1} 行：${m}`); });
+    lines.forEach((l, i) => { for (const f of this.lineFields) if (f.type === 'reference' && f.writable) use(f, l[f.column], `${lineAt(i).field}.${f.name}`, (m) => `${lineAt(i).label}：${m}`); });
     const labels = await checkReferences(ctx.tenant, [...checks.values()], errors);
     if (errors.length) throw validationError(errors.slice(0, 200));
     return labels;
@@ -220,12 +226,13 @@ export class DocumentType {
    * Creates (with a new number) or updates a document in an editable status; lines are replaced.
    * `extra`: header values set by trusted server code (e.g. what a copy was copied from).
    */
-  async save(ctx: CallContext, input: Row & { id?: number; version?: number }, extra: Row = {}) {
+  async save(ctx: CallContext, input: Row & { id?: number; version?: number }, extra: Row = {}, lineAt: (i: number) => LineAt = defaultLineAt) {
     const caller = ctx.caller!;
     if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-    const { header, lines } = this.parse(input);
-    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id });
-    const labels = await this.checkReferences(ctx, header, lines);
+    const { header, lines } = this.parse(input, lineAt);
+    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt });
+    const labels = await this.checkReferences(ctx, header, lines, lineAt);
+    const then = this.def.saveThen && input[this.def.saveThen.flag] === true ? this.def.saveThen.transition : undefined;
     Object.assign(header, extra);
     const before = input.id !== undefined ? ((await ctx.tenant.select(this.def.table).selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined) : undefined;
     const now = new Date().toISOString();
@@ -271,6 +278,7 @@ export class DocumentType {
       await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
       const answer: Row = { id, docNo, status, statusText: this.statusLabel(status), version };
       for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);
+      if (then) Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }));
       return answer;
     });
   }
@@ -300,44 +308,47 @@ export class DocumentType {
   // ---- transitions ---------------------------------------------------------------------------------
 
   async transition(ctx: CallContext, name: string, input: { id: number; version?: number }) {
+    return ctx.transaction((db, tenant) => this.apply(ctx, db, tenant, name, input));
+  }
+
+  /** A transition inside the caller's transaction: the conditional update, the hook, the audit. */
+  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: { id: number; version?: number }) {
     const t = this.def.transitions[name]!;
     const caller = ctx.caller!;
     const now = new Date().toISOString();
-    return ctx.transaction(async (db, tenant) => {
-      let from: string | undefined;
-      let doc: Row | undefined;
-      // Writes first (the SQLite write lock before any read); at most one source status matches.
-      for (const f of t.from) {
-        const set: Row = { status: t.to, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` };
-        if (t.stamp) { set[`${t.stamp}At`] = now; set[`${t.stamp}By`] = caller.accountId; }
-        let q = tenant.update(this.def.table).set(set).where('id', '=', input.id).where('status', '=', f);
-        if (input.version !== undefined) q = q.where('version', '=', input.version);
-        for (const [col, v] of Object.entries(t.onlyWhen?.[f] ?? {})) q = q.where(col, '=', v);
-        doc = (await q.returningAll().executeTakeFirst()) as Row | undefined;
-        if (doc) { from = f; break; }
-      }
-      if (!doc || !from) throw await this.refusal(tenant, input.id, input.version, t.from, t.label);
-      const id = input.id;
-      const run: TransitionRun = {
-        ctx, db, tenant, def: this.def, name, from, doc,
-        lines: () => this.lines(tenant, id),
-        postMoves: async (moves) => {
-          if (moves.length) await ledgerPost(db, caller, moves.map((m) => ({ ...m, docType: this.def.type, docId: id } as StockMove)));
-        },
-        reverseMoves: async () => {
-          const posted = (await tenant.select('stockMove').select(['productId', 'warehouseId', 'locationId', 'qty', 'reservedQty', 'docLine'])
-            .where('docType', '=', this.def.type).where('docId', '=', id).orderBy('id').execute()) as Row[];
-          const moves: StockMove[] = posted.filter((m) => Number(m.qty) !== 0 || Number(m.reservedQty) !== 0).map((m) => ({
-            productId: Number(m.productId), warehouseId: Number(m.warehouseId), locationId: m.locationId == null ? null : Number(m.locationId),
-            qty: -Number(m.qty), reserved: -Number(m.reservedQty), kind: 'reverse', docType: this.def.type, docId: id, docLine: m.docLine == null ? null : Number(m.docLine),
-          }));
-          if (moves.length) await ledgerPost(db, caller, moves);
-        },
-      };
-      await t.run?.(run);
-      await ctx.audit({ action: name, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
-      return { id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
-    });
+    let from: string | undefined;
+    let doc: Row | undefined;
+    // Writes first (the SQLite write lock before any read); at most one source status matches.
+    for (const f of t.from) {
+      const set: Row = { status: t.to, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` };
+      if (t.stamp) { set[`${t.stamp}At`] = now; set[`${t.stamp}By`] = caller.accountId; }
+      let q = tenant.update(this.def.table).set(set).where('id', '=', input.id).where('status', '=', f);
+      if (input.version !== undefined) q = q.where('version', '=', input.version);
+      for (const [col, v] of Object.entries(t.onlyWhen?.[f] ?? {})) q = q.where(col, '=', v);
+      doc = (await q.returningAll().executeTakeFirst()) as Row | undefined;
+      if (doc) { from = f; break; }
+    }
+    if (!doc || !from) throw await this.refusal(tenant, input.id, input.version, t.from, t.label);
+    const id = input.id;
+    const run: TransitionRun = {
+      ctx, db, tenant, def: this.def, name, from, doc,
+      lines: () => this.lines(tenant, id),
+      postMoves: async (moves) => {
+        if (moves.length) await ledgerPost(db, caller, moves.map((m) => ({ ...m, docType: this.def.type, docId: id } as StockMove)));
+      },
+      reverseMoves: async () => {
+        const posted = (await tenant.select('stockMove').select(['productId', 'warehouseId', 'locationId', 'qty', 'reservedQty', 'docLine'])
+          .where('docType', '=', this.def.type).where('docId', '=', id).orderBy('id').execute()) as Row[];
+        const moves: StockMove[] = posted.filter((m) => Number(m.qty) !== 0 || Number(m.reservedQty) !== 0).map((m) => ({
+          productId: Number(m.productId), warehouseId: Number(m.warehouseId), locationId: m.locationId == null ? null : Number(m.locationId),
+          qty: -Number(m.qty), reserved: -Number(m.reservedQty), kind: 'reverse', docType: this.def.type, docId: id, docLine: m.docLine == null ? null : Number(m.docLine),
+        }));
+        if (moves.length) await ledgerPost(db, caller, moves);
+      },
+    };
+    await t.run?.(run);
+    await ctx.audit({ action: name, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
+    return { id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
   }
 
   // ---- reads ---------------------------------------------------------------------------------------
@@ -347,7 +358,7 @@ export class DocumentType {
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
     const view = this.view(doc);
     const lines = await this.lines(ctx.tenant, id);
-    this.def.hooks?.present?.(view, lines);
+    await this.def.hooks?.present?.(ctx, [view], lines);
     return { ...view, ...this.actions(ctx, String(doc.status)), lines };
   }
 
@@ -383,7 +394,11 @@ export class DocumentType {
       const f = this.header.find((x) => x.name === name)!;
       where = where.where(`${h}.${f.column}`, '=', v);
     }
-    if (this.def.dateField) {
+    if (this.def.dateField === 'createdAt') {
+      // the days of the company's calendar, as UTC stamps
+      if (input.dateFrom) where = where.where(`${h}.createdAt`, '>=', companyDateRange(String(input.dateFrom), String(input.dateFrom), tzOf(ctx))[0]);
+      if (input.dateTo) where = where.where(`${h}.createdAt`, '<=', companyDateRange(String(input.dateTo), String(input.dateTo), tzOf(ctx))[1]);
+    } else if (this.def.dateField) {
       const col = `${h}.${this.header.find((x) => x.name === this.def.dateField)!.column}`;
       if (input.dateFrom) where = where.where(col, '>=', input.dateFrom);
       if (input.dateTo) where = where.where(col, '<=', input.dateTo);
@@ -396,7 +411,9 @@ export class DocumentType {
       const ids = ((await where.select(`${h}.id`).orderBy(`${h}.id`, 'desc').limit(input.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
       if (ids.length) rows = (await this.labelled(ctx.tenant).where(`${h}.id`, 'in', ids).orderBy(`${h}.id`, 'desc').execute()) as Row[];
     }
-    return { list: rows.map((r) => this.listView(r)), total, page: input.page, pageSize: input.pageSize };
+    const list = rows.map((r) => this.view(r));
+    await this.def.hooks?.present?.(ctx, list);
+    return { list, total, page: input.page, pageSize: input.pageSize };
   }
 
   /** The chain a document belongs to: its sources (links) up, and documents linking to it down. */
@@ -447,7 +464,11 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
     const p = t.def.type;
     const saveInput: InputSchema = {
       type: 'object', required: ['lines'],
-      properties: { id: { ...ID, title: t.def.title }, version: { ...ID, title: '版本' }, lines: { type: 'array', maxItems: t.def.lines.max, items: { type: 'object' }, title: '明细' } },
+      properties: {
+        id: { ...ID, title: t.def.title }, version: { ...ID, title: '版本' },
+        ...(t.def.saveThen ? { [t.def.saveThen.flag]: { type: 'boolean', title: `保存后立即${t.def.transitions[t.def.saveThen.transition]!.label}` } } : {}),
+        lines: { type: 'array', maxItems: t.def.lines.max, items: { type: 'object', properties: { ...(t.def.lines.inputs ?? {}) } }, title: '明细' },
+      },
     };
     ops[`${p}.list`] = acceptingFilters(keptList(`${p}.list`, t.listTables(), t.listInput(), (ctx, input: Row & { page: number; pageSize: number }) => t.list(ctx, input)));
     ops[`${p}.get`] = { input: ENGINE_ID_INPUT, run: (ctx, input: { id: number }) => t.get(ctx, input.id) };

@@ -2,10 +2,7 @@
 // the verification of balances against the ledger. The logic lives in src/server/domain/stock/.
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
-import {
-  adjustReasons, cancelDocument, getDocument, ID_INPUT, LIST_INPUT, listDocuments, postDocument, saveDocument, saveInput,
-  STOCK_ADJUST, STOCK_INIT, type DocKind, type DocListInput, type SaveInput,
-} from '../domain/stock/documents.ts';
+import { adjustReasons } from '../domain/stock/documents.ts';
 import { importInitLines, initTemplate } from '../domain/stock/init-import.ts';
 import {
   distributionList, DISTRIBUTION_INPUT, DISTRIBUTION_TABLES, inventoryList, INVENTORY_INPUT, INVENTORY_TABLES, movementList, MOVEMENTS_INPUT,
@@ -16,19 +13,6 @@ import { keptList } from '../resources/page-cache.ts';
 import { verifyStock } from '../domain/stock/verify.ts';
 import type { OpsDeps } from './index.ts';
 
-
-function documentOps(name: string, kind: DocKind): Record<string, OpHandler> {
-  return {
-    [`${name}.list`]: acceptingFilters({ input: LIST_INPUT, run: (ctx, input: DocListInput) => listDocuments(ctx, kind, input) }),
-    [`${name}.get`]: {
-      input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '单据' } } },
-      run: (ctx, input: { id: number }) => getDocument(ctx, kind, input.id),
-    },
-    [`${name}.save`]: { input: saveInput(kind), run: (ctx, input: SaveInput) => saveDocument(ctx, kind, input) },
-    [`${name}.post`]: { input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => postDocument(ctx, kind, input) },
-    [`${name}.cancel`]: { input: ID_INPUT, run: (ctx, input: { id: number; version?: number }) => cancelDocument(ctx, kind, input) },
-  };
-}
 
 export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
@@ -55,10 +39,10 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
     'stock.distribution': acceptingFilters(keptList('stock.distribution', DISTRIBUTION_TABLES, DISTRIBUTION_INPUT, (ctx, input: DistributionInput, token) => distributionList(ctx, input, token))),
     'stock.movements': acceptingFilters({ input: MOVEMENTS_INPUT, run: (ctx, input: MovementsInput) => movementList(ctx, input) }),
 
-    ...documentOps('stockInit', STOCK_INIT),
+    // list, get, save, post and cancel of opening stock and adjustments: the document engine
+    // (src/server/documents/types/stock-documents.ts)
     'stockInit.importLines': { run: (ctx) => importInitLines(ctx) },
     'stockInit.template': { async run() { return initTemplate(); } },
-    ...documentOps('stockAdjust', STOCK_ADJUST),
     'stockAdjust.reasons': { async run(ctx) { return adjustReasons(ctx.tenant); } },
 
     'stock.verify': {

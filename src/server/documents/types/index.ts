@@ -1,5 +1,6 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
 import { purchaseOrder } from './purchase-order.ts';
+import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, stockInit, stockAdjust];

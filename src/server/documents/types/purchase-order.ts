@@ -10,6 +10,7 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { PO_PREFIX, PO_TITLE, lineQty } from '../../domain/procurement/purchase-order.ts';
 import { PO_STATUS, rateOn, today, type Row } from '../../domain/procurement/common.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
+import { packInputs } from '../pack-inputs.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 
 const status = (label: keyof typeof PO_STATUS, color: string) => ({ label: PO_STATUS[label], color });
@@ -89,6 +90,7 @@ export const purchaseOrder = defineDocument({
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
     reads: { productId: ['specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty'] },
+    inputs: packInputs,
   },
   hooks: {
     async validate({ ctx, input, header, lines }) {
@@ -144,8 +146,8 @@ export const purchaseOrder = defineDocument({
       if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);
       Object.assign(header, { lineCount: lines.length, totalQty, totalAmount });
     },
-    present(doc, lines) {
-      doc.totalAmountBase = new Decimal(String(doc.totalAmount ?? 0)).times(String(doc.exchangeRate ?? 0)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
+    present(_ctx, docs, lines) {
+      for (const doc of docs) doc.totalAmountBase = new Decimal(String(doc.totalAmount ?? 0)).times(String(doc.exchangeRate ?? 0)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
       for (const l of lines ?? []) {
         const qty = Number(l.qty);
         l.units = splitUnits(qty, { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null });

@@ -4,7 +4,7 @@
 import type { CallContext } from '../../catalog/context.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
 import { headerIndex, normHeader, readUploadedSpreadsheet, xlsxDownload, type CellValue } from '../../files/xlsx.ts';
-import { saveDocument, STOCK_INIT, MAX_DOC_LINES, type LineInput, type LineSource, type SaveResult } from './documents.ts';
+import { MAX_DOC_LINES, type LineInput, type LineSource } from './documents.ts';
 import { lookupKeyOf } from './locations.ts';
 
 type Row = Record<string, unknown>;
@@ -38,7 +38,7 @@ function positiveId(raw: unknown): number | undefined {
   return /^\d{1,12}$/.test(s) && Number(s) > 0 ? Number(s) : undefined;
 }
 
-export async function importInitLines(ctx: CallContext): Promise<SaveResult> {
+export async function importInitLines(ctx: CallContext): Promise<Record<string, unknown>> {
   const warehouseId = positiveId(ctx.query.warehouseId);
   const upload = await readUploadedSpreadsheet(ctx);
   if (!warehouseId) throw validationError([{ field: 'warehouseId', message: '请选择仓库（warehouseId）' }]);
@@ -100,7 +100,7 @@ export async function importInitLines(ctx: CallContext): Promise<SaveResult> {
   }
   if (errors.length) throw fail();
   try {
-    return await saveDocument(ctx, STOCK_INIT, { warehouseId, remark: `导入：${upload.fileName}`.slice(0, 500), lines }, sources);
+    return await ctx.documents.get('stockInit')!.save(ctx, { warehouseId, remark: `导入：${upload.fileName}`.slice(0, 500), lines }, {}, (i) => sources[i]!);
   } catch (e) {
     // Line checks name the spreadsheet row; report them as an import failure.
     const list = e instanceof ApiError && e.code === 'COMMON_VALIDATION_4000' ? (e.data as { errors?: Array<{ field: string; message: string }> } | null)?.errors : undefined;
