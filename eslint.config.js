@@ -1,0 +1,42 @@
+// ESLint checks the architecture's arrows (DESIGN §2): client and server share only src/core; the
+// generic renderer knows no screen, shell or module; the document engine knows no particular document.
+// `npm test` runs it (npm run lint). Style is left to the editor; these rules guard the layering.
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+const restrict = (files, patterns) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-output/**', 'data/**'] },
+  {
+    files: ['**/*.ts', '**/*.tsx'],
+    extends: [tseslint.configs.base],
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+  },
+  {
+    files: ['src/client/**/*.tsx', 'src/client/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    // hooks called in the same order every render; dependency lists are reviewed by hand
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'off' },
+  },
+  restrict(['src/core/**'], [
+    { group: ['**/client/**', '**/server/**'], message: 'src/core is shared by client and server: it imports neither.' },
+  ]),
+  restrict(['src/client/**'], [
+    { group: ['**/server/**', '**/server'], message: 'The client talks to the server over HTTP only; share types through src/core.' },
+  ]),
+  restrict(['src/server/**'], [
+    { group: ['**/client/**', '**/client'], message: 'The server does not import client code; share types through src/core.' },
+  ]),
+  restrict(['src/client/renderer/**'], [
+    { group: ['**/shell/**', '**/schemas/screens/**'], message: 'The renderer is generic: no shell or screen-specific code (register a widget, column, action or kind instead).' },
+    { group: ['**/server/**', '**/server'], message: 'The client talks to the server over HTTP only; share types through src/core.' },
+  ]),
+  restrict(['src/server/documents/*.ts'], [
+    { group: ['**/domain/procurement/**', '**/documents/types/*', './types/*', '!./types/index.ts'], message: 'The document engine knows no particular document: put it in a definition under documents/types/.' },
+    { group: ['**/client/**', '**/client'], message: 'The server does not import client code; share types through src/core.' },
+  ]),
+);
