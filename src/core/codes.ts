@@ -40,10 +40,10 @@ export const BUSINESS_CODES = {
   COMMON_IMPORT_ROWS_4017: '导入文件最多 {max} 行，当前 {count} 行，请分批导入',
   // auth
   AUTH_LOGIN_4033: '用户名或密码错误',
-  AUTH_LOGIN_LOCKED_4034: '登录失败次数过多，请 {minutes} 分钟后再试',
+  AUTH_LOGIN_LOCKED_4034: '登录失败次数过多，请 {wait}后再试',
   AUTH_COMPANY_4035: '公司代码不存在或已停用',
   AUTH_PASSWORD_4036: '原密码错误',
-  AUTH_PASSWORD_WEAK_4037: '新密码至少 6 位，且不能与原密码相同',
+  AUTH_PASSWORD_WEAK_4037: '{detail}',
   // storage
   STORAGE_TYPE_4041: '不支持的文件类型，仅支持 {allowed}',
   STORAGE_SIZE_4042: '文件过大，最大 {max}',
@@ -63,6 +63,11 @@ export const BUSINESS_CODES = {
   // master data
   EXCHANGE_RATE_NOT_FOUND_4051: '{currency}在 {date} 及之前没有汇率，请先维护汇率',
   ACCOUNT_SELF_4052: '不能删除或停用当前登录的账号',
+  ACCOUNT_ALL_RIGHTS_4054: '账号“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}它',
+  ROLE_ALL_RIGHTS_4055: '角色“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}它',
+  ACCOUNT_RIGHTS_BEYOND_4056: '账号“{name}”拥有您没有的权限（{rights}），您不能{action}它',
+  ROLE_RIGHTS_BEYOND_4057: '角色“{name}”包含您没有的权限（{rights}），您不能{action}它',
+  ACCOUNT_LAST_ADMIN_4058: '不能{action}：公司至少要保留一个启用的、拥有全部权限的账号',
   IMAGE_NONE_4053: '所选商品没有可下载的图片',
   // basic settings: e-mail
   EMAIL_NOT_CONFIGURED_4061: '未配置邮件服务器（SMTP_HOST），无法发送邮件，请联系管理员',

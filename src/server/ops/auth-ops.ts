@@ -2,6 +2,7 @@
 import { parseFlags } from '../../core/flags.ts';
 import { checkIpWhitelist } from '../auth/caller.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.ts';
+import { passwordProblem } from '../auth/password-policy.ts';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/rate-limit.ts';
 import { endAccountSessions, endSession, rotateRefresh, startSession } from '../auth/tokens.ts';
 import type { CallContext, OpHandler } from '../catalog/context.ts';
@@ -107,7 +108,9 @@ export function authOps(allRightCodes: () => string[]): Record<string, OpHandler
       async run(ctx, input: { oldPassword: string; newPassword: string }) {
         const acc = await ctx.tenant.select('account').select(['passwordHash']).where('id', '=', ctx.caller!.accountId).executeTakeFirstOrThrow();
         if (!(await verifyPassword(input.oldPassword, String(acc.passwordHash)))) throw bizError('AUTH_PASSWORD_4036');
-        if (input.newPassword.length < 6 || input.newPassword === input.oldPassword) throw bizError('AUTH_PASSWORD_WEAK_4037');
+        if (input.newPassword === input.oldPassword) throw bizError('AUTH_PASSWORD_WEAK_4037', { detail: '新密码不能与原密码相同' });
+        const weak = passwordProblem(input.newPassword, { title: '新密码', userName: ctx.caller!.userName });
+        if (weak) throw bizError('AUTH_PASSWORD_WEAK_4037', { detail: weak });
         const passwordHash = await hashPassword(input.newPassword);
         await ctx.transaction(async (db, t) => {
           await t.update('account').set({ passwordHash, passwordChangedAt: new Date().toISOString() }).where('id', '=', ctx.caller!.accountId).execute();
