@@ -191,7 +191,9 @@ describe('call families and malformed requests', () => {
   });
 
   it('a public code is not reachable under /auth/api and a private one not under /auth/public', async () => {
-    expect((await s.call('auth', '990103', { type: 0 }, null)).code).toBe('COMMON_API_NOT_EXIST_4005');
+    // Under /auth/api a caller proves who it is first (tests/security/http-surface.test.ts).
+    expect((await s.call('auth', '990103', { type: 0 }, null)).code).toBe('5012');
+    expect((await s.call('auth', '990103', { type: 0 }, await s.login())).code).toBe('COMMON_API_NOT_EXIST_4005');
     expect((await s.call('auth', '990104', {}, null, { public: true })).code).toBe('COMMON_API_NOT_EXIST_4005');
   });
 
@@ -212,7 +214,7 @@ describe('call families and malformed requests', () => {
     expect(JSON.parse(noToken.body).code).toBe('5012');
     const cat = JSON.parse((await s.app.inject({ method: 'GET', url: '/api/catalog', headers: { token } })).body);
     expect(cat.data.families.cdm.find((e: any) => e.code === '010213').dedupe).toBe(false);
-    const doc = JSON.parse((await s.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
+    const doc = JSON.parse((await s.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { token } })).body);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/cdm/api/010214'].get.summary).toBeTruthy();
     expect(doc.paths['/cdm/api/014811'].post.parameters.map((p: any) => p.in).sort()).toEqual(['header', 'query']);
