@@ -63,10 +63,10 @@ export const BUSINESS_CODES = {
   // master data
   EXCHANGE_RATE_NOT_FOUND_4051: '{currency}在 {date} 及之前没有汇率，请先维护汇率',
   ACCOUNT_SELF_4052: '不能删除或停用当前登录的账号',
-  ACCOUNT_ALL_RIGHTS_4054: '账号“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}它',
-  ROLE_ALL_RIGHTS_4055: '角色“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}它',
-  ACCOUNT_RIGHTS_BEYOND_4056: '账号“{name}”拥有您没有的权限（{rights}），您不能{action}它',
-  ROLE_RIGHTS_BEYOND_4057: '角色“{name}”包含您没有的权限（{rights}），您不能{action}它',
+  ACCOUNT_ALL_RIGHTS_4054: '账号“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}',
+  ROLE_ALL_RIGHTS_4055: '角色“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}',
+  ACCOUNT_RIGHTS_BEYOND_4056: '账号“{name}”拥有您没有的权限（{rights}），您不能{action}',
+  ROLE_RIGHTS_BEYOND_4057: '角色“{name}”包含您没有的权限（{rights}），您不能{action}',
   ACCOUNT_LAST_ADMIN_4058: '不能{action}：公司至少要保留一个启用的、拥有全部权限的账号',
   IMAGE_NONE_4053: '所选商品没有可下载的图片',
   // basic settings: e-mail

@@ -106,7 +106,7 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
       async run(ctx, input: { id: number; password: string }) {
         const acc = await ctx.tenant.select('account').select(['id', 'userName', 'roleIds']).where('id', '=', input.id).executeTakeFirst();
         if (!acc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '账号' });
-        await assertMayActOnAccount(ctx.caller!, ctx.tenant, acc, '重置密码');
+        await assertMayActOnAccount(ctx.caller!, ctx.tenant, acc, '重置该账号的密码');
         const weak = passwordProblem(input.password, { title: '新密码', userName: String(acc.userName) });
         if (weak) throw validationError([{ field: 'password', message: weak }]);
         const passwordHash = await hashPassword(input.password);
@@ -124,7 +124,7 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
         const acc = await ctx.tenant.select('account').select(['id', 'userName', 'enabled', 'roleIds']).where('id', '=', input.id).executeTakeFirst();
         if (!acc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '账号' });
         if (input.id === ctx.caller!.accountId && !input.enabled) throw bizError('COMMON_VALIDATION_4000', { detail: '不能停用当前登录的账号' });
-        await assertMayActOnAccount(ctx.caller!, ctx.tenant, acc, input.enabled ? '启用' : '停用');
+        await assertMayActOnAccount(ctx.caller!, ctx.tenant, acc, input.enabled ? '启用该账号' : '停用该账号');
         await ctx.transaction(async (db, t) => {
           await t.update('account').set({ enabled: input.enabled ? 1 : 0, updatedAt: new Date().toISOString() }).where('id', '=', input.id).execute();
           if (!input.enabled) await assertCompanyKeepsAdmin(db, ctx.database.dialect, t.companyId, '停用该账号');

@@ -366,6 +366,7 @@ function removeHandler(reg: ResourceRegistry, r: Resource): OpHandler<{ id?: unk
         return await ctx.transaction(async (db, tenant) => {
           const rows = (await tenant.select(r.table).selectAll().where('id', 'in', ids).execute()) as Row[];
           if (rows.length !== ids.length) throw notFound(r);
+          if (hooks.authorizeRemove) await hooks.authorizeRemove(ctx, tenant, rows);
           const byId = new Map(rows.map((x) => [String(x.id), x]));
           for (const ref of r.referrers) {
             let holder: { refId: string } | undefined;

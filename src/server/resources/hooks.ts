@@ -38,6 +38,8 @@ export interface ResourceHooks {
   extraColumns?(e: SaveEvent): Row;
   /** After the row is written, in the same transaction. */
   afterSave?(e: SaveEvent & { id: number | string }): Promise<void>;
+  /** Whether the caller may delete these rows at all: before any other check, in the same transaction. */
+  authorizeRemove?(ctx: CallContext, tenant: Tenant, rows: Row[]): Promise<void>;
   /** Before rows are deleted (after reference checks), in the same transaction. */
   beforeRemove?(ctx: CallContext, db: DB, tenant: Tenant, rows: Row[]): Promise<void>;
   /**
@@ -71,7 +73,7 @@ export const HOOKS: Record<string, ResourceHooks> = {
       const caller = ctx.caller!;
       if (id !== null && Number(id) === caller.accountId && 'enabled' in values && !isOn(values.enabled)) throw bizError('ACCOUNT_SELF_4052');
       // Changing an account (its password, state, roles, anything) needs every right it holds.
-      if (before) await assertMayActOnAccount(caller, tenant, { userName: before.userName, roleIds: before.roleIds }, '修改');
+      if (before) await assertMayActOnAccount(caller, tenant, { userName: before.userName, roleIds: before.roleIds }, '修改该账号');
       if ('purchasePriceId' in values && values.purchasePriceId != null && (await priceTitleKind(tenant, values.purchasePriceId)) !== 'purchase') {
         errors.push({ field: 'purchasePriceId', message: '默认采购价格表必须是采购价类型' });
       }
@@ -100,10 +102,12 @@ export const HOOKS: Record<string, ResourceHooks> = {
       if ('password' in values) await endAccountSessions(db, Number(id), 'password-changed');
       else if ('enabled' in values && isOn(before.enabled) && !isOn(values.enabled)) await endAccountSessions(db, Number(id), 'account-disabled');
     },
+    async authorizeRemove(ctx, tenant, rows) {
+      for (const row of rows) await assertMayActOnAccount(ctx.caller!, tenant, { userName: row.userName, roleIds: row.roleIds }, '删除该账号');
+    },
     async beforeRemove(ctx, db, tenant, rows) {
       const ids = rows.map((r) => Number(r.id));
       if (ids.includes(ctx.caller!.accountId)) throw bizError('ACCOUNT_SELF_4052');
-      for (const row of rows) await assertMayActOnAccount(ctx.caller!, tenant, { userName: row.userName, roleIds: row.roleIds }, '删除');
       // Sessions, column settings and print settings belong to the account and go with it.
       const sessions = tenant.select('authSession').select('authSession.id').where('accountId', 'in', ids);
       await db.deleteFrom('authToken').where('sessionId', 'in', sessions).execute();
@@ -119,7 +123,7 @@ export const HOOKS: Record<string, ResourceHooks> = {
       const caller = ctx.caller!;
       if (caller.allRights) return [];
       // Changing a role changes every account holding it: it needs every right the role holds now.
-      if (before) assertMayActOnRole(caller, before, '修改');
+      if (before) assertMayActOnRole(caller, before, '修改该角色');
       const errors: FieldError[] = [];
       if (isOn(merged.allRights) && !isOn(before?.allRights)) errors.push({ field: 'allRights', message: '您没有全部权限，不能授予全部权限' });
       const had = new Set(parseList(before?.rights).map(String));
@@ -127,8 +131,8 @@ export const HOOKS: Record<string, ResourceHooks> = {
       if (beyond.length) errors.push({ field: 'rights', message: `不能授予您自己没有的权限：${beyond.slice(0, 5).join('、')}${beyond.length > 5 ? ' 等' : ''}` });
       return errors;
     },
-    async beforeRemove(ctx, _db, _tenant, rows) {
-      for (const row of rows) assertMayActOnRole(ctx.caller!, row, '删除');
+    async authorizeRemove(ctx, _tenant, rows) {
+      for (const row of rows) assertMayActOnRole(ctx.caller!, row, '删除该角色');
     },
     afterWrite: ({ ctx, db, tenant, op }) => assertCompanyKeepsAdmin(db, ctx.database.dialect, tenant.companyId, WRITE_ACTION[op]),
   },
