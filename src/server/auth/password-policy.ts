@@ -41,7 +41,7 @@ function trivial(p: string): boolean {
  */
 export function passwordProblem(password: string, opts: { title?: string; userName?: string } = {}): string | null {
   const title = opts.title ?? '密码';
-  if ([...password].length < PASSWORD_MIN_LENGTH) return `${title}至少 ${PASSWORD_MIN_LENGTH} 位`;
+  if ([...password].length < PASSWORD_MIN_LENGTH) return `${title}至少 ${PASSWORD_MIN_LENGTH} 个字符`;
   const lower = password.toLowerCase();
   if (opts.userName && lower.includes(opts.userName.toLowerCase()) && opts.userName.length >= 3) return `${title}不能包含用户名`;
   if (COMMON.has(lower) || trivial(lower)) return `${title}过于常见或有规律，容易被猜到，请换一个`;
