@@ -114,6 +114,9 @@ export const BUSINESS_CODES = {
   EXPORT_FILE_GONE_4183: '导出任务“{name}”的文件已不存在，请重新导出',
   EXPORT_JOB_BUSY_4184: '您已有 {count} 个导出任务正在进行，请等待完成后再导出',
   EXPORT_JOB_EXPIRED_4185: '导出任务不存在，或已超过保留期限（导出文件保留 {days} 天）被自动清理，请重新导出',
+  // print marks (oms 023803)
+  PRINT_DOC_TYPE_4191: '单据类型“{docType}”不能打印，可选：{allowed}',
+  PRINT_DOC_NOT_FOUND_4192: '{doc} {refs} 不存在或不属于本公司，未记录打印',
   // procurement: return outbound plans (returns to suppliers), repeals
   RETURN_OVER_4121: '收货单 {docNo} 第 {line} 行商品 {code} 退货数量超出：收货 {received}，已退 {returned}，本次 {qty}，最多还可退 {left}',
   RETURN_LINE_4122: '退货明细第 {line} 行不是供应商“{supplier}”在仓库 {warehouse} 已过账的收货明细（收货单 {docNo}，状态“{status}”）',

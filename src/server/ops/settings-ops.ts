@@ -8,6 +8,7 @@ import { assertCompanyKeepsAdmin, assertMayActOnAccount } from '../auth/rights-g
 import { endAccountSessions } from '../auth/tokens.ts';
 import type { AuditChange, OpHandler } from '../catalog/context.ts';
 import { bizError, validationError } from '../http/errors.ts';
+import { resolvePrintableDocs } from '../domain/printable-docs.ts';
 import type { OpsDeps } from './index.ts';
 
 const MULTIPLE = { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' };
@@ -195,15 +196,16 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
       input: {
         type: 'object', required: ['soIdList', 'docType'],
         properties: {
-          soIdList: { type: 'array', minItems: 1, maxItems: 500, items: { type: ['string', 'integer'], maxLength: 50 }, title: '单据列表' },
+          soIdList: { type: 'array', minItems: 1, maxItems: 500, items: { type: ['string', 'integer'], minLength: 1, maxLength: 50, minimum: 1 }, title: '单据列表' },
           docType: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[A-Za-z][A-Za-z0-9_]*$', title: '单据类型' },
         },
       },
       async run(ctx, input: { soIdList: Array<string | number>; docType: string }) {
         const now = new Date().toISOString();
-        const ids = [...new Set(input.soIdList.map(String))];
+        // Only documents of the caller's company, recorded under their numbers; one unknown refuses all.
+        const docNos = await resolvePrintableDocs(ctx.tenant, input.docType, input.soIdList);
         await ctx.transaction(async (_db, t) => {
-          for (const docId of ids) {
+          for (const docId of docNos) {
             // One upsert per document, counted in SQL: two clerks printing at once both count.
             await t.insert('printRecord', { docType: input.docType, docId, printCount: 1, firstPrintedAt: now, lastPrintedAt: now, lastPrintedBy: ctx.caller!.userName })
               .onConflict((oc) => oc.columns(['companyId', 'docType', 'docId']).doUpdateSet((eb) => ({
@@ -212,7 +214,7 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
               .execute();
           }
         });
-        return { count: ids.length };
+        return { count: docNos.length };
       },
     },
   };
