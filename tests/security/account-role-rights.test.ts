@@ -133,6 +133,17 @@ describe('acting on an account or role that holds rights the caller lacks', () =
     expect(role).toMatchObject({ code: 'ROLE_ALL_RIGHTS_4055', msg: '角色“管理员”拥有全部权限，只有拥有全部权限的账号才能修改该角色' });
   });
 
+  it('refuses changing or deleting a role within its rights while a richer account holds it', async () => {
+    const shared = await ok(t.call('cdm', '013303', { name: '共享角色', rights: ['baseConfig.role'] }, admin));
+    const holder = await accountRow('rich.user');
+    await ok(t.call('cdm', '013403', { id: holder.id, version: holder.version, roleIds: [...holder.roleIds, shared.id] }, admin));
+    const before = await snapshot();
+    const change = await t.call('cdm', '013303', { id: shared.id, version: shared.version, rights: [] }, editor);
+    expect(change).toMatchObject({ code: 'ACCOUNT_RIGHTS_BEYOND_4056', msg: '账号“rich.user”拥有您没有的权限（commodity.list），您不能修改它持有的角色“共享角色”' });
+    expect((await t.call('cdm', '013304', { ids: [shared.id] }, editor)).code).toBe('ACCOUNT_RIGHTS_BEYOND_4056');
+    expect(await snapshot()).toBe(before);
+  });
+
   it('lets the same caller act on accounts and roles within its own rights', async () => {
     await ok(t.call('cdm', '013408', { id: juniorAccount.id, password: 'Junior-new-2026' }, editor));
     await t.login('demo', 'junior.user', 'Junior-new-2026');

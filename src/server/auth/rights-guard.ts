@@ -68,6 +68,20 @@ export function assertMayActOnRole(caller: Caller, role: { name?: unknown; allRi
 }
 
 /**
+ * A role change reaches every account holding the role: refuses when one of them holds a right the caller
+ * lacks (changing or deleting the role would demote an account the caller may not act on).
+ */
+export async function assertMayActOnRoleMembers(caller: Caller, tenant: Tenant, role: { id?: unknown; name?: unknown }, action: string): Promise<void> {
+  if (caller.allRights) return;
+  const id = String(role.id);
+  const accounts = await tenant.select('account').select(['userName', 'roleIds']).where('roleIds', 'like', `%${id}%`).execute();
+  for (const a of accounts) {
+    if (!parseIdList(a.roleIds).some((x) => String(x) === id)) continue;
+    await assertMayActOnAccount(caller, tenant, a, `${action}它持有的角色“${String(role.name ?? '')}”`);
+  }
+}
+
+/**
  * Run inside the writing transaction, after the write: refuses (so the transaction rolls back) when the
  * company has no enabled account left holding an all-rights role. On PostgreSQL the company row is locked
  * first, so two concurrent writes (each demoting a different administrator) cannot both pass: the second

@@ -3,7 +3,7 @@
 import type { CallContext } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
-import { assertCompanyKeepsAdmin, assertMayActOnAccount, assertMayActOnRole } from '../auth/rights-guard.ts';
+import { assertCompanyKeepsAdmin, assertMayActOnAccount, assertMayActOnRole, assertMayActOnRoleMembers } from '../auth/rights-guard.ts';
 import { endAccountSessions } from '../auth/tokens.ts';
 import { bizError, type FieldError } from '../http/errors.ts';
 import type { Row } from './query.ts';
@@ -119,11 +119,14 @@ export const HOOKS: Record<string, ResourceHooks> = {
     afterWrite: ({ ctx, db, tenant, op }) => assertCompanyKeepsAdmin(db, ctx.database.dialect, tenant.companyId, WRITE_ACTION[op]),
   },
   role: {
-    async validate({ ctx, before, merged }) {
+    async validate({ ctx, tenant, before, merged }) {
       const caller = ctx.caller!;
       if (caller.allRights) return [];
       // Changing a role changes every account holding it: it needs every right the role holds now.
-      if (before) assertMayActOnRole(caller, before, '修改该角色');
+      if (before) {
+        assertMayActOnRole(caller, before, '修改该角色');
+        await assertMayActOnRoleMembers(caller, tenant, before, '修改');
+      }
       const errors: FieldError[] = [];
       if (isOn(merged.allRights) && !isOn(before?.allRights)) errors.push({ field: 'allRights', message: '您没有全部权限，不能授予全部权限' });
       const had = new Set(parseList(before?.rights).map(String));
@@ -131,8 +134,11 @@ export const HOOKS: Record<string, ResourceHooks> = {
       if (beyond.length) errors.push({ field: 'rights', message: `不能授予您自己没有的权限：${beyond.slice(0, 5).join('、')}${beyond.length > 5 ? ' 等' : ''}` });
       return errors;
     },
-    async authorizeRemove(ctx, _tenant, rows) {
-      for (const row of rows) assertMayActOnRole(ctx.caller!, row, '删除该角色');
+    async authorizeRemove(ctx, tenant, rows) {
+      for (const row of rows) {
+        assertMayActOnRole(ctx.caller!, row, '删除该角色');
+        await assertMayActOnRoleMembers(ctx.caller!, tenant, row, '删除');
+      }
     },
     afterWrite: ({ ctx, db, tenant, op }) => assertCompanyKeepsAdmin(db, ctx.database.dialect, tenant.companyId, WRITE_ACTION[op]),
   },
