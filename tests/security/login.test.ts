@@ -66,6 +66,13 @@ describe('item 6: throttled by account and source, with growing delays', () => {
     expect((await login('victim', 'typo', office)).code).toBe('AUTH_LOGIN_4033');
   });
 
+  it('counts an IPv6 /64 as one source: hopping addresses inside it gains nothing', async () => {
+    await account('v6.user', 'Six-user-2026');
+    for (let i = 1; i <= 5; i++) expect((await login('v6.user', `wrong-${i}`, `2001:db8:1:2::${i.toString(16)}`)).code).toBe('AUTH_LOGIN_4033');
+    expect((await login('v6.user', 'Six-user-2026', '2001:db8:1:2:abcd::99')).code).toBe('AUTH_LOGIN_LOCKED_4034');
+    expect((await login('v6.user', 'Six-user-2026', '2001:db8:1:3::1')).code, 'another /64').toBe('200');
+  });
+
   it('slows down one address trying many accounts, and nobody else', async () => {
     const sprayer = '10.3.0.1';
     for (let i = 0; i < 30; i++) expect((await login(`user${i}`, 'Password1!', sprayer)).code).toBe('AUTH_LOGIN_4033');
