@@ -99,7 +99,7 @@ describe('acting on an account or role that holds rights the caller lacks', () =
   it('knows an attack for every account and role write code in the catalog', () => {
     const writes = accountAndRoleWrites();
     expect(writes.map((w) => w.entry.code).sort()).toEqual(expect.arrayContaining(['013303', '013304', '013403', '013404', '013408', '013409']));
-    for (const w of writes) expect(ATTACKS[w.entry.handler], `${w.entry.code} ${w.entry.handler}: add its attack bodies to ATTACKS`).toBeTypeOf('function');
+    for (const w of writes) expect(ATTACKS[w.entry.handler], `${w.entry.code} ${w.entry.handler}: add its attack bodies to ATTACKS (or, if it only reads, its op name to READS)`).toBeTypeOf('function');
   });
 
   it('refuses every such write, naming the target, and changes nothing', async () => {
