@@ -40,10 +40,10 @@ export const BUSINESS_CODES = {
   COMMON_IMPORT_ROWS_4017: '导入文件最多 {max} 行，当前 {count} 行，请分批导入',
   // auth
   AUTH_LOGIN_4033: '用户名或密码错误',
-  AUTH_LOGIN_LOCKED_4034: '登录失败次数过多，请 {minutes} 分钟后再试',
+  AUTH_LOGIN_LOCKED_4034: '登录失败次数过多，请 {wait}后再试',
   AUTH_COMPANY_4035: '公司代码不存在或已停用',
   AUTH_PASSWORD_4036: '原密码错误',
-  AUTH_PASSWORD_WEAK_4037: '新密码至少 6 位，且不能与原密码相同',
+  AUTH_PASSWORD_WEAK_4037: '{detail}',
   // storage
   STORAGE_TYPE_4041: '不支持的文件类型，仅支持 {allowed}',
   STORAGE_SIZE_4042: '文件过大，最大 {max}',
@@ -63,6 +63,11 @@ export const BUSINESS_CODES = {
   // master data
   EXCHANGE_RATE_NOT_FOUND_4051: '{currency}在 {date} 及之前没有汇率，请先维护汇率',
   ACCOUNT_SELF_4052: '不能删除或停用当前登录的账号',
+  ACCOUNT_ALL_RIGHTS_4054: '账号“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}',
+  ROLE_ALL_RIGHTS_4055: '角色“{name}”拥有全部权限，只有拥有全部权限的账号才能{action}',
+  ACCOUNT_RIGHTS_BEYOND_4056: '账号“{name}”拥有您没有的权限（{rights}），您不能{action}',
+  ROLE_RIGHTS_BEYOND_4057: '角色“{name}”包含您没有的权限（{rights}），您不能{action}',
+  ACCOUNT_LAST_ADMIN_4058: '不能{action}：公司至少要保留一个启用的、拥有全部权限的账号',
   IMAGE_NONE_4053: '所选商品没有可下载的图片',
   // basic settings: e-mail
   EMAIL_NOT_CONFIGURED_4061: '未配置邮件服务器（SMTP_HOST），无法发送邮件，请联系管理员',
@@ -109,6 +114,9 @@ export const BUSINESS_CODES = {
   EXPORT_FILE_GONE_4183: '导出任务“{name}”的文件已不存在，请重新导出',
   EXPORT_JOB_BUSY_4184: '您已有 {count} 个导出任务正在进行，请等待完成后再导出',
   EXPORT_JOB_EXPIRED_4185: '导出任务不存在，或已超过保留期限（导出文件保留 {days} 天）被自动清理，请重新导出',
+  // print marks (oms 023803)
+  PRINT_DOC_TYPE_4191: '单据类型“{docType}”不能打印，可选：{allowed}',
+  PRINT_DOC_NOT_FOUND_4192: '{doc} {refs} 不存在或不属于本公司，未记录打印',
   // procurement: return outbound plans (returns to suppliers), repeals
   RETURN_OVER_4121: '收货单 {docNo} 第 {line} 行商品 {code} 退货数量超出：收货 {received}，已退 {returned}，本次 {qty}，最多还可退 {left}',
   RETURN_LINE_4122: '退货明细第 {line} 行不是供应商“{supplier}”在仓库 {warehouse} 已过账的收货明细（收货单 {docNo}，状态“{status}”）',

@@ -12,7 +12,11 @@ export interface ServerConfig {
   uploadMaxBytes: number;
   loginMaxFailuresPerAccount: number;
   loginMaxFailuresPerIp: number;
+  loginMaxFailuresAccountWide: number;
   loginWindowSec: number;
+  loginDelayMaxSec: number;
+  /** Absolute lifetime of a session from its login: refreshing never takes it further. */
+  sessionMaxAgeSec: number;
   smtp: { host?: string; port: number; secure: boolean; user?: string; pass?: string; from: string };
   clientDir: string;
   /** Days a finished export job and its file are kept (0: kept until the user deletes them). */
@@ -48,7 +52,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     uploadMaxBytes: int(env, 'UPLOAD_MAX_BYTES', 10 * 1024 * 1024),
     loginMaxFailuresPerAccount: int(env, 'LOGIN_MAX_FAILURES', 5),
     loginMaxFailuresPerIp: int(env, 'LOGIN_MAX_FAILURES_PER_IP', 30),
-    loginWindowSec: int(env, 'LOGIN_WINDOW', 15 * 60),
+    loginMaxFailuresAccountWide: int(env, 'LOGIN_MAX_FAILURES_PER_ACCOUNT', 20),
+    loginWindowSec: int(env, 'LOGIN_WINDOW', 24 * 3600),
+    loginDelayMaxSec: int(env, 'LOGIN_DELAY_MAX', 15 * 60),
+    sessionMaxAgeSec: int(env, 'SESSION_MAX_AGE', 12 * 3600),
     smtp: {
       host: env.SMTP_HOST || undefined,
       port: int(env, 'SMTP_PORT', 25),

@@ -33,11 +33,11 @@ describe('login (990103 type 0)', () => {
     expect(r.msg).toContain('公司代码不能为空');
   });
 
-  it('locks an account after repeated failures, even for the right password', async () => {
+  it('makes an address wait after repeated failures, even for the right password (tests/security/login.test.ts)', async () => {
     for (let i = 0; i < 3; i++) {
-      expect((await login({ type: 0, companyCode: 'demo2', userName: 'admin', password: 'bad' + i }, '10.8.0.' + i)).code).toBe('AUTH_LOGIN_4033');
+      expect((await login({ type: 0, companyCode: 'demo2', userName: 'admin', password: 'bad' + i }, '10.8.0.1')).code).toBe('AUTH_LOGIN_4033');
     }
-    const r = await login({ type: 0, companyCode: 'demo2', userName: 'admin', password: 'demo123' }, '10.8.0.9');
+    const r = await login({ type: 0, companyCode: 'demo2', userName: 'admin', password: 'demo123' }, '10.8.0.1');
     expect(r.code).toBe('AUTH_LOGIN_LOCKED_4034');
     expect(r.msg).toMatch(/登录失败次数过多/);
     await s.database.db.deleteFrom('loginFailure').execute(); // let later tests log in as demo2/admin
@@ -131,16 +131,18 @@ describe('token envelope codes', () => {
   });
 
   it('5011 after logout, and after a password change for every session of the account', async () => {
-    const a = await s.login('demo', 'clerk');
-    const b = await s.login('demo', 'clerk');
-    const changed = await s.call('auth', '990107', { oldPassword: 'demo123', newPassword: 'newpass1' }, a);
+    // A fresh account: a password set now follows the policy (demo123 would no longer be accepted).
+    expect((await s.call('cdm', '013403', { userName: 'changer', password: 'First-pass-1' }, await s.login())).code).toBe('200');
+    const a = await s.login('demo', 'changer', 'First-pass-1');
+    const b = await s.login('demo', 'changer', 'First-pass-1');
+    const changed = await s.call('auth', '990107', { oldPassword: 'First-pass-1', newPassword: 'Second-pass-2' }, a);
     expect(changed.code).toBe('200');
     expect((await s.call('auth', '990104', {}, b)).code).toBe('5011');
     expect((await s.call('auth', '990104', {}, a)).code).toBe('5011');
-    expect((await login({ type: 0, companyCode: 'demo', userName: 'clerk', password: 'demo123' })).code).toBe('AUTH_LOGIN_4033');
-    const c = await s.login('demo', 'clerk', 'newpass1');
-    expect((await s.call('auth', '990107', { oldPassword: 'wrong', newPassword: 'demo123' }, c)).code).toBe('AUTH_PASSWORD_4036');
-    expect((await s.call('auth', '990107', { oldPassword: 'newpass1', newPassword: 'demo123' }, c)).code).toBe('200');
+    expect((await login({ type: 0, companyCode: 'demo', userName: 'changer', password: 'First-pass-1' })).code).toBe('AUTH_LOGIN_4033');
+    const c = await s.login('demo', 'changer', 'Second-pass-2');
+    expect((await s.call('auth', '990107', { oldPassword: 'wrong', newPassword: 'First-pass-1' }, c)).code).toBe('AUTH_PASSWORD_4036');
+    expect((await s.call('auth', '990107', { oldPassword: 'Second-pass-2', newPassword: 'First-pass-1' }, c)).code).toBe('200');
   });
 
   it('5019 for a disabled account, on its live session and on login', async () => {
@@ -191,7 +193,9 @@ describe('call families and malformed requests', () => {
   });
 
   it('a public code is not reachable under /auth/api and a private one not under /auth/public', async () => {
-    expect((await s.call('auth', '990103', { type: 0 }, null)).code).toBe('COMMON_API_NOT_EXIST_4005');
+    // Under /auth/api a caller proves who it is first (tests/security/http-surface.test.ts).
+    expect((await s.call('auth', '990103', { type: 0 }, null)).code).toBe('5012');
+    expect((await s.call('auth', '990103', { type: 0 }, await s.login())).code).toBe('COMMON_API_NOT_EXIST_4005');
     expect((await s.call('auth', '990104', {}, null, { public: true })).code).toBe('COMMON_API_NOT_EXIST_4005');
   });
 
@@ -212,7 +216,7 @@ describe('call families and malformed requests', () => {
     expect(JSON.parse(noToken.body).code).toBe('5012');
     const cat = JSON.parse((await s.app.inject({ method: 'GET', url: '/api/catalog', headers: { token } })).body);
     expect(cat.data.families.cdm.find((e: any) => e.code === '010213').dedupe).toBe(false);
-    const doc = JSON.parse((await s.app.inject({ method: 'GET', url: '/api/openapi.json' })).body);
+    const doc = JSON.parse((await s.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { token } })).body);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.paths['/cdm/api/010214'].get.summary).toBeTruthy();
     expect(doc.paths['/cdm/api/014811'].post.parameters.map((p: any) => p.in).sort()).toEqual(['header', 'query']);

@@ -413,8 +413,8 @@ describe('repeals', () => {
   it('asks for the document\'s own cancel right too', async () => {
     const rights = ['procurement.repeal', 'procurement.repeal.edit', 'procurement.repealDetail'];
     const role = await ok(t.call('cdm', '013303', { name: '撤销员', rights }, demo));
-    const acc = await ok(t.call('cdm', '013403', { userName: 'repealer', password: 'secret1', roleIds: [role.id] }, demo));
-    const token = await t.login('demo', 'repealer', 'secret1');
+    const acc = await ok(t.call('cdm', '013403', { userName: 'repealer', password: 'secret-111', roleIds: [role.id] }, demo));
+    const token = await t.login('demo', 'repealer', 'secret-111');
     const a = await product();
     const po = await ok(t.call('oms', PO.save, { supplierId, warehouseId: wh1, lines: [{ productId: a.id, qty: 1, price: 1 }] }, demo));
     expect((await repeal(po.docNo, '无权', token))).toMatchObject({ code: 'COMMON_NO_RIGHT_4003', msg: '无权限执行“作废采购订单”，请联系管理员授权' });

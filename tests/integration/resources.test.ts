@@ -195,20 +195,20 @@ describe('accounts', () => {
   it('never returns the password, ends sessions when it changes or the account is disabled', async () => {
     const roles = await ok(t.call('cdm', '013309', {}, demo));
     const clerkRole = roles.find((r: any) => r.label === '采购员').id;
-    const acc = await ok(t.call('cdm', ACCOUNT.save, { userName: 'tester', password: 'secret1', roleIds: [clerkRole] }, demo));
+    const acc = await ok(t.call('cdm', ACCOUNT.save, { userName: 'tester', password: 'secret-111', roleIds: [clerkRole] }, demo));
     expect(acc.roleNames).toEqual(['采购员']);
     expect(JSON.stringify(acc)).not.toMatch(/password"|passwordHash|scrypt/);
     const listed = await ok(t.call('cdm', ACCOUNT.list, { page: 1, keyword: 'tester' }, demo));
     expect(JSON.stringify(listed)).not.toMatch(/passwordHash|scrypt/);
 
-    const token = await t.login('demo', 'tester', 'secret1');
+    const token = await t.login('demo', 'tester', 'secret-111');
     expect((await t.call('cdm', SUPPLIER.list, { page: 1 }, token)).code).toBe('200');
-    const changed = await ok(t.call('cdm', ACCOUNT.save, { id: acc.id, version: 1, password: 'secret2' }, demo));
+    const changed = await ok(t.call('cdm', ACCOUNT.save, { id: acc.id, version: 1, password: 'secret-222' }, demo));
     expect(changed.passwordChangedAt).toBeTruthy();
     await new Promise((r) => setTimeout(r, 1100)); // the caller cache holds for at most a second
     expect((await t.call('cdm', SUPPLIER.list, { page: 1 }, token)).code).toBe('5011');
 
-    const token2 = await t.login('demo', 'tester', 'secret2');
+    const token2 = await t.login('demo', 'tester', 'secret-222');
     await ok(t.call('cdm', ACCOUNT.save, { id: acc.id, version: 2, enabled: false }, demo));
     await new Promise((r) => setTimeout(r, 1100));
     expect(['5011', '5019']).toContain((await t.call('cdm', SUPPLIER.list, { page: 1 }, token2)).code);
@@ -222,8 +222,8 @@ describe('accounts', () => {
   it('lets a role editor grant only rights it holds itself', async () => {
     const editorRights = ['baseConfig.role', 'baseConfig.role.edit', 'baseConfig.accountManagementList', 'baseConfig.accountManagementList.edit'];
     const role = await ok(t.call('cdm', ROLE.save, { name: '角色管理员', rights: editorRights }, demo));
-    const acc = await ok(t.call('cdm', ACCOUNT.save, { userName: 'roleadmin', password: 'secret1', roleIds: [role.id] }, demo));
-    const token = await t.login('demo', 'roleadmin', 'secret1');
+    const acc = await ok(t.call('cdm', ACCOUNT.save, { userName: 'roleadmin', password: 'secret-111', roleIds: [role.id] }, demo));
+    const token = await t.login('demo', 'roleadmin', 'secret-111');
     const all = await t.call('cdm', ROLE.save, { name: '越权一', allRights: true }, token);
     expect(all.msg).toBe('您没有全部权限，不能授予全部权限');
     const more = await t.call('cdm', ROLE.save, { name: '越权二', rights: ['baseConfig.role', 'commodity.list'] }, token);

@@ -196,7 +196,7 @@ describe('form pages with ids and values from the URL query', () => {
     await click(button('保存'));
     await until(() => formItem('密码').textContent!.includes('请输入密码'), 'required');
     await type(inputOf('密码'), '123');
-    await until(() => formItem('密码').textContent!.includes('密码至少 6 个字符'), 'min length');
+    await until(() => formItem('密码').textContent!.includes('密码至少 8 个字符'), 'min length');
     expect(server.bodies('013403')).toHaveLength(0);
   });
 

@@ -48,7 +48,7 @@ export function ChangePasswordModal({ open, onClose }: { open: boolean; onClose:
           label="新密码"
           rules={[
             { required: true, message: '请输入新密码' },
-            { min: 6, message: '新密码至少 6 位' },
+            { min: 8, message: '新密码至少 8 个字符' },
           ]}
         >
           <Input.Password autoComplete="new-password" />

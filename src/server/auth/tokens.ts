@@ -23,57 +23,75 @@ export interface TokenPair {
 export interface TokenTtl {
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
+  /** Absolute lifetime of a session from its login: no token of it outlives that. */
+  sessionMaxAgeSec: number;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function issuePair(db: DB, sessionId: string, ttl: TokenTtl): Promise<TokenPair> {
+/** A new pair for the session; neither token outlives the session's end (`sessionEndsMs`). */
+export async function issuePair(db: DB, sessionId: string, ttl: TokenTtl, sessionEndsMs: number): Promise<TokenPair> {
   const now = Date.now();
   const accessToken = newToken();
   const refreshToken = newToken();
   await db.insertInto('authToken').values([
-    { tokenHash: hashToken(accessToken), sessionId, kind: 'access', expiresAt: iso(now + ttl.accessTokenTtlSec * 1000) },
-    { tokenHash: hashToken(refreshToken), sessionId, kind: 'refresh', expiresAt: iso(now + ttl.refreshTokenTtlSec * 1000) },
+    { tokenHash: hashToken(accessToken), sessionId, kind: 'access', expiresAt: iso(Math.min(sessionEndsMs, now + ttl.accessTokenTtlSec * 1000)) },
+    { tokenHash: hashToken(refreshToken), sessionId, kind: 'refresh', expiresAt: iso(Math.min(sessionEndsMs, now + ttl.refreshTokenTtlSec * 1000)) },
   ]).execute();
   return { accessToken, refreshToken };
 }
 
 export async function startSession(db: DB, s: { companyId: number; accountId: number; ip: string; userAgent: string }, ttl: TokenTtl): Promise<TokenPair> {
   const id = crypto.randomUUID();
-  await db.insertInto('authSession').values({ id, companyId: s.companyId, accountId: s.accountId, createdAt: iso(Date.now()), ip: s.ip, userAgent: s.userAgent.slice(0, 300) }).execute();
-  return issuePair(db, id, ttl);
+  const now = Date.now();
+  await db.insertInto('authSession').values({ id, companyId: s.companyId, accountId: s.accountId, createdAt: iso(now), ip: s.ip, userAgent: s.userAgent.slice(0, 300) }).execute();
+  return issuePair(db, id, ttl, now + ttl.sessionMaxAgeSec * 1000);
 }
 
 /**
  * Rotates a refresh token. The old one is spent by a conditional update, so two concurrent uses cannot
- * both succeed; presenting a spent token again means it leaked or was replayed: the session ends.
+ * both succeed; presenting a spent token again means it leaked or was replayed: the session ends. The new
+ * pair never reaches past the session's absolute end (its login + sessionMaxAgeSec): a session that is
+ * refreshed forever still ends then.
  */
 export async function rotateRefresh(db: DB, refreshToken: string, ttl: TokenTtl): Promise<TokenPair> {
   const hash = hashToken(refreshToken);
   const now = iso(Date.now());
   const outcome = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom('authToken').innerJoin('authSession', 'authSession.id', 'authToken.sessionId')
-      .select(['authToken.sessionId', 'authToken.expiresAt', 'authToken.usedAt', 'authSession.endedAt'])
+      .select(['authToken.sessionId', 'authToken.expiresAt', 'authToken.usedAt', 'authSession.endedAt', 'authSession.createdAt'])
       .where('authToken.tokenHash', '=', hash).where('authToken.kind', '=', 'refresh').executeTakeFirst();
     if (!row || row.endedAt) return { kind: 'ended' as const };
     const sessionId = String(row.sessionId);
     if (row.usedAt) return { kind: 'reused' as const, sessionId };
+    const sessionEndsMs = Date.parse(String(row.createdAt)) + ttl.sessionMaxAgeSec * 1000;
+    if (!(sessionEndsMs > Date.parse(now))) return { kind: 'tooOld' as const, sessionId };
     if (String(row.expiresAt) <= now) return { kind: 'expired' as const };
     const spent = await trx.updateTable('authToken').set({ usedAt: now })
       .where('tokenHash', '=', hash).where('usedAt', 'is', null).executeTakeFirst();
     if (Number(spent.numUpdatedRows) !== 1) return { kind: 'reused' as const, sessionId };
     // The old access token dies with the rotation.
     await trx.updateTable('authToken').set({ expiresAt: now }).where('sessionId', '=', sessionId).where('kind', '=', 'access').where('expiresAt', '>', now).execute();
-    return { kind: 'rotated' as const, pair: await issuePair(trx, sessionId, ttl) };
+    return { kind: 'rotated' as const, pair: await issuePair(trx, sessionId, ttl, sessionEndsMs) };
   });
   if (outcome.kind === 'rotated') return outcome.pair;
   if (outcome.kind === 'expired') throw sessionEnded('登录已过期，请重新登录');
+  if (outcome.kind === 'tooOld') {
+    await endSession(db, outcome.sessionId, 'max-age');
+    throw sessionEnded(`登录已满 ${formatAge(ttl.sessionMaxAgeSec)}，为了安全请重新登录`);
+  }
   if (outcome.kind === 'reused') {
     // A spent refresh token presented again has leaked or been replayed: end the whole session.
     await endSession(db, outcome.sessionId, 'refresh-reuse');
     throw sessionEnded('登录凭证已被使用，会话已结束，请重新登录');
   }
   throw sessionEnded();
+}
+
+function formatAge(sec: number): string {
+  if (sec % 86400 === 0) return `${sec / 86400} 天`;
+  if (sec % 3600 === 0) return `${sec / 3600} 小时`;
+  return `${Math.max(1, Math.round(sec / 60))} 分钟`;
 }
 
 export async function endSession(db: DB, sessionId: string, reason: string): Promise<void> {

@@ -19,6 +19,7 @@ import { contentDisposition, FileResponse } from './file-response.ts';
 import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
 import { buildOpenApi } from './openapi.ts';
+import { headerToken, requestToken } from './request-token.ts';
 import { inTransaction } from './transaction.ts';
 import type { DocumentType } from '../documents/engine.ts';
 
@@ -31,16 +32,8 @@ export interface AppDeps {
   documents?: ReadonlyMap<string, DocumentType>;
 }
 
-/** Codes whose token may also arrive in the body on a retry (spec §7). */
-const TOKEN_IN_BODY = new Set(['990104', '990106']);
-
-function headerToken(req: FastifyRequest): string | null {
-  const t = req.headers.token;
-  if (typeof t === 'string' && t) return t;
-  const auth = req.headers.authorization;
-  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
-  return null;
-}
+/** Every file answer: no script, no plugin, no request, an opaque origin (styles for a browser's own image view). */
+const FILE_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox";
 
 function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   return reply.code(200).type('application/json; charset=utf-8').send(fail(e.code, e.message, e.data));
@@ -100,8 +93,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const handle = async (family: Family, req: FastifyRequest, reply: FastifyReply) => {
     const code = (req.params as { code: string }).code;
-    const ep = bound.get(`${family}:${code}`);
     const isPublicUrl = req.url.startsWith('/auth/public/');
+    // Every /api/ call proves who it is before anything else is looked at, so an anonymous caller learns
+    // nothing from the answer: known code, unknown code, wrong family or wrong method all answer 5012.
+    const token = isPublicUrl ? null : requestToken(req, family, code);
+    const caller = isPublicUrl ? null : await authenticate(database.db, token, req.ip);
+    (req as FastifyRequest & { caller?: Caller | null }).caller = caller;
+    const ep = bound.get(`${family}:${code}`);
     if (!ep || (family === 'auth' && isPublicUrl !== (ep.entry.permission === 'public'))) {
       throw bizError('COMMON_API_NOT_EXIST_4005', { code: String(code).slice(0, 20) });
     }
@@ -110,10 +108,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (ep.entry.body === 'json' && (typeof body !== 'object' || Array.isArray(body) || body === null)) {
       throw bizError('COMMON_BAD_REQUEST_4001', { detail: '请求体必须是 JSON 对象' });
     }
-    let token = headerToken(req) ?? (typeof (req.query as any)?.token === 'string' ? (req.query as any).token : null);
-    if (!token && TOKEN_IN_BODY.has(code) && typeof (body as any).token === 'string') token = (body as any).token;
-    const caller = ep.entry.permission === 'public' ? null : await authenticate(database.db, token, req.ip);
-    (req as FastifyRequest & { caller?: Caller | null }).caller = caller;
     if (caller && !holdsRight(caller, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     const endpointName = `${family}:${code}`;
     const tenant = caller ? new Tenant(database.db, caller.company.id) : undefined;
@@ -136,6 +130,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('Content-Disposition', contentDisposition(result.fileName, result.inline));
       reply.header('Cache-Control', result.cacheControl);
       reply.header('X-Content-Type-Options', 'nosniff');
+      // A file is data, never a page of this origin: opened in a tab it runs no script and reaches nothing.
+      reply.header('Content-Security-Policy', FILE_CSP);
       return reply.send(result.body);
     }
     if (result instanceof JsonText) return reply.type('application/json; charset=utf-8').send(okEnvelopeText(result));
@@ -153,11 +149,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await authenticate(database.db, headerToken(req), req.ip);
     return ok(catalog);
   });
-  app.get('/api/openapi.json', async () => buildOpenApi(catalog));
-  app.get('/api/codes', async () => ok(Object.fromEntries(Object.entries(BUSINESS_CODES).map(([k, v]) => [k, formatMessage(v)]))));
+  // Operations, handler names and rights are for logged-in users only, like the catalog.
+  app.get('/api/openapi.json', async (req) => {
+    await authenticate(database.db, headerToken(req), req.ip);
+    return buildOpenApi(catalog);
+  });
+  app.get('/api/codes', async (req) => {
+    await authenticate(database.db, headerToken(req), req.ip);
+    return ok(Object.fromEntries(Object.entries(BUSINESS_CODES).map(([k, v]) => [k, formatMessage(v)])));
+  });
 
-  // Unknown API paths answer with an envelope, never an HTML page.
+  // Unknown API paths answer with an envelope, never an HTML page; under an /api/ path only to a caller
+  // with a valid token (an anonymous caller gets 5012 there, whatever the path).
   app.setNotFoundHandler(async (req, reply) => {
+    if (/^\/((auth|cdm|oms|storage)\/)?api(\/|\?|$)/.test(req.url)) await authenticate(database.db, headerToken(req), req.ip);
     if (/^\/(auth|cdm|oms|storage|api)(\/|$)/.test(req.url)) return sendError(reply, bizError('COMMON_API_NOT_EXIST_4005', { code: req.url.split('?')[0].slice(0, 60) }));
     const index = path.join(config.clientDir, 'index.html');
     if (req.method === 'GET' && fs.existsSync(index)) return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.createReadStream(index));
@@ -172,6 +177,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('X-Content-Type-Options', 'nosniff');
+    // No URL of this app (ids, document numbers, the image read's token) travels to another site.
+    reply.header('Referrer-Policy', 'same-origin');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('Content-Security-Policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'self'; base-uri 'self'");
     }

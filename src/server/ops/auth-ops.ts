@@ -2,7 +2,8 @@
 import { parseFlags } from '../../core/flags.ts';
 import { checkIpWhitelist } from '../auth/caller.ts';
 import { DUMMY_HASH, hashPassword, verifyPassword } from '../auth/password.ts';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from '../auth/rate-limit.ts';
+import { passwordProblem } from '../auth/password-policy.ts';
+import { assertLoginAllowed, clearLoginFailures, isUsualSource, recordLoginFailure } from '../auth/rate-limit.ts';
 import { endAccountSessions, endSession, rotateRefresh, startSession } from '../auth/tokens.ts';
 import type { CallContext, OpHandler } from '../catalog/context.ts';
 import { accessRefused, bizError } from '../http/errors.ts';
@@ -30,21 +31,25 @@ const token: OpHandler<{ type: 0 | 1; companyCode?: string; userName?: string; p
     if (input.type === 1) return rotateRefresh(ctx.db, input.refreshToken!, ttl);
     const companyCode = input.companyCode!.trim();
     const userName = input.userName!.trim();
-    await assertLoginAllowed(ctx.db, ctx.config, companyCode, userName, ctx.ip);
-    const row = await ctx.db.selectFrom('account').innerJoin('company', 'company.id', 'account.companyId')
-      .select(['account.id', 'account.companyId', 'account.passwordHash', 'account.enabled', 'company.enabled as companyEnabled', 'company.flags'])
-      .where('company.code', '=', companyCode).where('account.userName', '=', userName).executeTakeFirst();
+    const company = await ctx.db.selectFrom('company').select(['id', 'enabled', 'flags']).where('code', '=', companyCode).executeTakeFirst();
+    // The whitelist comes before the password: from outside it, right and wrong passwords (and unknown
+    // users) get the same answer, so the login cannot be used to test passwords.
+    if (company) await checkIpWhitelist(ctx.db, Number(company.id), parseFlags(company.flags).ipWhitelist, ctx.ip);
+    const row = company
+      ? await ctx.db.selectFrom('account').select(['id', 'passwordHash', 'enabled']).where('companyId', '=', Number(company.id)).where('userName', '=', userName).executeTakeFirst()
+      : undefined;
+    const usual = row ? await isUsualSource(ctx.db, Number(row.id), ctx.ip) : false;
+    await assertLoginAllowed(ctx.db, ctx.config, companyCode, userName, ctx.ip, usual);
     // Always spend the same hashing time, so response time does not reveal which user names exist.
     const ok = await verifyPassword(input.password!, row ? String(row.passwordHash) : DUMMY_HASH);
-    if (!row || !ok) {
-      await recordLoginFailure(ctx.db, companyCode, userName, ctx.ip);
+    if (!company || !row || !ok) {
+      await recordLoginFailure(ctx.db, ctx.config, companyCode, userName, ctx.ip, usual);
       throw bizError('AUTH_LOGIN_4033');
     }
-    if (!row.companyEnabled) throw accessRefused('公司已停用，请联系管理员');
+    if (!company.enabled) throw accessRefused('公司已停用，请联系管理员');
     if (!row.enabled) throw accessRefused('账号已停用，请联系管理员');
-    await checkIpWhitelist(ctx.db, Number(row.companyId), parseFlags(row.flags).ipWhitelist, ctx.ip);
-    await clearLoginFailures(ctx.db, companyCode, userName);
-    return startSession(ctx.db, { companyId: Number(row.companyId), accountId: Number(row.id), ip: ctx.ip, userAgent: ctx.userAgent }, ttl);
+    await clearLoginFailures(ctx.db, companyCode, userName, ctx.ip);
+    return startSession(ctx.db, { companyId: Number(company.id), accountId: Number(row.id), ip: ctx.ip, userAgent: ctx.userAgent }, ttl);
   },
 };
 
@@ -107,7 +112,9 @@ export function authOps(allRightCodes: () => string[]): Record<string, OpHandler
       async run(ctx, input: { oldPassword: string; newPassword: string }) {
         const acc = await ctx.tenant.select('account').select(['passwordHash']).where('id', '=', ctx.caller!.accountId).executeTakeFirstOrThrow();
         if (!(await verifyPassword(input.oldPassword, String(acc.passwordHash)))) throw bizError('AUTH_PASSWORD_4036');
-        if (input.newPassword.length < 6 || input.newPassword === input.oldPassword) throw bizError('AUTH_PASSWORD_WEAK_4037');
+        if (input.newPassword === input.oldPassword) throw bizError('AUTH_PASSWORD_WEAK_4037', { detail: '新密码不能与原密码相同' });
+        const weak = passwordProblem(input.newPassword, { title: '新密码', userName: ctx.caller!.userName });
+        if (weak) throw bizError('AUTH_PASSWORD_WEAK_4037', { detail: weak });
         const passwordHash = await hashPassword(input.newPassword);
         await ctx.transaction(async (db, t) => {
           await t.update('account').set({ passwordHash, passwordChangedAt: new Date().toISOString() }).where('id', '=', ctx.caller!.accountId).execute();

@@ -3,9 +3,12 @@
 import { COMPANY_FLAGS, parseFlags, type CompanyFlag } from '../../core/flags.ts';
 import { clearCallerCache } from '../auth/caller.ts';
 import { hashPassword } from '../auth/password.ts';
+import { passwordProblem } from '../auth/password-policy.ts';
+import { assertCompanyKeepsAdmin, assertMayActOnAccount } from '../auth/rights-guard.ts';
 import { endAccountSessions } from '../auth/tokens.ts';
 import type { AuditChange, OpHandler } from '../catalog/context.ts';
-import { bizError } from '../http/errors.ts';
+import { bizError, validationError } from '../http/errors.ts';
+import { resolvePrintableDocs } from '../domain/printable-docs.ts';
 import type { OpsDeps } from './index.ts';
 
 const MULTIPLE = { type: 'string', pattern: '^\\d{1,3}(\\.\\d{1,4})?$' };
@@ -100,10 +103,13 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
       },
     },
     'account.resetPassword': {
-      input: { type: 'object', required: ['id', 'password'], properties: { id: { type: 'integer', title: '账号' }, password: { type: 'string', minLength: 6, maxLength: 200, title: '新密码' } } },
+      input: { type: 'object', required: ['id', 'password'], properties: { id: { type: 'integer', title: '账号' }, password: { type: 'string', minLength: 1, maxLength: 200, title: '新密码' } } },
       async run(ctx, input: { id: number; password: string }) {
-        const acc = await ctx.tenant.select('account').select(['id', 'userName']).where('id', '=', input.id).executeTakeFirst();
+        const acc = await ctx.tenant.select('account').select(['id', 'userName', 'roleIds']).where('id', '=', input.id).executeTakeFirst();
         if (!acc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '账号' });
+        await assertMayActOnAccount(ctx.caller!, ctx.tenant, acc, '重置该账号的密码');
+        const weak = passwordProblem(input.password, { title: '新密码', userName: String(acc.userName) });
+        if (weak) throw validationError([{ field: 'password', message: weak }]);
         const passwordHash = await hashPassword(input.password);
         await ctx.transaction(async (db, t) => {
           await t.update('account').set({ passwordHash, passwordChangedAt: new Date().toISOString() }).where('id', '=', input.id).execute();
@@ -116,11 +122,13 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
     'account.setEnabled': {
       input: { type: 'object', required: ['id', 'enabled'], properties: { id: { type: 'integer', title: '账号' }, enabled: { type: 'boolean', title: '启用' } } },
       async run(ctx, input: { id: number; enabled: boolean }) {
-        const acc = await ctx.tenant.select('account').select(['id', 'userName', 'enabled']).where('id', '=', input.id).executeTakeFirst();
+        const acc = await ctx.tenant.select('account').select(['id', 'userName', 'enabled', 'roleIds']).where('id', '=', input.id).executeTakeFirst();
         if (!acc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '账号' });
         if (input.id === ctx.caller!.accountId && !input.enabled) throw bizError('COMMON_VALIDATION_4000', { detail: '不能停用当前登录的账号' });
+        await assertMayActOnAccount(ctx.caller!, ctx.tenant, acc, input.enabled ? '启用该账号' : '停用该账号');
         await ctx.transaction(async (db, t) => {
           await t.update('account').set({ enabled: input.enabled ? 1 : 0, updatedAt: new Date().toISOString() }).where('id', '=', input.id).execute();
+          if (!input.enabled) await assertCompanyKeepsAdmin(db, ctx.database.dialect, t.companyId, '停用该账号');
           await ctx.audit({ action: 'update', entity: 'account', recordId: input.id, recordLabel: String(acc.userName), changes: [{ field: 'enabled', title: '启用', from: !!acc.enabled, to: input.enabled }] }, db);
         });
         if (!input.enabled) await endAccountSessions(ctx.db, input.id, 'account-disabled');
@@ -188,15 +196,16 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
       input: {
         type: 'object', required: ['soIdList', 'docType'],
         properties: {
-          soIdList: { type: 'array', minItems: 1, maxItems: 500, items: { type: ['string', 'integer'], maxLength: 50 }, title: '单据列表' },
+          soIdList: { type: 'array', minItems: 1, maxItems: 500, items: { type: ['string', 'integer'], minLength: 1, maxLength: 50, minimum: 1 }, title: '单据列表' },
           docType: { type: 'string', minLength: 1, maxLength: 50, pattern: '^[A-Za-z][A-Za-z0-9_]*$', title: '单据类型' },
         },
       },
       async run(ctx, input: { soIdList: Array<string | number>; docType: string }) {
         const now = new Date().toISOString();
-        const ids = [...new Set(input.soIdList.map(String))];
+        // Only documents of the caller's company, recorded under their numbers; one unknown refuses all.
+        const docNos = await resolvePrintableDocs(ctx.tenant, input.docType, input.soIdList);
         await ctx.transaction(async (_db, t) => {
-          for (const docId of ids) {
+          for (const docId of docNos) {
             // One upsert per document, counted in SQL: two clerks printing at once both count.
             await t.insert('printRecord', { docType: input.docType, docId, printCount: 1, firstPrintedAt: now, lastPrintedAt: now, lastPrintedBy: ctx.caller!.userName })
               .onConflict((oc) => oc.columns(['companyId', 'docType', 'docId']).doUpdateSet((eb) => ({
@@ -205,7 +214,7 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
               .execute();
           }
         });
-        return { count: ids.length };
+        return { count: docNos.length };
       },
     },
   };

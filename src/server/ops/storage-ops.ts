@@ -147,7 +147,9 @@ async function image(ctx: CallContext): Promise<FileResponse> {
   if (!type) throw notExist();
   const store = mediaStore(ctx.config.dataDir);
   const original = store.pathOf(row.storedName);
-  const inline = type.kind === 'image' || type === PDF;
+  // Images show inline (lists and <img>); anything else — a PDF may carry JavaScript — is a download, so
+  // the browser never opens it as a page of this origin.
+  const inline = type.kind === 'image';
 
   if (param.size === 0) return new FileResponse(displayName(row), type.mime, await openStream(original), inline, IMAGE_CACHE);
   if (type.kind !== 'image') throw bizError('STORAGE_NOT_IMAGE_4046');

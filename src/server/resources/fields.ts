@@ -1,6 +1,7 @@
 // Field values in their three shapes: stored (database), exposed (JSON responses) and cells (xlsx).
 // Money and decimals are integers in the database (× 10^scale) and exact decimal strings outside it.
 import Decimal from 'decimal.js';
+import { passwordProblem } from '../auth/password-policy.ts';
 import { formatTime } from '../../core/format.ts';
 import { parseCidr } from '../auth/ip-whitelist.ts';
 import type { Field } from './types.ts';
@@ -134,7 +135,7 @@ export function parseValue(f: Field, raw: unknown, source: 'json' | 'import' = '
       else if (typeof raw === 'number' && Number.isFinite(raw)) s = Number.isInteger(raw) ? BigInt(raw).toString() : String(raw);
       else if (raw instanceof Date && source === 'import') s = raw.toISOString().slice(0, 10);
       else return bad;
-      const err = checkText(f, s);
+      const err = checkText(f, s) ?? (f.type === 'password' ? passwordProblem(s, { title: f.title }) ?? undefined : undefined);
       return err ? { error: err } : { value: s };
     }
     case 'integer':

@@ -2,6 +2,7 @@
 // Every query goes through the caller's company scope (ctx.tenant / the transaction's tenant), so an id
 // of another company behaves exactly like an id that does not exist.
 import { sql } from 'kysely';
+import { passwordProblem } from '../auth/password-policy.ts';
 import type { CallContext, OpHandler } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
@@ -289,7 +290,13 @@ function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
       }
       if (parsed.errors.length) throw validationError(parsed.errors);
       const values = parsed.values;
-      for (const f of r.fields) if (f.type === 'password' && typeof values[f.name] === 'string') values[f.name] = await hashPassword(values[f.name] as string);
+      for (const f of r.fields) {
+        if (f.type !== 'password' || typeof values[f.name] !== 'string') continue;
+        // The field rules applied the password policy; here the user name it may not contain is known.
+        const weak = passwordProblem(values[f.name] as string, { title: f.title, userName: typeof body.userName === 'string' ? body.userName.trim() : undefined });
+        if (weak) throw validationError([{ field: f.name, message: weak }]);
+        values[f.name] = await hashPassword(values[f.name] as string);
+      }
       const accountId = ctx.caller!.accountId;
       try {
         return await ctx.transaction(async (db, tenant) => {
@@ -328,6 +335,7 @@ function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
             rowId = id;
           }
           if (hooks.afterSave) await hooks.afterSave({ ...event, id: rowId });
+          if (hooks.afterWrite) await hooks.afterWrite({ ctx, db, tenant, op: 'save' });
           const after = (await tenant.select(r.table).selectAll().where('id', '=', rowId).executeTakeFirstOrThrow()) as Row;
           if (keywords) await syncKeywords(db, ctx.database.dialect, keywords, tenant.companyId, [{ id: Number(rowId), before, after }]);
           await ctx.audit({
@@ -358,6 +366,7 @@ function removeHandler(reg: ResourceRegistry, r: Resource): OpHandler<{ id?: unk
         return await ctx.transaction(async (db, tenant) => {
           const rows = (await tenant.select(r.table).selectAll().where('id', 'in', ids).execute()) as Row[];
           if (rows.length !== ids.length) throw notFound(r);
+          if (hooks.authorizeRemove) await hooks.authorizeRemove(ctx, tenant, rows);
           const byId = new Map(rows.map((x) => [String(x.id), x]));
           for (const ref of r.referrers) {
             let holder: { refId: string } | undefined;
@@ -383,6 +392,7 @@ function removeHandler(reg: ResourceRegistry, r: Resource): OpHandler<{ id?: unk
           }
           if (hooks.beforeRemove) await hooks.beforeRemove(ctx, db, tenant, rows);
           for (let i = 0; i < ids.length; i += 500) await tenant.delete(r.table).where('id', 'in', ids.slice(i, i + 500)).execute();
+          if (hooks.afterWrite) await hooks.afterWrite({ ctx, db, tenant, op: 'remove' });
           if (keywords) await syncKeywords(db, ctx.database.dialect, keywords, tenant.companyId, rows.map((row) => ({ id: Number(row.id), before: row })));
           for (const row of rows) {
             const changes = r.fields.filter((f) => f.type !== 'password' && row[f.column] !== null && row[f.column] !== undefined)
@@ -704,6 +714,7 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
           updated++;
         }
         if (keywords) await syncKeywords(db, ctx.database.dialect, keywords, tenant.companyId, indexed);
+        if (hooks.afterWrite) await hooks.afterWrite({ ctx, db, tenant, op: 'import' });
         const result = { created: creates.length, updated, unchanged };
         await ctx.audit({
           action: 'import', entity: r.name, recordLabel: upload.fileName.slice(0, 200),

@@ -3,6 +3,7 @@
 import type { CallContext } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
+import { assertCompanyKeepsAdmin, assertMayActOnAccount, assertMayActOnRole, assertMayActOnRoleMembers } from '../auth/rights-guard.ts';
 import { endAccountSessions } from '../auth/tokens.ts';
 import { bizError, type FieldError } from '../http/errors.ts';
 import type { Row } from './query.ts';
@@ -37,13 +38,21 @@ export interface ResourceHooks {
   extraColumns?(e: SaveEvent): Row;
   /** After the row is written, in the same transaction. */
   afterSave?(e: SaveEvent & { id: number | string }): Promise<void>;
+  /** Whether the caller may delete these rows at all: before any other check, in the same transaction. */
+  authorizeRemove?(ctx: CallContext, tenant: Tenant, rows: Row[]): Promise<void>;
   /** Before rows are deleted (after reference checks), in the same transaction. */
   beforeRemove?(ctx: CallContext, db: DB, tenant: Tenant, rows: Row[]): Promise<void>;
+  /**
+   * After every write of the resource — save, import, remove — in the same transaction, once per call:
+   * checks that hold for the company as a whole (a throw rolls the whole write back).
+   */
+  afterWrite?(e: { ctx: CallContext; db: DB; tenant: Tenant; op: 'save' | 'import' | 'remove' }): Promise<void>;
   /** Adds computed properties to exposed rows (list, get, export). */
   decorate?(rows: Row[], reg: ResourceRegistry): void;
 }
 
 const isOn = (v: unknown) => v === 1 || v === true || v === '1';
+const WRITE_ACTION = { save: '保存', import: '导入', remove: '删除' } as const;
 
 async function priceTitleKind(tenant: Tenant, id: unknown): Promise<string | undefined> {
   if (id === null || id === undefined) return undefined;
@@ -63,6 +72,8 @@ export const HOOKS: Record<string, ResourceHooks> = {
       const errors: FieldError[] = [];
       const caller = ctx.caller!;
       if (id !== null && Number(id) === caller.accountId && 'enabled' in values && !isOn(values.enabled)) throw bizError('ACCOUNT_SELF_4052');
+      // Changing an account (its password, state, roles, anything) needs every right it holds.
+      if (before) await assertMayActOnAccount(caller, tenant, { userName: before.userName, roleIds: before.roleIds }, '修改该账号');
       if ('purchasePriceId' in values && values.purchasePriceId != null && (await priceTitleKind(tenant, values.purchasePriceId)) !== 'purchase') {
         errors.push({ field: 'purchasePriceId', message: '默认采购价格表必须是采购价类型' });
       }
@@ -91,6 +102,9 @@ export const HOOKS: Record<string, ResourceHooks> = {
       if ('password' in values) await endAccountSessions(db, Number(id), 'password-changed');
       else if ('enabled' in values && isOn(before.enabled) && !isOn(values.enabled)) await endAccountSessions(db, Number(id), 'account-disabled');
     },
+    async authorizeRemove(ctx, tenant, rows) {
+      for (const row of rows) await assertMayActOnAccount(ctx.caller!, tenant, { userName: row.userName, roleIds: row.roleIds }, '删除该账号');
+    },
     async beforeRemove(ctx, db, tenant, rows) {
       const ids = rows.map((r) => Number(r.id));
       if (ids.includes(ctx.caller!.accountId)) throw bizError('ACCOUNT_SELF_4052');
@@ -102,11 +116,17 @@ export const HOOKS: Record<string, ResourceHooks> = {
       await tenant.delete('printInfo').where('accountId', 'in', ids).execute();
       for (const id of ids) await endAccountSessions(db, id, 'account-removed');
     },
+    afterWrite: ({ ctx, db, tenant, op }) => assertCompanyKeepsAdmin(db, ctx.database.dialect, tenant.companyId, WRITE_ACTION[op]),
   },
   role: {
-    async validate({ ctx, before, merged }) {
+    async validate({ ctx, tenant, before, merged }) {
       const caller = ctx.caller!;
       if (caller.allRights) return [];
+      // Changing a role changes every account holding it: it needs every right the role holds now.
+      if (before) {
+        assertMayActOnRole(caller, before, '修改该角色');
+        await assertMayActOnRoleMembers(caller, tenant, before, '修改');
+      }
       const errors: FieldError[] = [];
       if (isOn(merged.allRights) && !isOn(before?.allRights)) errors.push({ field: 'allRights', message: '您没有全部权限，不能授予全部权限' });
       const had = new Set(parseList(before?.rights).map(String));
@@ -114,6 +134,13 @@ export const HOOKS: Record<string, ResourceHooks> = {
       if (beyond.length) errors.push({ field: 'rights', message: `不能授予您自己没有的权限：${beyond.slice(0, 5).join('、')}${beyond.length > 5 ? ' 等' : ''}` });
       return errors;
     },
+    async authorizeRemove(ctx, tenant, rows) {
+      for (const row of rows) {
+        assertMayActOnRole(ctx.caller!, row, '删除该角色');
+        await assertMayActOnRoleMembers(ctx.caller!, tenant, row, '删除');
+      }
+    },
+    afterWrite: ({ ctx, db, tenant, op }) => assertCompanyKeepsAdmin(db, ctx.database.dialect, tenant.companyId, WRITE_ACTION[op]),
   },
   product: {
     async validate({ tenant, values, merged }) {
