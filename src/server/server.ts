@@ -28,7 +28,7 @@ export async function createServer(config: ServerConfig, opts: { seed?: boolean 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, backgroundCheckpoint: true });
   try {
     await migrate(database.db, database.dialect);
-    if (opts.seed !== false) await seedIfEmpty(database.db);
+    if (opts.seed !== false) await seedIfEmpty(database.db, database.dialect);
     const app = await buildApp({ config, database, catalog, bound });
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
