@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
+import { startIdempotencySweep } from './http/idempotency.ts';
 import { allOps } from './ops/index.ts';
 import { loadResources, resourceResolver } from './resources/index.ts';
 
@@ -32,7 +33,8 @@ export async function createServer(config: ServerConfig, opts: { seed?: boolean 
     const app = await buildApp({ config, database, catalog, bound });
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
-    return { app, database, close: async () => { await sweep.stop(); await app.close(); await database.close(); } };
+    const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);
+    return { app, database, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await database.close(); } };
   } catch (e) {
     await database.close();
     throw e;

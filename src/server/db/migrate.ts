@@ -16,6 +16,7 @@ import * as m012 from './migrations/012-export-jobs.ts';
 import * as m013 from './migrations/013-product-keywords.ts';
 import * as m014 from './migrations/014-putaway-line-indexes.ts';
 import * as m015 from './migrations/015-inbound-close-export-expiry.ts';
+import * as m016 from './migrations/016-idempotency-keys.ts';
 
 interface Migration {
   name: string;
@@ -37,6 +38,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '013-product-keywords', up: m013.up },
   { name: '014-putaway-line-indexes', up: m014.up },
   { name: '015-inbound-close-export-expiry', up: m015.up },
+  { name: '016-idempotency-keys', up: m016.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */
