@@ -17,6 +17,7 @@ import * as m013 from './migrations/013-product-keywords.ts';
 import * as m014 from './migrations/014-putaway-line-indexes.ts';
 import * as m015 from './migrations/015-inbound-close-export-expiry.ts';
 import * as m016 from './migrations/016-idempotency-keys.ts';
+import * as m017 from './migrations/017-table-write-log.ts';
 
 interface Migration {
   name: string;
@@ -39,6 +40,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '014-putaway-line-indexes', up: m014.up },
   { name: '015-inbound-close-export-expiry', up: m015.up },
   { name: '016-idempotency-keys', up: m016.up },
+  { name: '017-table-write-log', up: m017.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */
