@@ -97,7 +97,8 @@ async function prepareSqlite(): Promise<Target> {
 
 async function preparePostgres(): Promise<Target> {
   const admin = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-  const name = 'bench_api';
+  // BENCH_API_DB: another name, for two checkouts measured side by side on one server.
+  const name = /^[a-z_][a-z0-9_]*$/.test(process.env.BENCH_API_DB ?? '') ? process.env.BENCH_API_DB! : 'bench_api';
   const c = new pg.Client({ connectionString: admin.toString() });
   await c.connect();
   await c.query(`drop database if exists ${name} with (force)`);
@@ -105,7 +106,7 @@ async function preparePostgres(): Promise<Target> {
   await c.end();
   const url = new URL(admin.toString());
   url.pathname = `/${name}`;
-  const dataDir = path.join(os.tmpdir(), 'tbo-bench-api', 'pg-data');
+  const dataDir = path.join(os.tmpdir(), 'tbo-bench-api', `pg-data-${name}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   await seed({ dataDir, databaseUrl: url.toString() }, 'PostgreSQL');
   return { label: 'PostgreSQL', dataDir, databaseUrl: url.toString() };
