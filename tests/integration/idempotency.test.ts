@@ -152,3 +152,10 @@ it('keys are kept 24 hours, then swept', async () => {
   expect(await sweepIdempotencyKeys(t.database.db, 24, Date.now() + 25 * 3600_000)).toBeGreaterThan(0);
   expect(await count('idempotencyKey', { idemKey: key })).toBe(0);
 });
+
+it('the API documentation names the header on idempotent codes only', async () => {
+  const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { token: admin } })).body);
+  const params = (path: string) => (doc.paths[path].post.parameters ?? []).map((p: any) => p.name);
+  expect(params('/oms/api/020203')).toContain('Idempotency-Key');
+  expect(params('/oms/api/020201')).not.toContain('Idempotency-Key');
+});
