@@ -99,6 +99,26 @@ describe('the same key twice', () => {
   });
 });
 
+describe('the key commits with the call’s writes, or not at all', () => {
+  it('a refusal inside the transaction, after the status was already changed, rolls back the key with the change', async () => {
+    const po = await ok(t.call('oms', '020203', poBody(), admin));
+    await t.database.db.updateTable('supplier').set({ enabled: 0 }).where('id', '=', supplierId).execute();
+    const key = newKey();
+    try {
+      const refused = await t.call('oms', '020205', { id: po.id, version: po.version }, admin, withKey(key));
+      expect(refused.code).toBe('PURCHASE_SUPPLIER_DISABLED_4092');
+    } finally {
+      await t.database.db.updateTable('supplier').set({ enabled: 1 }).where('id', '=', supplierId).execute();
+    }
+    expect(await count('idempotencyKey', { idemKey: key })).toBe(0);
+    expect((await ok(t.call('oms', '020202', { id: po.id }, admin))).status).toBe(po.status);
+    // the user fixed the cause and clicks again (same submission): now it is done, once
+    const done = await t.call('oms', '020205', { id: po.id, version: po.version }, admin, withKey(key));
+    expect(done.code).toBe('200');
+    expect(await t.call('oms', '020205', { id: po.id, version: po.version }, admin, withKey(key))).toEqual(done);
+  });
+});
+
 describe('concurrent twins', () => {
   it('five calls with one key at once: one order, five identical answers', async () => {
     const before = await count('purchaseOrder');

@@ -72,3 +72,24 @@ it('a write answered by one process is in the very next list read on the other: 
   }
   expect(stale).toBe(0);
 }, 120_000);
+
+// Issue 19.14 across processes: a repeat of a submission may reach the other process (a load balancer
+// retrying, a second click): the key still makes one document.
+it('the same Idempotency-Key sent to both processes at once makes one purchase order, and both answer it', async () => {
+  const login = await post(`${a.url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
+  const tk = login.data.accessToken as string;
+  const supplier = (await post(`${a.url}/cdm/api/011601`, { page: 1, pageSize: 10 }, tk)).data.list[0];
+  const wh = (await post(`${a.url}/cdm/api/011001`, { page: 1, pageSize: 10 }, tk)).data.list[0];
+  const product = await post(`${a.url}/cdm/api/010203`, { code: 'TWOPROC2', name: '双进程幂等商品', unitSmall: '个' }, tk);
+  const body = JSON.stringify({ supplierId: supplier.id, warehouseId: wh.id, lines: [{ productId: product.data.id, qty: 1, price: 1 }] });
+  const orders = async () => (await post(`${a.url}/oms/api/020201`, { page: 1, pageSize: 1 }, tk)).data.total as number;
+  const before = await orders();
+  for (let round = 0; round < 5; round++) {
+    const key = `two-process-key-${round}-${Date.now()}`;
+    const send = (url: string) => fetch(`${url}/oms/api/020203`, { method: 'POST', headers: { 'content-type': 'application/json', token: tk, 'idempotency-key': key }, body }).then((r) => r.text());
+    const [x, y] = await Promise.all([send(a.url), send(b.url)]);
+    expect(JSON.parse(x).code).toBe('200');
+    expect(y).toBe(x);
+  }
+  expect(await orders()).toBe(before + 5);
+}, 60_000);
