@@ -4,7 +4,9 @@
 // database (SQLite, or PostgreSQL when DATABASE_URL is set). What a user sees after any of those writes
 // is the new data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ok, startTestServer, type TestServer } from './helpers.ts';
+import pg from 'pg';
+import { foldWriteLog } from '../../src/server/db/postgres-writes.ts';
+import { isPostgres, ok, startTestServer, type TestServer } from './helpers.ts';
 import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
 
 const PRODUCT = { list: '010201', save: '010203' };
@@ -87,6 +89,34 @@ describe('inventory lists (cdm 011301, 011302)', () => {
     await t.database.db.updateTable('warehouse').set({ name: '改名后的仓库' }).where('id', '=', wh).execute();
     expect((await inv()).map((r: any) => r.warehouseName)).toEqual(['改名后的仓库']);
     expect((await dist()).map((r: any) => r.warehouseName)).toEqual(['改名后的仓库']);
+  });
+});
+
+describe.skipIf(!isPostgres())('PostgreSQL write records (table_write)', () => {
+  it('every write is recorded with its transaction; folding the records into totals changes no token', async () => {
+    const tables = ['product', 'category'];
+    const t0 = await t.database.writes.token(tables);
+    expect(await t.database.writes.token(tables)).toBe(t0);
+    await t.database.db.transaction().execute(async (trx) => {
+      await trx.updateTable('category').set({ name: '记录测试' }).where('id', '=', -1).execute();
+    });
+    const t1 = await t.database.writes.token(tables);
+    expect(t1).not.toBe(t0);
+    const c = new pg.Client({ connectionString: t.config.databaseUrl });
+    await c.connect();
+    try {
+      await foldWriteLog(c);
+      expect(Number((await c.query('select count(*) as n from table_write')).rows[0].n)).toBe(0);
+      expect(await t.database.writes.token(tables)).toBe(t1);
+      // a write that never committed is never counted
+      await t.database.db.transaction().execute(async (trx) => {
+        await trx.updateTable('product').set({ name: 'x' }).where('id', '=', -1).execute();
+        throw new Error('rolled back');
+      }).catch(() => undefined);
+      expect(await t.database.writes.token(tables)).toBe(t1);
+    } finally {
+      await c.end();
+    }
   });
 });
 

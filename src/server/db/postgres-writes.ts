@@ -130,6 +130,22 @@ class SharedCounts {
   }
 }
 
+/**
+ * Moves the log's rows into the totals in one transaction (skipped while another process does it):
+ * every sum a reader sees stays the same.
+ */
+export async function foldWriteLog(c: pg.ClientBase): Promise<void> {
+  try {
+    await c.query('begin');
+    const got = await c.query<{ got: boolean }>('select pg_try_advisory_xact_lock($1) as got', [FOLD_LOCK]);
+    if (got.rows[0]?.got) await c.query(FOLD);
+    await c.query('commit');
+  } catch (e) {
+    await c.query('rollback').catch(() => undefined);
+    throw e;
+  }
+}
+
 export function watchPostgresWrites(pools: pg.Pool[], connectionString: string): { writes: TableWrites; close(): Promise<void> } {
   const presence = new LogPresence();
   // Its own connection: reading counts never waits behind the pool, and is never itself instrumented.
@@ -150,12 +166,8 @@ export function watchPostgresWrites(pools: pg.Pool[], connectionString: string):
     recordedSinceFold = 0;
     const c = await own.connect();
     try {
-      await c.query('begin');
-      const got = await c.query<{ got: boolean }>('select pg_try_advisory_xact_lock($1) as got', [FOLD_LOCK]);
-      if (got.rows[0]?.got) await c.query(FOLD);
-      await c.query('commit');
+      await foldWriteLog(c);
     } catch (e) {
-      await c.query('rollback').catch(() => undefined);
       console.error(`[table-writes] fold: ${(e as Error).message}`);
     } finally {
       c.release();
