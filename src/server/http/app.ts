@@ -12,13 +12,13 @@ import type { CallContext, Caller } from '../catalog/context.ts';
 import { Tenant } from '../catalog/tenant.ts';
 import { validateInput } from '../catalog/validate-input.ts';
 import type { ServerConfig } from '../config.ts';
-import type { Database } from '../db/connection.ts';
+import type { DB, Database } from '../db/connection.ts';
 import { fail, ok } from './envelope.ts';
 import { ApiError, bizError } from './errors.ts';
 import { contentDisposition, FileResponse } from './file-response.ts';
 import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
-import { IdempotentCall, keyOf, Replay, requestHash } from './idempotency.ts';
+import { idempotentCall, Replay } from './idempotency.ts';
 import { buildOpenApi } from './openapi.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -38,29 +38,6 @@ function headerToken(req: FastifyRequest): string | null {
   const auth = req.headers.authorization;
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
   return null;
-}
-
-/**
- * Runs a call that came with an Idempotency-Key: a key already answered gives that answer (Replay)
- * without running the handler; a refusal that raced a twin which committed meanwhile also gives the
- * twin's answer, as the twin's own repeat would.
- */
-async function runIdempotent(idem: IdempotentCall, run: () => Promise<unknown>): Promise<unknown> {
-  const first = await idem.stored();
-  if (first) return new Replay(first);
-  let result: unknown;
-  try {
-    result = await run();
-  } catch (e) {
-    if (e instanceof Replay) return e;
-    if (e instanceof ApiError) {
-      const twin = await idem.stored();
-      if (twin) return new Replay(twin);
-    }
-    throw e;
-  }
-  await idem.finish(result);
-  return result;
 }
 
 function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
@@ -137,10 +114,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (caller && !holdsRight(caller, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     const endpointName = `${family}:${code}`;
     const tenant = caller ? new Tenant(database.db, caller.company.id) : undefined;
-    const idemKey = caller ? keyOf(ep.entry, req.headers) : undefined;
-    const idem = idemKey && caller
-      ? new IdempotentCall(database.db, { companyId: caller.company.id, accountId: caller.accountId, endpoint: endpointName }, idemKey, requestHash(body, (req.query ?? {}) as Record<string, unknown>))
-      : undefined;
+    // Codes marked idempotent that came with an Idempotency-Key (retry-safe writes, idempotency.ts).
+    const idem = idempotentCall(database.db, ep.entry, caller, endpointName, req.headers, body, req.query);
     const ctx: CallContext = {
       family, entry: ep.entry, database, db: database.db, config, ip: req.ip,
       userAgent: String(req.headers['user-agent'] ?? ''), headers: req.headers, query: (req.query ?? {}) as Record<string, string>,
@@ -150,23 +125,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         return tenant;
       },
       file: ep.entry.body === 'multipart' ? async () => (req.isMultipart() ? req.file() : undefined) : undefined,
-      transaction: idem
-        ? async (fn) => {
-          // The key is claimed first and answered last, inside the call's own transaction (idempotency.ts).
-          const result = await inTransaction(database.db, async (trx) => {
-            await idem.claim(trx);
-            const r = await fn(trx, tenant!.with(trx));
-            await idem.record(trx, r);
-            return r;
-          });
-          idem.committed(result);
-          return result;
-        }
-        : (fn) => inTransaction(database.db, (trx) => fn(trx, tenant ? tenant.with(trx) : (undefined as any))),
+      transaction: (fn) => {
+        const work = (trx: DB) => fn(trx, tenant ? tenant.with(trx) : (undefined as any));
+        return idem ? idem.transaction(database.db, work) : inTransaction(database.db, work);
+      },
       audit: (e, db) => writeAudit(db ?? database.db, caller!, req.ip, endpointName, e),
     };
     const input = validateInput(ep.handler.input, body);
-    const result = idem ? await runIdempotent(idem, () => ep.handler.run(ctx, input)) : await ep.handler.run(ctx, input);
+    const result = idem ? await idem.run(() => ep.handler.run(ctx, input)) : await ep.handler.run(ctx, input);
     if (result instanceof Replay) {
       reply.header('Idempotent-Replayed', 'true');
       return reply.type('application/json; charset=utf-8').send(okEnvelopeText(result.answer));

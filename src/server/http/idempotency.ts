@@ -15,9 +15,11 @@
 // through the catalog inherits it by setting `idempotent: true` on its codes.
 import crypto from 'node:crypto';
 import type { EndpointEntry } from '../../core/catalog.ts';
+import type { Caller } from '../catalog/context.ts';
 import type { DB } from '../db/connection.ts';
-import { bizError } from './errors.ts';
+import { ApiError, bizError } from './errors.ts';
 import { JsonText } from './json-text.ts';
+import { inTransaction } from './transaction.ts';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 /** What a key may look like: the client sends a random hex or UUID string. */
@@ -66,6 +68,15 @@ function answerText(result: unknown): string {
   return result instanceof JsonText ? result.text : JSON.stringify(result ?? null);
 }
 
+/** The call's IdempotentCall when its code is marked idempotent and it came with a key (else undefined). */
+export function idempotentCall(db: DB, entry: EndpointEntry, caller: Caller | null, endpoint: string,
+  headers: Record<string, string | string[] | undefined>, body: unknown, query: unknown): IdempotentCall | undefined {
+  const key = caller ? keyOf(entry, headers) : undefined;
+  if (!key || !caller) return undefined;
+  const scope = { companyId: caller.company.id, accountId: caller.accountId, endpoint };
+  return new IdempotentCall(db, scope, key, requestHash(body, (query ?? {}) as Record<string, unknown>));
+}
+
 /** One call that came with a key. */
 export class IdempotentCall {
   /** a transaction of this call committed the claim */
@@ -79,6 +90,41 @@ export class IdempotentCall {
     return db.selectFrom('idempotencyKey').select(['requestHash', 'answer'])
       .where('companyId', '=', this.scope.companyId).where('accountId', '=', this.scope.accountId)
       .where('endpoint', '=', this.scope.endpoint).where('idemKey', '=', this.key);
+  }
+
+  /**
+   * Runs the handler: a key already answered gives that answer (Replay) without running it; a refusal
+   * that raced a twin which committed meanwhile also gives the twin's answer, as the twin's own repeat
+   * would.
+   */
+  async run(handler: () => Promise<unknown>): Promise<unknown> {
+    const first = await this.stored();
+    if (first) return new Replay(first);
+    let result: unknown;
+    try {
+      result = await handler();
+    } catch (e) {
+      if (e instanceof Replay) return e;
+      if (e instanceof ApiError) {
+        const twin = await this.stored();
+        if (twin) return new Replay(twin);
+      }
+      throw e;
+    }
+    await this.finish(result);
+    return result;
+  }
+
+  /** ctx.transaction of the call: the key is claimed first and answered last, in the same transaction. */
+  async transaction<T>(db: DB, work: (trx: DB) => Promise<T>): Promise<T> {
+    const result = await inTransaction(db, async (trx) => {
+      await this.claim(trx);
+      const r = await work(trx);
+      await this.record(trx, r);
+      return r;
+    });
+    this.committed(result);
+    return result;
   }
 
   /** The first call's answer when this key was used before (refused if for other content). */
