@@ -97,7 +97,8 @@ async function prepareSqlite(): Promise<Target> {
 
 async function preparePostgres(): Promise<Target> {
   const admin = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
-  const name = 'bench_api';
+  // BENCH_API_DB: another name, for two checkouts measured side by side on one server.
+  const name = /^[a-z_][a-z0-9_]*$/.test(process.env.BENCH_API_DB ?? '') ? process.env.BENCH_API_DB! : 'bench_api';
   const c = new pg.Client({ connectionString: admin.toString() });
   await c.connect();
   await c.query(`drop database if exists ${name} with (force)`);
@@ -105,7 +106,7 @@ async function preparePostgres(): Promise<Target> {
   await c.end();
   const url = new URL(admin.toString());
   url.pathname = `/${name}`;
-  const dataDir = path.join(os.tmpdir(), 'tbo-bench-api', 'pg-data');
+  const dataDir = path.join(os.tmpdir(), 'tbo-bench-api', `pg-data-${name}`);
   fs.rmSync(dataDir, { recursive: true, force: true });
   await seed({ dataDir, databaseUrl: url.toString() }, 'PostgreSQL');
   return { label: 'PostgreSQL', dataDir, databaseUrl: url.toString() };
@@ -115,7 +116,7 @@ async function seed(where: { dataDir: string; databaseUrl?: string }, label: str
   const database = openDatabase(where);
   try {
     await migrate(database.db, database.dialect);
-    await seedIfEmpty(database.db);
+    await seedIfEmpty(database.db, database.dialect);
     console.log(`${label}：写入 ${PRODUCTS} 个商品…`);
     const r = await seedScale(database.db, { company: 'demo', products: PRODUCTS, dialect: database.dialect });
     console.log(`${label}：完成，用时 ${(r.ms / 1000).toFixed(1)} 秒`);

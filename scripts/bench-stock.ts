@@ -84,7 +84,7 @@ async function seed(where: { dataDir: string; databaseUrl?: string }, label: str
   const database = openDatabase(where);
   try {
     await migrate(database.db, database.dialect);
-    await seedIfEmpty(database.db);
+    await seedIfEmpty(database.db, database.dialect);
     console.log(`${label}：写入 ${PRODUCTS} 个商品…`);
     const r = await seedScale(database.db, { company: 'demo', products: PRODUCTS, dialect: database.dialect });
     console.log(`${label}：商品完成，用时 ${(r.ms / 1000).toFixed(1)} 秒；写入 ${MOVES} 条库存流水…`);

@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(database.db, database.dialect);
-    if (await seedIfEmpty(database.db)) console.log('已创建演示公司 demo、demo2');
+    if (await seedIfEmpty(database.db, database.dialect)) console.log('已创建演示公司 demo、demo2');
     const where = database.dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `SQLite ${config.dataDir}/app.sqlite`;
     const products = count(values.products, 'products', 1000);
     console.log(`向公司 ${values.company} 写入 ${products} 个商品 → ${where}`);

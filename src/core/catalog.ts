@@ -27,6 +27,10 @@ export interface EndpointEntry {
   overlay?: boolean;
   /** false: identical in-flight requests are NOT dropped (spec §7: 010213). Default true. */
   dedupe?: boolean;
+  /** true: the call creates or posts a document; the client sends an Idempotency-Key (one per
+   *  submission, kept across its retries) and the server answers a repeat of that key with the first
+   *  answer, writing nothing (server/http/idempotency.ts). */
+  idempotent?: boolean;
   /** "public": no token at all; "1": any logged-in user; otherwise a function-right code. */
   permission: string;
   /** `resource:<name>.<op>` for generic master-data handlers, `op:<name>` for hand-written ones. */

@@ -23,6 +23,8 @@ export interface ServerConfig {
   exportRetentionDays: number;
   /** List pages of generic resources kept and served again while their tables are unwritten (resources/page-cache.ts). */
   listPageCache: boolean;
+  /** Hours an Idempotency-Key and its answer are kept (http/idempotency.ts; 0: kept for ever). */
+  idempotencyKeyHours: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -67,5 +69,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
     exportRetentionDays: int(env, 'EXPORT_RETENTION_DAYS', 7),
     listPageCache: !['false', '0', 'off'].includes(String(env.LIST_PAGE_CACHE ?? '').toLowerCase()),
+    idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 24),
   };
 }

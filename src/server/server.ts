@@ -10,6 +10,7 @@ import { seedIfEmpty } from './db/seed.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
 import { allDocumentDefinitions, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
+import { startIdempotencySweep } from './http/idempotency.ts';
 import { allOps } from './ops/index.ts';
 import { loadResources, resourceResolver } from './resources/index.ts';
 
@@ -38,11 +39,12 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
   try {
     await migrate(database.db, database.dialect);
     await syncDocumentTables(database.db, database.dialect, definitions);
-    if (opts.seed !== false) await seedIfEmpty(database.db);
+    if (opts.seed !== false) await seedIfEmpty(database.db, database.dialect);
     const app = await buildApp({ config, database, catalog, bound, documents });
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
-    return { app, database, close: async () => { await sweep.stop(); await app.close(); await database.close(); } };
+    const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);
+    return { app, database, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await database.close(); } };
   } catch (e) {
     await database.close();
     throw e;

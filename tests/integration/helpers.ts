@@ -46,7 +46,7 @@ export async function ok(call: Promise<{ code: string; msg: string; data: any }>
   return r.data;
 }
 
-async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPgDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `t_${crypto.randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

@@ -27,7 +27,7 @@ beforeAll(async () => {
   const config = loadConfig({ DATA_DIR: dir });
   database = openDatabase({ dataDir: dir });
   await migrate(database.db, database.dialect);
-  await seedIfEmpty(database.db);
+  await seedIfEmpty(database.db, database.dialect);
   app = await buildApp({ config, database, catalog, bound: bindCatalog(catalog, ops, () => undefined) });
 });
 afterAll(async () => {

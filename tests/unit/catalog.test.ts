@@ -69,3 +69,16 @@ describe('Content-Disposition', () => {
     expect(contentDisposition('a"b.xlsx')).toContain('filename="a_b.xlsx"');
   });
 });
+
+describe('idempotent codes (retry-safe writes, issue 19.14)', () => {
+  it('every code that creates, posts or changes a document is marked idempotent; reads and settings are not', async () => {
+    const { mustBeIdempotent } = await import('../../src/server/catalog/schema-check.ts');
+    const oms = catalog.families.oms;
+    const marked = oms.filter((e) => e.idempotent).map((e) => e.code);
+    for (const e of oms) if (mustBeIdempotent('oms', e.handler)) expect(e.idempotent, `${e.code} ${e.name}`).toBe(true);
+    expect(marked).toEqual(expect.arrayContaining(['020203', '020205', '020206', '020208', '021403', '021404', '021405', '021503', '021504', '022603', '022604', '022606', '022703', '022704', '021804']));
+    for (const code of ['020201', '020202', '020209', '023402', '023801']) expect(marked).not.toContain(code);
+    expect(mustBeIdempotent('oms', 'op:salesOrder.confirm')).toBe(true);
+    expect(mustBeIdempotent('oms', 'op:tableConfig.save')).toBe(false);
+  });
+});

@@ -649,3 +649,65 @@ describe('fileNameFromDisposition', () => {
     expect(fileNameFromDisposition(undefined)).toBeNull();
   });
 });
+
+describe('idempotency keys (catalog idempotent: true)', () => {
+  const keyOf = (s: Sent) => s.headers['Idempotency-Key'];
+  const po = (qty: number) => ({ supplierId: 1, warehouseId: 1, lines: [{ productId: 1, qty }] });
+
+  it('a document-creating call carries an Idempotency-Key; a list does not', async () => {
+    await callApi('oms', '020203', po(1));
+    await callApi('oms', '020201', { pageNum: 1 });
+    expect(keyOf(sent[0]!)).toMatch(/^[0-9a-f]{32}$/);
+    expect(keyOf(sent[1]!)).toBeUndefined();
+  });
+
+  it('the key is kept across the core’s own retry after a 5012 refresh', async () => {
+    let first = true;
+    handler = (req) => {
+      if (req.url === '/auth/public/990103') return ok({ accessToken: 'A2', refreshToken: 'R2' });
+      if (first) {
+        first = false;
+        return env('5012', '令牌已失效');
+      }
+      return ok({ id: 1 });
+    };
+    const res = await callApi('oms', '020203', po(1));
+    expect(res.code).toBe('200');
+    const posts = sent.filter((s) => s.url === '/oms/api/020203');
+    expect(posts).toHaveLength(2);
+    expect(keyOf(posts[1]!)).toBe(keyOf(posts[0]!));
+    expect(posts[1]!.headers.token).toBe('A2');
+  });
+
+  it('each answered submission gets a new key (two deliberate saves are two documents)', async () => {
+    await callApi('oms', '020203', po(2));
+    await callApi('oms', '020203', po(2));
+    expect(keyOf(sent[1]!)).not.toBe(keyOf(sent[0]!));
+  });
+
+  it('a server refusal is an answer too: the corrected submission gets a new key', async () => {
+    handler = () => env('COMMON_VALIDATION_4000', '请填写数量');
+    await callApi('oms', '020203', po(3));
+    handler = () => ok({ id: 1 });
+    await callApi('oms', '020203', po(3));
+    expect(keyOf(sent[1]!)).not.toBe(keyOf(sent[0]!));
+  });
+
+  it('after a lost answer (network), clicking again on the same content reuses the key; other content does not', async () => {
+    handler = () => 'network';
+    expect((await callApi('oms', '020203', po(4))).code).toBe(CLIENT_NETWORK);
+    handler = () => ok({ id: 1 });
+    await callApi('oms', '020203', po(4));
+    await callApi('oms', '020203', po(4));
+    await callApi('oms', '020203', po(5));
+    expect(keyOf(sent[1]!)).toBe(keyOf(sent[0]!));
+    // answered now: the next click is a new submission
+    expect(keyOf(sent[2]!)).not.toBe(keyOf(sent[0]!));
+    expect(keyOf(sent[3]!)).not.toBe(keyOf(sent[2]!));
+  });
+
+  it('a key the caller keeps (per form) is sent as given', async () => {
+    await callApi('oms', '020205', { id: 9, version: 1 }, { idempotencyKey: 'form-7f3a9c2e' });
+    expect(keyOf(sent[0]!)).toBe('form-7f3a9c2e');
+  });
+});

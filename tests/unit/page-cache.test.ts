@@ -6,9 +6,8 @@ import { TableWrites } from '../../src/server/db/table-writes.ts';
 import { JsonText } from '../../src/server/http/json-text.ts';
 import { keptPage, pageCacheOf } from '../../src/server/resources/page-cache.ts';
 
-function context(listPageCache = true) {
-  const writes = new TableWrites();
-  const ctx = { database: { writes }, config: { listPageCache }, tenant: { companyId: 1 } } as unknown as CallContext;
+function context(listPageCache = true, writes = new TableWrites()) {
+  const ctx = { database: { writes }, config: { listPageCache }, tenant: { companyId: 1 }, caller: { accountId: 7 } } as unknown as CallContext;
   let reads = 0;
   let value = 'v1';
   const read = async () => {
@@ -56,6 +55,32 @@ describe('keptPage', () => {
     await Promise.all([deaf.ask(), deaf.ask()]);
     await deaf.ask();
     expect(deaf.reads()).toBe(3);
+  });
+
+  it('keeps a page per caller: another account of the same company gets its own reading', async () => {
+    const c = context();
+    await c.ask();
+    await c.ask();
+    expect(c.reads()).toBe(1);
+    const other = { ...c.ctx, caller: { accountId: 8 } } as unknown as CallContext;
+    await keptPage(other, 'test', ['product'], { page: 1 }, c.read);
+    expect(c.reads()).toBe(2);
+  });
+
+  it('with counts kept in the database (PostgreSQL), a page is served only while the counts of its tables are unchanged', async () => {
+    let counts = new Map([['product', 1]]);
+    let countReads = 0;
+    const c = context(true, new TableWrites(() => 0, async () => { countReads++; return counts; }));
+    await c.ask();
+    await c.ask();
+    expect(c.reads()).toBe(1);
+    expect(countReads).toBe(2); // one count per request: another process may have written meanwhile
+    counts = new Map([['product', 2]]);
+    await c.ask();
+    expect(c.reads()).toBe(2);
+    counts = new Map([['product', 2], ['*', 1]]);
+    await c.ask();
+    expect(c.reads()).toBe(3);
   });
 
   it('counts a total once for everyone who asks while it is being counted, again under a new write state', async () => {

@@ -62,3 +62,23 @@ describe('schemas:check and the resource registry', () => {
     expect(checkSchemas(fine).map(formatProblem)).toEqual([]);
   });
 });
+
+describe('schemas:check and retry-safe document writes (issue 19.14)', () => {
+  const oms = (entry: Record<string, unknown>) => ({
+    family: 'oms',
+    endpoints: [{ code: '029901', name: '保存测试单', method: 'POST', body: 'json', response: 'json', permission: 'x.y', handler: 'op:testDoc.save', ...entry }],
+  });
+
+  it('refuses a document write of the oms family that is not marked idempotent, naming the code', () => {
+    const problems = checkSchemas(tree({ endpoints: { 'oms.json': oms({}) } })).map(formatProblem);
+    expect(problems.some((p) => p.includes('oms:029901') && p.includes('"idempotent": true'))).toBe(true);
+    expect(checkSchemas(tree({ endpoints: { 'oms.json': oms({ idempotent: true }) } })).map(formatProblem).filter((p) => p.includes('idempotent'))).toEqual([]);
+  });
+
+  it('refuses idempotent on a GET or on a file answer', () => {
+    const get = checkSchemas(tree({ endpoints: { 'oms.json': oms({ idempotent: true, method: 'GET', body: 'none' }) } })).map(formatProblem);
+    expect(get.some((p) => p.endsWith('oms.json#/endpoints/0/method: must be equal to constant'))).toBe(true);
+    const file = checkSchemas(tree({ endpoints: { 'oms.json': oms({ idempotent: true, response: 'file' }) } })).map(formatProblem);
+    expect(file.some((p) => p.endsWith('oms.json#/endpoints/0/response: must be equal to constant'))).toBe(true);
+  });
+});

@@ -17,6 +17,7 @@ import { getAccessToken } from '../session/storage';
 import { getEndpoint, isPublicEndpoint, pathOf } from './catalog';
 import { acquire, release, requestKey } from './dedupe';
 import { fileNameFromDisposition } from './download';
+import { IDEMPOTENCY_HEADER, settleSubmission, submissionKey } from './idempotency';
 import {
   CLIENT_ABORTED,
   CLIENT_DUPLICATE,
@@ -53,6 +54,9 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Upload progress, 0–100. */
   onUploadProgress?: (percent: number) => void;
+  /** Idempotent codes: the submission's key, when the caller keeps one (e.g. per form instance);
+   *  otherwise the core takes one per call (see idempotency.ts). */
+  idempotencyKey?: string;
 }
 
 export interface FileResult {
@@ -99,10 +103,12 @@ function buildRequest(
   options: CallOptions,
   token: string | null,
   retry: boolean,
+  idempotencyKey: string | undefined,
 ): AxiosRequestConfig {
   const headers: Record<string, string> = {};
   const params: Record<string, string> = {};
   if (token) headers.token = token;
+  if (idempotencyKey) headers[IDEMPOTENCY_HEADER] = idempotencyKey;
   for (const x of entry.extra ?? []) {
     const fromBody = isPlainObject(body) ? body[x.name] : undefined;
     const v = options.extra?.[x.name] ?? fromBody;
@@ -204,7 +210,7 @@ async function send(cfg: AxiosRequestConfig, entry: EndpointEntry, options: Call
   return { kind: 'file', blob, fileName };
 }
 
-async function execute<T>(family: Family, entry: EndpointEntry, body: unknown, options: CallOptions): Promise<Envelope<T>> {
+async function execute<T>(family: Family, entry: EndpointEntry, body: unknown, options: CallOptions, idempotencyKey?: string): Promise<Envelope<T>> {
   const publicCall = isPublicEndpoint(entry);
   const template = options.template ?? entry.name.includes('模板');
   let attempts = 0;
@@ -219,7 +225,8 @@ async function execute<T>(family: Family, entry: EndpointEntry, body: unknown, o
     }
     const token = publicCall ? null : getAccessToken();
     attempts += 1;
-    const outcome = await send(buildRequest(family, entry, body, options, token, attempts > 1), entry, options);
+    // The same idempotency key on every attempt: a replay after 5012 is the same submission.
+    const outcome = await send(buildRequest(family, entry, body, options, token, attempts > 1, idempotencyKey), entry, options);
 
     switch (outcome.kind) {
       case 'aborted':
@@ -268,12 +275,16 @@ export async function callApi<T = unknown>(
   options: CallOptions = {},
 ): Promise<Envelope<T>> {
   const entry = getEndpoint(family, code);
-  const key =
-    entry.dedupe === false ? null : requestKey(family, code, body, { extra: options.extra ?? null, file: options.file ?? null });
+  const identity = (): string => requestKey(family, code, body, { extra: options.extra ?? null, file: options.file ?? null });
+  const key = entry.dedupe === false ? null : identity();
   if (key !== null && !acquire(key)) return clientEnvelope(CLIENT_DUPLICATE) as Envelope<T>;
   const releaseOverlay = entry.overlay ? holdOverlay() : null;
+  const submission = entry.idempotent ? (key ?? identity()) : null;
+  const idempotencyKey = submission !== null ? submissionKey(submission, options.idempotencyKey) : undefined;
   try {
-    return await execute<T>(family, entry, body, options);
+    const env = await execute<T>(family, entry, body, options, idempotencyKey);
+    if (submission !== null) settleSubmission(submission, idempotencyKey!, env.code !== CLIENT_NETWORK && env.code !== CLIENT_ABORTED);
+    return env;
   } finally {
     if (key !== null) release(key);
     releaseOverlay?.();

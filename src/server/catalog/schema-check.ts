@@ -16,6 +16,16 @@ export interface SchemaProblem {
 
 export const formatProblem = (p: SchemaProblem) => `${p.file}#${p.pointer || '/'}: ${p.message}`;
 
+/** Verbs of document ops that create, post or change a document: a repeat must not do it twice. */
+const DOCUMENT_WRITES = /^op:[a-zA-Z]+\.(save|post|confirm|cancel|close|copy|create|ship|arrive|unload|importLines|remove|saveLine|removeLine)$/;
+/** oms ops that keep settings, not documents. */
+const NOT_DOCUMENTS = /^op:(tableConfig|printInfo|printRecord)\./;
+
+/** Document-creating or posting codes (the oms family's documents) must carry `idempotent: true`. */
+export function mustBeIdempotent(family: string, handler: string): boolean {
+  return family === 'oms' && DOCUMENT_WRITES.test(handler) && !NOT_DOCUMENTS.test(handler);
+}
+
 function listJson(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
@@ -100,6 +110,9 @@ export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
     (data?.endpoints ?? []).forEach((e: any, i: number) => {
       const m = /^resource:([a-zA-Z]+)\./.exec(e.handler ?? '');
       if (m && !resourceNames.has(m[1])) problems.push({ file: rel(f), pointer: `/endpoints/${i}/handler`, message: `资源 ${m[1]} 不存在（schemas/resources/${m[1]}.json）` });
+      if (mustBeIdempotent(data.family, e.handler ?? '') && e.idempotent !== true) {
+        problems.push({ file: rel(f), pointer: `/endpoints/${i}`, message: `接口 ${data.family}:${e.code}（${e.name}）创建或过账单据，须标记 "idempotent": true（重复提交只执行一次）` });
+      }
     });
   }
 

@@ -61,10 +61,12 @@ export function openDatabase(opts: OpenOptions): Database {
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, 'app.sqlite');
   const sqlite = new SQLite(file);
-  // WAL lets readers run while one writer commits; busy_timeout makes concurrent writers wait, not fail.
+  // busy_timeout makes concurrent writers wait, not fail — set first: switching a new file to WAL takes
+  // a lock that another process starting at the same moment may hold. WAL lets readers run while one
+  // writer commits.
+  sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 10000');
   sqlite.pragma('foreign_keys = ON');
   // Pages are read from a memory map (256 MB) instead of read() copies into a 2 MB page cache that a
   // 100,000-row table does not fit: a keyword count over it (a full scan) costs ~15% less CPU, none of

@@ -16,6 +16,8 @@ import * as m012 from './migrations/012-export-jobs.ts';
 import * as m013 from './migrations/013-product-keywords.ts';
 import * as m014 from './migrations/014-putaway-line-indexes.ts';
 import * as m015 from './migrations/015-inbound-close-export-expiry.ts';
+import * as m016 from './migrations/016-idempotency-keys.ts';
+import * as m017 from './migrations/017-table-write-log.ts';
 
 interface Migration {
   name: string;
@@ -37,22 +39,40 @@ export const MIGRATIONS: Migration[] = [
   { name: '013-product-keywords', up: m013.up },
   { name: '014-putaway-line-indexes', up: m014.up },
   { name: '015-inbound-close-export-expiry', up: m015.up },
+  { name: '016-idempotency-keys', up: m016.up },
+  { name: '017-table-write-log', up: m017.up },
 ];
 
+/** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */
+export const STARTUP_LOCK = 424242;
+
+/**
+ * Takes the start-up lock inside `trx`: on PostgreSQL an advisory lock held until the transaction ends;
+ * on SQLite the transaction itself began with the write lock (BEGIN IMMEDIATE, connection.ts).
+ */
+export async function lockStartup(trx: Kysely<any>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${STARTUP_LOCK})`.execute(trx);
+}
+
 export async function migrate(db: Kysely<any>, dialect: Dialect): Promise<string[]> {
-  await db.schema
-    .createTable('schema_migration')
-    .ifNotExists()
-    .addColumn('name', 'text', (c) => c.primaryKey())
-    .addColumn('applied_at', 'text', (c) => c.notNull())
-    .execute();
+  // Under the lock: two processes creating the table at once collide even with IF NOT EXISTS on
+  // PostgreSQL (a unique violation in its catalog), and one of them would stop.
+  await db.transaction().execute(async (trx) => {
+    await lockStartup(trx, dialect);
+    await trx.schema
+      .createTable('schema_migration')
+      .ifNotExists()
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('applied_at', 'text', (c) => c.notNull())
+      .execute();
+  });
   const done = new Set((await db.selectFrom('schemaMigration').select('name').execute()).map((r) => r.name as string));
   const applied: string[] = [];
   for (const m of MIGRATIONS) {
     if (done.has(m.name)) continue;
     // Each migration is all-or-nothing: PostgreSQL and SQLite both run DDL inside transactions.
     await db.transaction().execute(async (trx) => {
-      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(424242)`.execute(trx);
+      await lockStartup(trx, dialect);
       const again = await trx.selectFrom('schemaMigration').select('name').where('name', '=', m.name).executeTakeFirst();
       if (again) return;
       await m.up(trx, dialect);

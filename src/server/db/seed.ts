@@ -1,5 +1,6 @@
 // Demo data (README documents it; tests rely on it): companies demo and demo2.
-import type { DB } from './connection.ts';
+import type { DB, Dialect } from './connection.ts';
+import { lockStartup } from './migrate.ts';
 import { hashPassword } from '../auth/password.ts';
 import { seedSettings } from './seed-settings.ts';
 
@@ -64,11 +65,19 @@ async function seedCompany(db: DB, c: CompanySeed, passwordHash: string): Promis
   return { companyId, adminRoleId };
 }
 
-export async function seedIfEmpty(db: DB): Promise<boolean> {
-  const any = await db.selectFrom('company').select('id').limit(1).executeTakeFirst();
-  if (any) return false;
+/**
+ * Seeds the demo companies into an empty database. Safe for several processes starting at once: the
+ * emptiness check runs inside the seeding transaction, under the start-up lock (migrate.ts), so exactly
+ * one of them seeds and the others find the companies.
+ */
+export async function seedIfEmpty(db: DB, dialect: Dialect): Promise<boolean> {
+  const quick = await db.selectFrom('company').select('id').limit(1).executeTakeFirst();
+  if (quick) return false;
   const passwordHash = await hashPassword(DEMO_PASSWORD);
-  await db.transaction().execute(async (trx) => {
+  return db.transaction().execute(async (trx) => {
+    await lockStartup(trx, dialect);
+    const any = await trx.selectFrom('company').select('id').limit(1).executeTakeFirst();
+    if (any) return false;
     const demo = await seedCompany(trx, {
       code: 'demo', name: '演示贸易有限公司',
       flags: { multiCurrency: true, containerManagement: true, presale: true, invoiceStock: true },
@@ -92,6 +101,6 @@ export async function seedIfEmpty(db: DB): Promise<boolean> {
       code: 'demo2', name: '第二演示公司', flags: {},
       currencies: [{ code: 'CNY', currencyName: '人民币', currencyCharacter: '¥', isBase: true }],
     }, passwordHash);
+    return true;
   });
-  return true;
 }

@@ -10,11 +10,12 @@
 import type SQLite from 'better-sqlite3';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import { usableKeys } from './camel-case.ts';
-import { writtenTables, type TableWrites } from './table-writes.ts';
+import { EVERY_TABLE, writtenTables, type TableWrites } from './table-writes.ts';
 
 const MAX_STATEMENTS = 500;
 /** Statements that change the schema (the schema version is read again after them). */
 const DDL = /^\s*(create|alter|drop)\s/i;
+const TRANSACTION_CONTROL = /^\s*(?:begin|commit|end|rollback|savepoint|release)\b/i;
 /** Longer texts are mostly one-off multi-row inserts of an import: not worth keeping. */
 export const MAX_SQL_LENGTH = 20_000;
 
@@ -131,7 +132,10 @@ export function cachedStatements(sqlite: SQLite.Database, writes?: TableWrites, 
     // A literal "__proto__" key would set the prototype, not a property: such statements keep objects.
     const arrays = stmt.reader && !stmt.columns().some((c) => c.name === '__proto__');
     const facade = arrays ? reading(stmt) : (stmt as unknown as SqliteStatement);
-    const tables = writes ? writtenTables(stmt.source) : [];
+    let tables = writes ? writtenTables(stmt.source) : [];
+    // SQLite knows whether a statement may write: one that may, with no table read off its text, is a
+    // write of every table (BEGIN IMMEDIATE takes the write lock but writes nothing).
+    if (writes && !tables.length && !stmt.readonly && !TRANSACTION_CONTROL.test(stmt.source)) tables = [EVERY_TABLE];
     return { stmt, facade: tables.length ? counted(facade, tables) : facade };
   }
 

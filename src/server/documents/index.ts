@@ -38,6 +38,8 @@ export function withDocumentEndpoints(catalog: Catalog, defs: DocumentDefinition
       added.push({
         code, name: t ? `${t.label}${def.title}` : OP_NAMES[op]!(def.title), method: 'POST', body: 'json', response: 'json', permission,
         handler: `op:${def.type}.${op}`, ...(t?.overlay || op === 'save' ? { overlay: true } : {}),
+        // document writes are safe to retry with the client's Idempotency-Key
+        ...(t || op === 'save' || op === 'remove' ? { idempotent: true } : {}),
         description: t ? `{id, version?} ${t.from.map((s) => def.statuses[s]!.label).join('/')} → ${def.statuses[t.to]!.label}` : undefined,
       });
     }

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Dialect } from '../db/connection.ts';
 import { index, withId, withTenantStamps } from '../db/migrations/columns.ts';
+import { lockStartup } from '../db/migrate.ts';
 import type { FieldType } from '../resources/types.ts';
 import type { DocumentDefinition } from './definition.ts';
 import { snake } from './fields.ts';
@@ -26,6 +27,15 @@ async function existingColumns(db: Kysely<any>, dialect: Dialect, table: string)
 }
 
 export async function syncDocumentTables(db: Kysely<any>, dialect: Dialect, defs: DocumentDefinition[]): Promise<void> {
+  if (!defs.some((d) => d.managed)) return;
+  // under the start-up lock: processes starting together would collide creating the same table
+  await db.transaction().execute(async (trx) => {
+    await lockStartup(trx, dialect);
+    await syncTables(trx, dialect, defs);
+  });
+}
+
+async function syncTables(db: Kysely<any>, dialect: Dialect, defs: DocumentDefinition[]): Promise<void> {
   for (const def of defs) {
     if (!def.managed) continue;
     const header = snake(def.table);

@@ -12,12 +12,13 @@ import type { CallContext, Caller } from '../catalog/context.ts';
 import { Tenant } from '../catalog/tenant.ts';
 import { validateInput } from '../catalog/validate-input.ts';
 import type { ServerConfig } from '../config.ts';
-import type { Database } from '../db/connection.ts';
+import type { DB, Database } from '../db/connection.ts';
 import { fail, ok } from './envelope.ts';
 import { ApiError, bizError } from './errors.ts';
 import { contentDisposition, FileResponse } from './file-response.ts';
 import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
+import { idempotentCall, Replay } from './idempotency.ts';
 import { buildOpenApi } from './openapi.ts';
 import { headerToken, requestToken } from './request-token.ts';
 import { inTransaction } from './transaction.ts';
@@ -111,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (caller && !holdsRight(caller, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     const endpointName = `${family}:${code}`;
     const tenant = caller ? new Tenant(database.db, caller.company.id) : undefined;
+    // Codes marked idempotent that came with an Idempotency-Key (retry-safe writes, idempotency.ts).
+    const idem = idempotentCall(database.db, ep.entry, caller, endpointName, req.headers, body, req.query);
     const ctx: CallContext = {
       family, entry: ep.entry, database, db: database.db, config, ip: req.ip,
       userAgent: String(req.headers['user-agent'] ?? ''), headers: req.headers, query: (req.query ?? {}) as Record<string, string>,
@@ -120,11 +123,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         return tenant;
       },
       file: ep.entry.body === 'multipart' ? async () => (req.isMultipart() ? req.file() : undefined) : undefined,
-      transaction: (fn) => inTransaction(database.db, (trx) => fn(trx, tenant ? tenant.with(trx) : (undefined as any))),
+      transaction: (fn) => {
+        const work = (trx: DB) => fn(trx, tenant ? tenant.with(trx) : (undefined as any));
+        return idem ? idem.transaction(database.db, work) : inTransaction(database.db, work);
+      },
       audit: (e, db) => writeAudit(db ?? database.db, caller!, req.ip, endpointName, e),
     };
     const input = validateInput(ep.handler.input, body);
-    const result = await ep.handler.run(ctx, input);
+    const result = idem ? await idem.run(() => ep.handler.run(ctx, input)) : await ep.handler.run(ctx, input);
+    if (result instanceof Replay) {
+      reply.header('Idempotent-Replayed', 'true');
+      return reply.type('application/json; charset=utf-8').send(okEnvelopeText(result.answer));
+    }
     if (result instanceof FileResponse) {
       reply.header('Content-Type', result.contentType);
       reply.header('Content-Disposition', contentDisposition(result.fileName, result.inline));

@@ -4,11 +4,17 @@ import { endpointPath } from '../../core/catalog.ts';
 
 function operation(family: Family, e: EndpointEntry) {
   const envelope = { $ref: '#/components/schemas/Envelope' };
-  const parameters = (e.extra ?? []).flatMap((x) => {
-    const p = [{ name: x.name, in: 'header', required: true, schema: { type: 'string' } }];
+  const parameters: Array<{ name: string; in: string; required: boolean; schema: Record<string, string> }> = (e.extra ?? []).flatMap((x) => {
+    const p = [{ name: x.name as string, in: 'header', required: true, schema: { type: 'string' } }];
     if (x.in === 'query+header') p.push({ name: x.name, in: 'query', required: true, schema: { type: 'string' } });
     return p;
   });
+  if (e.idempotent) {
+    parameters.push({
+      name: 'Idempotency-Key', in: 'header', required: false,
+      schema: { type: 'string', pattern: '^[A-Za-z0-9_.:-]{8,128}$' },
+    });
+  }
   const requestBody = e.body === 'json'
     ? { content: { 'application/json': { schema: { type: 'object' } } } }
     : e.body === 'multipart'
@@ -20,7 +26,7 @@ function operation(family: Family, e: EndpointEntry) {
   return {
     operationId: `${family}_${e.code}`,
     summary: e.name,
-    description: [e.description, `权限：${e.permission}`, `处理程序：${e.handler}`, e.overlay ? '显示处理中遮罩' : '', e.dedupe === false ? '不做重复请求过滤' : ''].filter(Boolean).join('\n\n'),
+    description: [e.description, `权限：${e.permission}`, `处理程序：${e.handler}`, e.overlay ? '显示处理中遮罩' : '', e.dedupe === false ? '不做重复请求过滤' : '', e.idempotent ? '可带 Idempotency-Key：同一标识的重复提交返回首次的应答，不再写入' : ''].filter(Boolean).join('\n\n'),
     tags: [family],
     security: e.permission === 'public' ? [] : [{ token: [] }],
     ...(parameters.length ? { parameters } : {}),

@@ -15,7 +15,7 @@ import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, listQuery, sel
 import type { Field, Resource, ResourceRegistry } from './types.ts';
 import { summableFields, totalsOf } from './totals.ts';
 import { keywordIndexOf, syncKeywords, type RowChange } from './keyword-index.ts';
-import { keptPage, pageCacheOf, pageTables } from './page-cache.ts';
+import { keptPage, pageCacheOf, pageTables, visibilityScope } from './page-cache.ts';
 
 export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
@@ -247,7 +247,7 @@ function listHandler(reg: ResourceRegistry, r: Resource): OpHandler<ListInput> {
     const offset = (input.page - 1) * input.pageSize;
     const cache = pageCacheOf(ctx.database);
     // Every page of the same criteria has the same total: counted once per token.
-    const criteria = `${ctx.tenant.companyId}\u0001${r.name}\u0001${JSON.stringify([input.keyword ?? null, input.filters ?? null])}`;
+    const criteria = `${visibilityScope(ctx)}\u0001${r.name}\u0001${JSON.stringify([input.keyword ?? null, input.filters ?? null])}`;
     let total = cache.total(criteria, token);
     const raw = total === undefined || total > offset ? await query.page(input.pageSize, offset) : [];
     // A short page tells the exact total without counting.

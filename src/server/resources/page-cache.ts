@@ -1,11 +1,12 @@
 // List pages (of generic resources, inventory, stock by location), kept as the JSON text sent, per
-// company and request. An entry is served only while the tables the page was read from are unwritten
-// (TableWrites tokens: this process's writes at once, other processes' through SQLite's data_version
-// or PostgreSQL NOTIFY), and at most TTL_MS old (a write no server process saw, e.g. by hand in psql,
-// is seen within that time). The busiest screens are opened again and again with the same page,
-// filters and sort by every clerk of a company: those answers then cost no query at all. Requests for
-// a page being read wait for that reading instead of starting their own (after a write, the clerks
-// looking at the same screen ask for it again at once).
+// caller and request. An entry is served only while the tables the page was read from are unwritten —
+// by any statement of any server process on the database (TableWrites tokens: SQLite counters plus
+// data_version; PostgreSQL write counts kept in the database, committed with each write) — and at most
+// TTL_MS old (a write no server process made, e.g. by hand in psql, is seen within that time). The
+// busiest screens are opened again and again with the same page, filters and sort: those answers then
+// cost no query on SQLite and one small shared query on PostgreSQL. Requests for a page being read wait
+// for that reading instead of starting their own (after a write, the clerks looking at the same screen
+// ask for it again at once).
 import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import type { Database } from '../db/connection.ts';
 import { sqlTableName, TableWrites } from '../db/table-writes.ts';
@@ -102,10 +103,10 @@ export function pageCacheOf(database: Database): PageCache {
  */
 export async function keptPage(ctx: CallContext, scope: string, tables: readonly string[], input: unknown, read: (token: string) => Promise<unknown>): Promise<unknown> {
   // Taken before anything is read: a write from now on makes what is read below stale at once.
-  const token = ctx.database.writes.token(tables);
+  const token = await ctx.database.writes.token(tables);
   if (!ctx.config.listPageCache) return read(token);
   const cache = pageCacheOf(ctx.database);
-  const key = `${ctx.tenant.companyId}\u0001${scope}\u0001${JSON.stringify(input)}`;
+  const key = `${visibilityScope(ctx)}\u0001${scope}\u0001${JSON.stringify(input)}`;
   const kept = cache.get(key, token);
   if (kept) return kept;
   if (!TableWrites.repeatable(token)) return read(token);
@@ -117,6 +118,16 @@ export async function keptPage(ctx: CallContext, scope: string, tables: readonly
     cache.readings.set(readingKey, reading);
   }
   return reading;
+}
+
+/**
+ * Who is asking, as far as what a list shows may depend on it: the company and the account. Every key
+ * of something kept from a list (pages, totals) starts with it, so that no row-level rule (a clerk's own
+ * warehouses, say) can ever have one user's page served to another. Coarser than today's rules need
+ * (they are per company): the price is that clerks of one company do not share kept pages.
+ */
+export function visibilityScope(ctx: CallContext): string {
+  return `${ctx.tenant.companyId}.${ctx.caller?.accountId ?? 0}`;
 }
 
 /** Hand-written lists kept by keptList: op name → the tables they declare (a test checks them). */

@@ -8,7 +8,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { Dialect } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { companyDateRange } from '../../../core/format.ts';
-import { pageCacheOf } from '../../resources/page-cache.ts';
+import { pageCacheOf, visibilityScope } from '../../resources/page-cache.ts';
 import { keywordGrams } from '../../resources/keyword-grams.ts';
 import { candidatesCondition, planKeyword, PRODUCT_KEYWORDS } from '../../resources/keyword-index.ts';
 import { realDate } from '../../resources/fields.ts';
@@ -157,7 +157,7 @@ function keywordFilter(q: Q, dialect: Dialect, keyword: string | null | undefine
  */
 async function pageWithTotal<T>(ctx: CallContext, criteria: unknown, token: string, page: Paging, rows: () => Promise<T[]>, count: () => Promise<number>) {
   const cache = pageCacheOf(ctx.database);
-  const key = `${ctx.tenant.companyId}\u0001${JSON.stringify(criteria)}`;
+  const key = `${visibilityScope(ctx)}\u0001${JSON.stringify(criteria)}`;
   let total = cache.total(key, token);
   const offset = (page.page - 1) * page.pageSize;
   // The first page is always read; a later one only when the total says it has rows.
