@@ -107,7 +107,7 @@ export interface EditableCellSchema {
 
 /** Columns made from the list's answer (one per item of `from`), e.g. one per price list. String
  *  properties are templates filled from the item ("p{id}", "{name}"); the rest is copied. */
-export interface DynamicColumnsSchema extends Omit<ColumnSchema, 'field' | 'title' | 'when' | 'source' | 'search' | 'sortable'> {
+export interface DynamicColumnsSchema extends Omit<ColumnSchema, 'field' | 'title' | 'when' | 'source' | 'search' | 'sortable' | 'fixed' | 'link' | 'linkField' | 'size' | 'options' | 'dict'> {
   /** Answer field holding the items (an array of objects). */
   from: string;
   /** Field template, e.g. "p{id}". */
@@ -326,6 +326,9 @@ export interface FieldSchema extends Omit<Gated, 'when'>, OptionsSource {
   required?: boolean;
   /** Message shown when `required` fails (default 请输入{title} / 请选择{title}). */
   requiredMessage?: string;
+  /** boolean widgets: the words for true and false (default 是 / 否) */
+  trueText?: string;
+  falseText?: string;
   maxLength?: number;
   minLength?: number;
   pattern?: string;
@@ -496,7 +499,7 @@ export interface LineLookup {
   placeholder?: string;
 }
 
-export interface LineColumn extends ColumnSchema {
+export interface LineColumn extends Omit<ColumnSchema, 'editable' | 'source'> {
   /** Editable cell (a registered line editor: input, number, money, lookup, units); absent → read-only. */
   editor?: string;
   /** Computed as the product of two line fields (e.g. ["qty", "price"]), exact. */
