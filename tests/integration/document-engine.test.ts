@@ -3,11 +3,12 @@
 // Save (numbers, versions, field and reference checks), the actions `get` offers per status and right,
 // confirm → post (ledger moves) → repeal (reversed), one winner of two concurrent confirms, the audit
 // trail, the document chain (/docRelate) and company isolation — on SQLite and PostgreSQL.
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 import { transferOrder } from '../fixtures/documents/transfer-order.ts';
 
-const TO = { list: '029901', get: '029902', save: '029903', remove: '029904', relate: '029905', confirm: '029906', post: '029907', cancel: '029908', repeal: '029909' };
+const TO = { list: '029901', get: '029902', save: '029903', remove: '029904', relate: '029905', confirm: '029906', post: '029907', cancel: '029908', repeal: '029909', export: '029910' };
 
 let t: TestServer;
 let admin: string;
@@ -154,5 +155,19 @@ describe('a document type declared in one definition', () => {
     expect([...ids].sort((a: number, b: number) => b - a)).toEqual(ids);
     const none = await ok(t.call('oms', TO.list, { page: 1, pageSize: 5, dateFrom: '2030-01-01' }, admin));
     expect(none.total).toBe(0);
+  });
+
+  it('exports the filtered documents with their lines, references and statuses by label', async () => {
+    const saved = await ok(draft([{ productId, fromLocationId: locA, toLocationId: locB, qty: 7 }], { remark: '导出测试' }));
+    const file = await t.raw('oms', TO.export, { docNo: saved.docNo }, admin);
+    expect(String(file.headers['content-type'])).toContain('spreadsheetml');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    const plain = (v: unknown) => (v && typeof v === 'object' && 'richText' in v ? (v as { richText: Array<{ text: string }> }).richText.map((x) => x.text).join('') : v);
+    const row = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1).map(plain);
+    expect(row(1)).toEqual(['单号', '状态', '仓库', '移库日期', '备注', '行号', '商品', '移出库位', '移入库位', '数量']);
+    expect(row(2)).toEqual([saved.docNo, '草稿', '移库仓', '2026-11-26', '导出测试', 1, '移库商品', 'A-01-01', 'C-02-03', 7]);
+    expect(sheet.rowCount).toBe(2);
   });
 });

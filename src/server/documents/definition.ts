@@ -126,6 +126,13 @@ export interface FollowUpDef {
   right: string;
 }
 
+/**
+ * A column of the document export (one row per line): a header or line field by name (a reference shows
+ * its label, an enum its label, money as a number), or any property of the document as `get` shows it
+ * (`{key: 'supplierName', title: '供应商'}`); `from` reads a document property among the line columns.
+ */
+export type ExportColumn = string | { key: string; title: string; width?: number; numFmt?: string; from?: 'doc' | 'line' };
+
 export interface EndpointCodes {
   family: Family;
   /** op name (list, get, save, remove, relate or a transition) → code */
@@ -170,6 +177,8 @@ export interface DocumentDefinition {
   saveThen?: { flag: string; transition: string };
   /** the code of a status refusal (default DOCUMENT_STATUS_4131; same message parameters) */
   statusCode?: BusinessCode;
+  /** the export: document columns, then line columns (default: every exported header and line field) */
+  export?: { header?: ExportColumn[]; lines?: ExportColumn[] };
   /** the screen that opens one document, `{id}` filled in */
   route: string;
   /** catalog entries generated from the definition (documents the JSON catalog does not list) */

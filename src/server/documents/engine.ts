@@ -22,9 +22,11 @@ import { nextDocumentNo } from '../domain/sequence.ts';
 import { postMoves as ledgerPost, type StockMove } from '../domain/stock/ledger.ts';
 import { ApiError, bizError, validationError, type FieldError } from '../http/errors.ts';
 import { keptList } from '../resources/page-cache.ts';
-import { display, expose, sameStored } from '../resources/fields.ts';
+import { display, expose, sameStored, scaleOf } from '../resources/fields.ts';
+import { fileDate, xlsxDownload, type XlsxCell, type XlsxColumn } from '../files/xlsx.ts';
+import type { FileResponse } from '../http/file-response.ts';
 import type { Field, Resource, ResourceRegistry } from '../resources/types.ts';
-import { definitionProblems, type DocumentDefinition, type LineAt, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
+import { definitionProblems, type DocumentDefinition, type ExportColumn, type LineAt, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
 
 const defaultLineAt = (i: number): LineAt => ({ label: `第 ${i + 1} 行`, field: `lines.${i}` });
 import { checkReferences, labelColumns, parseRecord, resolveFields, snake, type RefCheck } from './fields.ts';
@@ -351,6 +353,51 @@ export class DocumentType {
     return { id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
   }
 
+  // ---- export --------------------------------------------------------------------------------------
+
+  /** Columns of the export, each with how it reads its cell from the document and the line. */
+  exportColumns(): Array<XlsxColumn & { cell(doc: Row, line: Row): XlsxCell }> {
+    const resolve = (c: ExportColumn, fields: Field[], from: 'doc' | 'line') => {
+      const key = typeof c === 'string' ? c : c.key;
+      const f = typeof c !== 'string' && c.from && c.from !== from ? undefined : fields.find((x) => x.name === key);
+      const title = typeof c === 'string' ? (f?.title ?? (key === 'docNo' ? '单号' : key === 'statusText' ? '状态' : key === 'lineNo' ? '行号' : key)) : c.title;
+      const numFmt = typeof c !== 'string' && c.numFmt ? c.numFmt : f?.type === 'money' ? '#,##0.00' : f?.type === 'decimal' ? `0.${'0'.repeat(scaleOf(f))}` : undefined;
+      const side = typeof c !== 'string' && c.from ? c.from : from;
+      const pick = (doc: Row, line: Row) => (side === 'doc' ? doc : line);
+      const cell = (doc: Row, line: Row): XlsxCell => {
+        const row = pick(doc, line);
+        if (f?.type === 'reference') return (row[f.labelAs!] as XlsxCell) ?? null;
+        if (f?.type === 'enum' || f?.type === 'boolean') return display(f, row[key]) as XlsxCell;
+        if (f?.type === 'money' || f?.type === 'decimal') return row[key] == null ? null : Number(row[key]);
+        const v = row[key];
+        return v === undefined ? null : (v as XlsxCell);
+      };
+      return { header: title, width: typeof c !== 'string' && c.width ? c.width : Math.max(8, Math.min(30, title.length * 2 + 4)), ...(numFmt ? { numFmt } : {}), cell };
+    };
+    const header = this.def.export?.header ?? ['docNo', 'statusText', ...this.header.filter((f) => f.exported).map((f) => f.name)];
+    const lines = this.def.export?.lines ?? ['lineNo', ...this.lineFields.filter((f) => f.exported).map((f) => f.name)];
+    return [...header.map((c) => resolve(c, this.header, 'doc')), ...lines.map((c) => resolve(c, this.lineFields, 'line'))];
+  }
+
+  /** The filtered documents (newest first, at most 20,000) with their lines as .xlsx, one row per line. */
+  async export(ctx: CallContext, input: Row): Promise<FileResponse> {
+    const ids: number[] = [];
+    for (let page = 1; ids.length < 20_000; page++) {
+      const got = await this.list(ctx, { ...input, page, pageSize: 500 });
+      for (const r of got.list) ids.push(Number(r.id));
+      if (got.list.length < 500) break;
+    }
+    const columns = this.exportColumns();
+    return xlsxDownload(`${this.def.title}_${fileDate(tzOf(ctx))}.xlsx`, async (book) => {
+      const sheet = book.addSheet(this.def.title, columns);
+      for (const id of ids) {
+        const doc = (await this.get(ctx, id)) as Row & { lines: Row[] };
+        for (const line of doc.lines) sheet.addRow(columns.map((c) => c.cell(doc, line)));
+        await book.drain();
+      }
+    });
+  }
+
   // ---- reads ---------------------------------------------------------------------------------------
 
   async get(ctx: CallContext, id: number) {
@@ -474,6 +521,9 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
     ops[`${p}.get`] = { input: ENGINE_ID_INPUT, run: (ctx, input: { id: number }) => t.get(ctx, input.id) };
     ops[`${p}.save`] = { input: saveInput, run: (ctx, input: Row & { id?: number; version?: number }) => t.save(ctx, input) };
     if (t.def.removable?.length) ops[`${p}.remove`] = { input: ENGINE_ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => t.remove(ctx, input) };
+    const exportInput = t.listInput() as { properties: Record<string, unknown> };
+    const { page: _p, pageSize: _s, ...conditions } = exportInput.properties;
+    ops[`${p}.export`] = acceptingFilters({ input: { type: 'object', properties: conditions }, run: (ctx, input: Row) => t.export(ctx, input) });
     ops[`${p}.relate`] = { input: ENGINE_ID_INPUT, run: (ctx, input: { id: number }) => t.relate(ctx, input.id, types) };
     for (const name of Object.keys(t.def.transitions)) {
       ops[`${p}.${name}`] = { input: ENGINE_ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => t.transition(ctx, name, input) };

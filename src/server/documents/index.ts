@@ -18,6 +18,7 @@ const OP_NAMES: Record<string, (title: string) => string> = {
   save: (t) => `保存${t}`,
   remove: (t) => `删除${t}`,
   relate: (t) => `${t}单据关联`,
+  export: (t) => `导出${t}`,
 };
 
 /** Catalog entries of the definitions that declare their codes (added to their family's list). */
@@ -31,12 +32,12 @@ export function withDocumentEndpoints(catalog: Catalog, defs: DocumentDefinition
     for (const [op, code] of Object.entries(codes)) {
       if (taken.has(code)) throw new Error(`单据定义 ${def.type}: 接口编码 ${family}:${code} 已被占用`);
       const t = def.transitions[op];
-      const readOp = op === 'list' || op === 'get' || op === 'relate';
+      const readOp = op === 'list' || op === 'get' || op === 'relate' || op === 'export';
       const permission = t ? t.right : readOp ? def.rights?.read : def.rights?.edit;
       if (!permission) throw new Error(`单据定义 ${def.type}: 接口 ${op} 没有权限码（rights.read / rights.edit / transitions.${op}.right）`);
       if (!t && !OP_NAMES[op]) throw new Error(`单据定义 ${def.type}: 未知操作 ${op}`);
       added.push({
-        code, name: t ? `${t.label}${def.title}` : OP_NAMES[op]!(def.title), method: 'POST', body: 'json', response: 'json', permission,
+        code, name: t ? `${t.label}${def.title}` : OP_NAMES[op]!(def.title), method: 'POST', body: 'json', response: op === 'export' ? 'file' : 'json', permission,
         handler: `op:${def.type}.${op}`, ...(t?.overlay || op === 'save' ? { overlay: true } : {}),
         // document writes are safe to retry with the client's Idempotency-Key
         ...(t || op === 'save' || op === 'remove' ? { idempotent: true } : {}),

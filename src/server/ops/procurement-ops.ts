@@ -3,7 +3,7 @@
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
-import { copyOrder, exportOrders, purchaseOrders } from '../domain/procurement/purchase-order.ts';
+import { copyOrder } from '../domain/procurement/purchase-order.ts';
 import { cancelPutaway, getPutaway, listPutaways, PA_SAVE_INPUT, postPutaway, savePutaway, suggestPutaway, type PaSaveInput } from '../domain/procurement/putaway.ts';
 import { cancelNote, DOC_LIST_INPUT, getNote, listNotes, postNote, RN_SAVE_INPUT, saveNote, type DocListInput, type RnSaveInput } from '../domain/procurement/receiving.ts';
 import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/product-pick.ts';
@@ -22,15 +22,10 @@ const RN_LIST_TABLES = ['receivingNote', 'purchaseOrder', 'supplier', 'warehouse
 const PA_LIST_TABLES = ['putaway', 'receivingNote', 'warehouse', 'account', 'company'];
 
 export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
-  const poList = deps.documents.get('purchaseOrder')!.listInput() as { properties: Record<string, unknown> };
-  const exportInput = { ...poList, properties: { ...poList.properties } };
-  delete exportInput.properties.page;
-  delete exportInput.properties.pageSize;
   return {
     // list, get, save, remove, confirm, cancel and close are served by the document engine
     // (src/server/documents/types/purchase-order.ts)
     'purchaseOrder.copy': { input: ID_INPUT, run: (ctx, input: { id: number }) => copyOrder(ctx, input.id) },
-    'purchaseOrder.export': acceptingFilters({ input: exportInput, run: (ctx, input: Record<string, unknown>) => exportOrders(ctx, input) }),
     'purchaseOrder.pickProducts': { input: PICK_INPUT, run: (ctx, input: PickInput) => pickProducts(ctx, input) },
 
     'receivingNote.list': acceptingFilters(keptList('receivingNote.list', RN_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listNotes(ctx, input))),

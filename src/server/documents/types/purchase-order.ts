@@ -177,5 +177,12 @@ export const purchaseOrder = defineDocument({
   ],
   listFilters: ['supplierId', 'warehouseId'],
   dateField: 'orderDate',
+  export: {
+    header: ['docNo', 'statusText', 'orderDate', 'supplierId', 'warehouseId', { key: 'currencyCode', title: '币种', width: 8 }, 'exchangeRate'],
+    lines: [
+      'lineNo', { key: 'productCode', title: '商品编码', width: 16 }, { key: 'productName', title: '商品名称', width: 30 }, 'qty', 'price', 'amount',
+      { key: 'receivedQty', title: '已收数量', width: 10 }, { key: 'expectedDate', title: '预计到货', width: 12, from: 'doc' }, { key: 'remark', title: '备注', width: 30, from: 'doc' },
+    ],
+  },
   route: '/procurement/purchaseOrder/{id}',
 });

@@ -1,14 +1,11 @@
 // Purchase orders (采购订单) beyond what the document engine serves from their definition
 // (src/server/documents/types/purchase-order.ts): the big/mid/small quantity rule other procurement
-// documents share, purchaseOrderAgain (a copy) and the export with lines.
-import { validationError } from '../../http/errors.ts';
+// documents share and purchaseOrderAgain (a copy).
 import type { CallContext } from '../../catalog/context.ts';
 import type { DocumentType } from '../../documents/engine.ts';
 import { toSmallUnits } from '../../../core/stock-units.ts';
 import { bizError } from '../../http/errors.ts';
-import { fileDate, xlsxDownload, type XlsxCell } from '../../files/xlsx.ts';
-import type { FileResponse } from '../../http/file-response.ts';
-import { text, tz, type Row } from './common.ts';
+import { text, type Row } from './common.ts';
 
 export const PO_TITLE = '采购订单';
 export const PO_PREFIX = 'CG';
@@ -61,30 +58,4 @@ export async function copyOrder(ctx: CallContext, id: number) {
     supplierId: old.supplierId, currencyId: old.currencyId, warehouseId: old.warehouseId, companyRiseId: old.companyRiseId, remark: old.remark,
     lines: old.lines.map((l) => ({ productId: l.productId, qty: l.qty, price: l.price, remark: l.remark })),
   }, { copiedFromId: id });
-}
-
-/** The filtered orders with their lines as .xlsx. */
-export async function exportOrders(ctx: CallContext, input: Row): Promise<FileResponse> {
-  const ids: number[] = [];
-  for (let page = 1; ids.length < 20_000; page++) {
-    const got = await purchaseOrders(ctx).list(ctx, { ...input, page, pageSize: 500 });
-    for (const r of got.list) ids.push(Number(r.id));
-    if (got.list.length < 500) break;
-  }
-  return xlsxDownload(`采购订单_${fileDate(tz(ctx))}.xlsx`, async (book) => {
-    const sheet = book.addSheet('采购订单', [
-      { header: '单号', width: 18 }, { header: '状态', width: 10 }, { header: '订单日期', width: 12 }, { header: '供应商', width: 24 }, { header: '仓库', width: 14 },
-      { header: '币种', width: 8 }, { header: '汇率', width: 10 }, { header: '行号', width: 6 }, { header: '商品编码', width: 16 }, { header: '商品名称', width: 30 },
-      { header: '数量', width: 10 }, { header: '单价', width: 12, numFmt: '0.0000' }, { header: '金额', width: 14, numFmt: '#,##0.00' }, { header: '已收数量', width: 10 },
-      { header: '预计到货', width: 12 }, { header: '备注', width: 30 },
-    ]);
-    for (const id of ids) {
-      const o = await getOrder(ctx, id);
-      for (const l of o.lines) {
-        sheet.addRow([o.docNo, o.statusText, o.orderDate, o.supplierName, o.warehouseName, o.currencyCode, Number(o.exchangeRate), l.lineNo, l.productCode, l.productName,
-          l.qty, Number(l.price), Number(l.amount), l.receivedQty, o.expectedDate, o.remark] as XlsxCell[]);
-      }
-      await book.drain();
-    }
-  });
 }
