@@ -222,9 +222,9 @@ describe('order → plan → task → receiving', () => {
     expect(dup).toMatchObject({ code: 'COMMON_VALIDATION_4000', msg: '第 2 行：订单第 1 行重复，请合并为一行' });
     expect((await savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[0].id, qty: 0 }] })).msg).toBe('第 1 行：计划数量必须大于 0');
     expect((await savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[0].id }] })).msg).toBe('第 1 行：计划数量不能为空');
-    expect((await savePlan({ orderId: po.id, lines: [] })).msg).toBe('明细至少 1 项');
+    expect((await savePlan({ orderId: po.id, lines: [] })).msg).toBe('请至少添加一行明细');
     expect((await savePlan({ orderId: po.id })).msg).toBe('明细不能为空');
-    expect((await savePlan({ orderId: 'abc', lines: [{ orderLineId: 1, qty: 1 }] })).msg).toBe('采购订单格式不正确');
+    expect((await savePlan({ orderId: 'abc', lines: [{ orderLineId: 1, qty: 1 }] })).msg).toBe('采购订单必须是整数');
     expect((await savePlan({ orderId: 99999999, lines: [{ orderLineId: 1, qty: 1 }] })).msg).toBe('采购订单不存在');
     expect((await savePlan({ orderId: po.id, expectedDate: '2026-02-30', lines: [{ orderLineId: po.lines[0].id, qty: 1 }] })).msg).toBe('预计到货日期不是有效的日期（YYYY-MM-DD）');
     expect((await savePlan({ orderId: po.id, containerId: 99999999, lines: [{ orderLineId: po.lines[0].id, qty: 1 }] })).msg).toBe('集装箱不存在');

@@ -215,7 +215,13 @@ describe('audit trails of plans and invoices', () => {
       { field: 'totalQty', title: '计划数量', from: null, to: 10 },
     ]);
     const noBox = await ok(t.call('oms', PL.save, { id: plan.id, version: plan.version, orderId: po.id, lines: [{ orderLineId: po.lines[0].id, qty: 4 }] }, demo));
-    expect((await trail('inboundPlan', noBox.id))[1].changes[1]).toEqual({ field: 'containerId', title: '集装箱', from: null, to: null });
+    // an edit records what changed, from what it was
+    expect((await trail('inboundPlan', noBox.id))[1].changes).toEqual([
+      { field: 'containerId', title: '集装箱', from: 'AUDU1234567', to: null },
+      // without the container the plan expects the goods when the order does
+      { field: 'expectedDate', title: '预计到货日期', from: '2026-12-20', to: po.expectedDate },
+      { field: 'totalQty', title: '计划数量', from: 10, to: 4 },
+    ]);
 
     const rn = await ok(t.call('oms', RN.save, { orderId: po.id, post: true, lines: [{ orderLineId: po.lines[0].id, countedQty: 6 }] }, demo));
     const note = await ok(t.call('oms', '021402', { id: rn.id }, demo));

@@ -53,8 +53,11 @@ export interface TransitionDef {
   stamp?: string;
   /** Extra conditions of the conditional update per source status (column → value that must hold). */
   onlyWhen?: Record<string, Record<string, unknown>>;
-  /** Runs inside the transition's transaction after the status changed; throwing rolls all of it back. */
-  run?(t: TransitionRun): Promise<void>;
+  /**
+   * Runs inside the transition's transaction after the status changed; throwing rolls all of it back.
+   * What it returns is added to the answer (e.g. the number of a document it created).
+   */
+  run?(t: TransitionRun): Promise<void | Row>;
 }
 
 /** What a save's hook gets: the parsed header and lines, changeable before they are written. */
@@ -79,7 +82,22 @@ export interface LineAt {
   field: string;
 }
 
+/** What a save's in-transaction hook gets: the document as written, before its lines are replaced. */
+export interface SavingRun extends SaveRun {
+  db: DB;
+  tenant: Tenant;
+  /** the document's id (new or existing) */
+  docId: number;
+  /** true: the document was just created */
+  created: boolean;
+}
+
 export interface DocumentHooks {
+  /**
+   * Runs inside the save's transaction after the header row is written and before the lines are
+   * replaced (the old ones are still there on an update): claims and quantities held elsewhere.
+   */
+  saving?(run: SavingRun): Promise<void>;
   /**
    * Checks and completes a save before the transaction (throw validationError / bizError to refuse):
    * runs after the field types are parsed and before the generic reference checks (existence, enabled),
@@ -171,6 +189,15 @@ export interface DocumentDefinition {
   listFilters?: string[];
   /** date field of the list's dateFrom/dateTo filter (`createdAt`: the day it was made, company time) */
   dateField?: string;
+  /**
+   * How integer fields that point at rows outside the resources (other documents, containers) are named
+   * in the audit trail: field → table and the column that names the row (orderId → purchaseOrder.docNo).
+   */
+  names?: Record<string, { table: string; column: string }>;
+  /** header fields the audit trail records on save, in this order (default: every field that changed, and the line count) */
+  audit?: string[];
+  /** times set outside the transitions (by other documents), shown with the document: done → doneAt */
+  stampsAlso?: string[];
   /** tables the hooks read for a list (present) besides those the engine joins: kept list pages watch them */
   listReads?: string[];
   /** `save` with this input flag true also runs this transition, in the same transaction */
@@ -201,6 +228,7 @@ export function definitionProblems(def: DocumentDefinition): string[] {
   if (def.saveThen && !def.transitions[def.saveThen.transition]) out.push(`${where}: saveThen 的动作 ${def.saveThen.transition} 未声明`);
   if (def.dateField && def.dateField !== 'createdAt' && def.header[def.dateField]?.type !== 'date') out.push(`${where}: dateField ${def.dateField} 不是日期字段`);
   for (const u of def.followUps ?? []) for (const s of u.statuses) if (!has(s)) out.push(`${where}: 后续单据 ${u.label} 的状态 ${s} 未声明`);
+  for (const f of [...(def.audit ?? []), ...Object.keys(def.names ?? {})]) if (!def.header[f]) out.push(`${where}: 字段 ${f} 不是表头字段`);
   for (const l of def.links ?? []) if (!def.header[l.field]) out.push(`${where}: 关联字段 ${l.field} 不是表头字段`);
   if (!/^[A-Z]{1,4}$/.test(def.prefix)) out.push(`${where}: 单号前缀应为 1–4 个大写字母`);
   return out;

@@ -135,6 +135,7 @@ export class DocumentType {
         for (const [, as, rf] of labelColumns(f, res, '', this.def.reads?.[f.name])) out[as] = rf ? expose(rf, r[as]) : r[as] ?? null;
       }
     }
+    for (const stamp of this.def.stampsAlso ?? []) out[`${stamp}At`] = r[`${stamp}At`] ?? null;
     for (const stamp of this.stamps) { out[`${stamp}At`] = r[`${stamp}At`] ?? null; out[`${stamp}By`] = r[`${stamp}By`] == null ? null : Number(r[`${stamp}By`]); out[`${stamp}ByName`] = r[`${stamp}ByName`] ?? null; }
     return out;
   }
@@ -252,6 +253,7 @@ export class DocumentType {
         docNo = String(updated.docNo);
         version = Number(updated.version);
         status = String(updated.status);
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, db, tenant, docId: id, created: false });
         await tenant.delete(this.def.lines.table).where(this.lineParent, '=', id).execute();
       } else {
         docNo = await nextDocumentNo(db, tenant.companyId, this.def.prefix, tzOf(ctx));
@@ -260,10 +262,16 @@ export class DocumentType {
           ...defaults, ...header, docNo, status, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
         }).returning('id').executeTakeFirstOrThrow()) as Row;
         id = Number(inserted.id);
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: undefined, lineAt, db, tenant, docId: id, created: true });
       }
       await this.insertLines(db, tenant.companyId, id, lines);
       // references by their labels (the earlier one read now: it may have been renamed since)
       const shown = async (f: Field, v: unknown) => {
+        const named = this.def.names?.[f.name];
+        if (named && v != null) {
+          const r = (await tenant.select(named.table).select(named.column).where('id', '=', Number(v)).executeTakeFirst()) as Row | undefined;
+          return r ? String(r[named.column]) : Number(v);
+        }
         if (f.type !== 'reference' || v == null) return display(f, expose(f, v));
         const known = labels.get(f.name)?.get(Number(v));
         if (known !== undefined) return known;
@@ -272,11 +280,12 @@ export class DocumentType {
         return r ? String(r[res.labelField]) : Number(v);
       };
       const changes = [];
-      for (const f of this.header) {
+      const audited = this.def.audit ? this.def.audit.map((n) => this.header.find((f) => f.name === n)!) : this.header;
+      for (const f of audited) {
         if (!(f.column in header) || sameStored(f, before?.[f.column], header[f.column])) continue;
         changes.push({ field: f.name, title: f.title, from: before ? await shown(f, before[f.column]) : null, to: await shown(f, header[f.column]) });
       }
-      changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
+      if (!this.def.audit) changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
       await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
       const answer: Row = { id, docNo, status, statusText: this.statusLabel(status), version };
       for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);
@@ -348,9 +357,9 @@ export class DocumentType {
         if (moves.length) await ledgerPost(db, caller, moves);
       },
     };
-    await t.run?.(run);
+    const extra = (await t.run?.(run)) ?? {};
     await ctx.audit({ action: name, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
-    return { id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
+    return { ...extra, id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
   }
 
   // ---- export --------------------------------------------------------------------------------------

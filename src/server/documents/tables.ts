@@ -44,6 +44,7 @@ async function syncTables(db: Kysely<any>, dialect: Dialect, defs: DocumentDefin
     const headerCols: Array<[string, string]> = [
       ['doc_no', 'text'], ['status', 'text'],
       ...stamps.flatMap((s): Array<[string, string]> => [[`${snake(s)}_at`, 'text'], [`${snake(s)}_by`, 'integer']]),
+      ...(def.stampsAlso ?? []).map((s): [string, string] => [`${snake(s)}_at`, 'text']),
       ...Object.entries(def.header).map(([name, f]): [string, string] => [snake(f.column ?? name), columnType(f.type)]),
     ];
     const parent = snake(def.lines.parent ?? 'docId');

@@ -8,9 +8,7 @@ import {
   listWithdrawings, saveContainer, UNLOAD_INPUT, unloadContainer, WITHDRAWING_LIST_INPUT,
   type ContainerListInput, type ContainerSaveInput, type WithdrawingListInput,
 } from '../domain/procurement/container.ts';
-import {
-  cancelPlan, confirmPlan, getPlan, listPlans, PLAN_LIST_INPUT, PLAN_SAVE_INPUT, plannableLines, savePlan, type PlanListInput, type PlanSaveInput,
-} from '../domain/procurement/inbound-plan.ts';
+import { plannableLines } from '../domain/procurement/inbound-plan.ts';
 import {
   cancelTask, closeTask, getTask, listTasks, TASK_CLOSE_INPUT, TASK_LIST_INPUT, type TaskCloseInput, type TaskListInput,
 } from '../domain/procurement/inbound-task.ts';
@@ -20,11 +18,7 @@ type IdVersion = { id: number; version?: number };
 
 export function inboundOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
-    'inboundPlan.list': acceptingFilters({ input: PLAN_LIST_INPUT, run: (ctx, input: PlanListInput) => listPlans(ctx, input) }),
-    'inboundPlan.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPlan(ctx, input.id) },
-    'inboundPlan.save': { input: PLAN_SAVE_INPUT, run: (ctx, input: PlanSaveInput) => savePlan(ctx, input) },
-    'inboundPlan.confirm': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => confirmPlan(ctx, input) },
-    'inboundPlan.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPlan(ctx, input) },
+    // list, get, save, confirm and cancel of inbound plans: the document engine (documents/types/inbound-plan.ts)
     'inboundPlan.plannable': {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '采购订单' } } },
       run: (ctx, input: { orderId: number }) => plannableLines(ctx, input.orderId),

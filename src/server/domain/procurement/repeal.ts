@@ -19,7 +19,7 @@ import {
   DOC_STATUS, moneyText, parseDay, PO_STATUS, text, tz, newestFirstPage, namedRows, type Row,
   PAGING_PROPS,
 } from './common.ts';
-import { cancelPlan as cancelInboundPlan, openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
+import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { cancelTask } from './inbound-task.ts';
 import { cancelInvoice } from './invoice.ts';
 import { purchaseOrders } from './purchase-order.ts';
@@ -90,7 +90,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   inboundPlan: {
     title: '入库计划', table: 'inboundPlan', statuses: PLAN_STATUS, route: (id) => `/procurement/treasuryPlanDetail/${id}`,
-    cancel: cancelInboundPlan,
+    cancel: (ctx, input) => ctx.documents.get('inboundPlan')!.transition(ctx, 'cancel', input),
     columns: ['lineCount', 'totalQty'],
     async describe(tenant, f) {
       const t = TARGETS.inboundPlan;
