@@ -21,21 +21,37 @@ const RECONNECT_MS = 1000;
 
 type QueryFn = (...args: unknown[]) => unknown;
 
-/** Tables committed by this process, told to the others in one notify per turn of the event loop. */
-class Notifier {
+/**
+ * Tables committed by this process, told to the others in one notify per turn of the event loop, and
+ * never more than one notify at a time: they go out on one connection, and a pg client handed a query
+ * while another waits in its queue warns (pg@9 will refuse). What commits meanwhile waits and goes out
+ * together in the next notify.
+ */
+export class Notifier {
   readonly #pending = new Set<string>();
   #scheduled = false;
+  #sending = false;
   constructor(private readonly me: string, private readonly send: (payload: string) => Promise<unknown>) {}
 
   committed(tables: Iterable<string>): void {
     for (const t of tables) this.#pending.add(t);
-    if (this.#scheduled || !this.#pending.size) return;
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#sending || !this.#pending.size) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
       const payload = `${this.me}|${[...this.#pending].join(',')}`;
       this.#pending.clear();
-      this.send(payload).catch((e) => console.error(`[table-writes] notify failed: ${(e as Error).message}`));
+      this.#sending = true;
+      this.send(payload)
+        .catch((e) => console.error(`[table-writes] notify failed: ${(e as Error).message}`))
+        .finally(() => {
+          this.#sending = false;
+          this.#schedule();
+        });
     });
   }
 }
