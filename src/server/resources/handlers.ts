@@ -1,6 +1,7 @@
 // The generic master-data handlers: list, get, save, remove, export, template, import, options.
 // Every query goes through the caller's company scope (ctx.tenant / the transaction's tenant), so an id
 // of another company behaves exactly like an id that does not exist.
+import { fitsDbInt } from '../db/int-bounds.ts';
 import { sql } from 'kysely';
 import type { CallContext, OpHandler } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
@@ -34,7 +35,7 @@ function parseId(r: Resource, raw: unknown, field = 'id'): Id {
     if (typeof raw === 'string' && raw.trim() && raw.length <= 100) return raw.trim();
   } else {
     const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-    if (Number.isSafeInteger(n) && n > 0) return n;
+    if (n > 0 && fitsDbInt(n)) return n;
   }
   throw validationError([{ field, message: raw === undefined || raw === null || raw === '' ? `请选择${r.title}` : `${r.title}编号格式不正确` }]);
 }
@@ -285,7 +286,7 @@ function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
       let version = 0;
       if (isUpdate) {
         version = typeof body.version === 'number' ? body.version : typeof body.version === 'string' && /^\d+$/.test(body.version) ? Number(body.version) : NaN;
-        if (!Number.isSafeInteger(version) || version < 1) parsed.errors.unshift({ field: 'version', message: '版本不能为空，请刷新后重试' });
+        if (!fitsDbInt(version) || version < 1) parsed.errors.unshift({ field: 'version', message: '版本不能为空，请刷新后重试' });
       }
       if (parsed.errors.length) throw validationError(parsed.errors);
       const values = parsed.values;
