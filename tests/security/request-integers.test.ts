@@ -97,6 +97,28 @@ describe('integers out of the database range, in every JSON code', () => {
     expect(await errorLogRows()).toBe(before);
   }, 300_000);
 
+  it('resource saves: every integer and reference field out of range is refused naming it', async () => {
+    const reg = loadResources();
+    const saves = [...bound.values()].filter((ep) => /^resource:[\w-]+\.save$/.test(ep.entry.handler));
+    expect(saves.length).toBeGreaterThan(20);
+    const missed: string[] = [];
+    let fields = 0;
+    for (const ep of saves) {
+      const r = reg.get(ep.entry.handler.slice('resource:'.length, -'.save'.length))!;
+      for (const f of r.fields.filter((x) => x.type === 'integer' || x.type === 'reference')) {
+        if (f.max !== undefined && Number(f.max) > 2_147_483_647) continue; // a bigint column, bounded by its own max
+        fields++;
+        for (const v of [2_147_483_648, 1e308]) {
+          const res = await send(ep, { [f.name]: v });
+          const named = res.code === 'COMMON_VALIDATION_4000' && (res.data?.errors ?? []).some((e: { field: string }) => e.field === f.name);
+          if (!named) missed.push(`${ep.family}:${ep.entry.code} ${r.name}.${f.name}=${v} → ${res.code} ${res.msg.slice(0, 80)}`);
+        }
+      }
+    }
+    expect(missed).toEqual([]);
+    expect(fields).toBeGreaterThan(20);
+  }, 120_000);
+
   it('a list filter of 1e308 on an integer field and on id is a validation error, not 500', async () => {
     for (const filters of [{ id: 1e308 }, { id: 2_147_483_648 }, { midQty: 1e308 }, { midQty: [1, 1e308] }]) {
       const r = await t.call('cdm', '010201', { page: 1, pageSize: 5, filters }, token);
