@@ -7,7 +7,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convert, fods, SOFFICE } from '../fixtures/libreoffice.ts';
-import { multipart } from '../fixtures/spreadsheets.ts';
+import { makeXlsx, multipart } from '../fixtures/spreadsheets.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
 const IMPORT = '010206';
@@ -95,5 +95,18 @@ describe('the product import template', () => {
     const filled = Buffer.from(await wb.xlsx.writeBuffer());
     expect(await upload(filled, '商品导入模板.xlsx')).toMatchObject({ code: '200', data: { created: 1 } });
     expect(await product('0030001')).toMatchObject({ code: '0030001', barcode: '0690000000017' });
+  });
+});
+
+describe('a header that does not map one column to one field', () => {
+  it('a field title in two columns is refused naming both cells; unknown columns may repeat', async () => {
+    const file = await makeXlsx([
+      ['商品编码', '商品名称', '说明', '商品名称', '说明'],
+      ['DUP-01', '第一列名称', 'x', '第二列名称', 'y'],
+    ]);
+    const r = await upload(file, '商品.xlsx');
+    expect(r.code).toBe('COMMON_IMPORT_4012');
+    expect(r.data.errors).toEqual([{ row: 1, field: '', message: '第 1 行：表头“商品名称”出现在 B1、D1，每个字段只能有一列，请删除多余的列后重新导入' }]);
+    expect(await product('DUP-01')).toBeUndefined();
   });
 });

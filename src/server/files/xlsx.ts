@@ -307,17 +307,33 @@ function cellName(r: number, c: number): string {
 /**
  * Why the header row cannot map one column to one field: each merged range in it spanning several
  * columns (the value sits in its first cell; the columns under the others would be read under no
- * header, or the wrong one). Empty when the header is usable.
+ * header, or the wrong one), and each header of `known` (the titles the import reads) found in more
+ * than one column. Empty when the header is usable.
  */
-export function headerProblems(sheet: Pick<SheetData, 'merges'>, header: SheetRow): Array<{ row: number; message: string }> {
+export function headerProblems(sheet: Pick<SheetData, 'merges'>, header: SheetRow, known?: Iterable<string>): Array<{ row: number; message: string }> {
   const r = header.row - 1;
-  return sheet.merges
+  const problems = sheet.merges
     .filter((m) => m.s.r <= r && m.e.r >= r && m.e.c > m.s.c)
     .sort((a, b) => a.s.c - b.s.c)
     .map((m) => ({
       row: header.row,
       message: `第 ${header.row} 行：表头单元格 ${cellName(m.s.r, m.s.c)}:${cellName(m.e.r, m.e.c)} 是合并单元格（跨 ${m.e.c - m.s.c + 1} 列），每列只能对应一个字段，请取消合并后重新导入`,
     }));
+  // A field's header in two columns: which one holds the data cannot be told.
+  const wanted = new Set([...(known ?? [])].map(normHeader));
+  const at = new Map<string, number[]>();
+  header.cells.forEach((c, i) => {
+    const text = c === null || c === undefined ? '' : normHeader(String(c));
+    if (text && wanted.has(text)) at.set(text, [...(at.get(text) ?? []), i]);
+  });
+  for (const [text, cols] of at) {
+    if (cols.length < 2) continue;
+    problems.push({
+      row: header.row,
+      message: `第 ${header.row} 行：表头“${text}”出现在 ${cols.map((c) => cellName(r, c)).join('、')}，每个字段只能有一列，请删除多余的列后重新导入`,
+    });
+  }
+  return problems;
 }
 
 export interface ImportRowError {

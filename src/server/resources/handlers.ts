@@ -546,7 +546,7 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
       const errors: Array<{ row: number; field: string; title?: string; message: string }> = [];
       const fail = () => importFailed(errors);
       if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
-      for (const p of headerProblems(upload.sheet, rows[0])) errors.push({ ...p, field: '' });
+      for (const p of headerProblems(upload.sheet, rows[0], importColumns(r).map((f) => f.title))) errors.push({ ...p, field: '' });
       if (errors.length) throw fail();
       const header = headerIndex(rows[0].cells);
       const cols = importColumns(r).filter((f) => header.has(normHeader(f.title)));

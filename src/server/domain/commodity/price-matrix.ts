@@ -563,7 +563,7 @@ export async function importPrices(ctx: CallContext) {
   if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
   const errors: Array<{ row: number; field: string; message: string }> = [];
   const fail = () => importFailed(errors);
-  for (const p of headerProblems(upload.sheet, rows[0])) errors.push({ ...p, field: '' });
+  for (const p of headerProblems(upload.sheet, rows[0], Object.values(COLUMNS))) errors.push({ ...p, field: '' });
   if (errors.length) throw fail();
   const header = headerIndex(rows[0].cells);
   for (const k of ['productCode', 'price'] as const) {

@@ -42,7 +42,7 @@ export async function importInitLines(ctx: CallContext): Promise<SaveResult> {
   if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
   const errors: Array<{ row: number; field: string; message: string }> = [];
   const fail = () => importFailed(errors);
-  for (const p of headerProblems(upload.sheet, rows[0])) errors.push({ ...p, field: '' });
+  for (const p of headerProblems(upload.sheet, rows[0], Object.values(COLUMNS))) errors.push({ ...p, field: '' });
   if (errors.length) throw fail();
   const header = headerIndex(rows[0].cells);
   const col = (k: keyof typeof COLUMNS) => header.get(normHeader(COLUMNS[k]));
