@@ -39,6 +39,7 @@ export const BUSINESS_CODES = {
   COMMON_HEADER_4016: '请求头 {name} 缺失或格式不正确',
   COMMON_IMPORT_ROWS_4017: '导入文件最多 {max} 行，当前 {count} 行，请分批导入',
   COMMON_IDEMPOTENCY_KEY_4024: '这次提交的标识已用于内容不同的另一次提交，未执行。请刷新页面后重新提交',
+  COMMON_IMPORT_TOO_BIG_4018: '导入文件过大：{detail}，请分批导入',
   // auth
   AUTH_LOGIN_4033: '用户名或密码错误',
   AUTH_LOGIN_LOCKED_4034: '登录失败次数过多，请 {wait}后再试',

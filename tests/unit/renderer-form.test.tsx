@@ -195,6 +195,20 @@ describe('import', () => {
     expect(((sent.data as FormData).get('file') as File).name).toBe('币种.xlsx');
   });
 
+  it("the error table names a field by the title the server sends (the resource's, as in its message), not the screen's column title", async () => {
+    const input = await openImport();
+    await chooseFile(input, new File(['x'], '币种.xlsx'));
+    server.on('012106', () => ({
+      code: 'COMMON_IMPORT_4012',
+      msg: '导入失败：共 1 行有错误，未写入任何数据',
+      data: { errors: [{ row: 2, field: 'code', title: '币种代码（ISO）', message: '第 2 行：币种代码（ISO）格式不正确' }] },
+    }));
+    await click(button('导入', modal()));
+    await until(() => text().includes('以下行有错误'), 'error table');
+    const cells = [...modal().querySelectorAll('.ant-table-tbody tr.ant-table-row')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent));
+    expect(cells).toEqual([['2', '币种代码（ISO）', '第 2 行：币种代码（ISO）格式不正确']]);
+  });
+
   it('a good file is imported, the result toasted and the list reloaded', async () => {
     const input = await openImport();
     await chooseFile(input, new File(['x'], 'ok.xls'));

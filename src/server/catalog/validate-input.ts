@@ -2,6 +2,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { validationError, type FieldError } from '../http/errors.ts';
+import { DB_INT_MAX, DB_INT_MIN } from '../db/int-bounds.ts';
 import type { InputSchema } from './context.ts';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false, useDefaults: true, removeAdditional: true });
@@ -45,10 +46,31 @@ function describe(schema: InputSchema, e: ErrorObject): FieldError {
   return { field, message: msg };
 }
 
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'title', 'description']);
+
+/**
+ * The schema as compiled: every `integer` without a bound gets the database integer's (an id of 2^31 or
+ * 1e308 is an integer to JSON Schema, and PostgreSQL fails the statement it reaches), so every code
+ * refuses it naming the field, whoever wrote its schema. Bounds a schema states are kept.
+ */
+export function withIntegerBounds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withIntegerBounds);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = DATA_KEYWORDS.has(k) ? v : withIntegerBounds(v);
+  const type = out.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = DB_INT_MAX;
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = DB_INT_MIN;
+  }
+  return out;
+}
+
 export function validateInput<T>(schema: InputSchema | undefined, input: unknown): T {
   if (!schema) return (input ?? {}) as T;
   let fn = cache.get(schema);
-  if (!fn) { fn = ajv.compile(schema); cache.set(schema, fn); }
+  if (!fn) { fn = ajv.compile(withIntegerBounds(schema) as InputSchema); cache.set(schema, fn); }
   const value = input ?? {};
   if (fn(value)) return value as T;
   const seen = new Set<string>();

@@ -1,12 +1,13 @@
 // Spreadsheets in and out.
 // Out: a streaming .xlsx writer (exceljs WorkbookWriter) behind a FileResponse; every text cell is an
 // inline string, so text that looks like a formula (=, +, -, @) stays text — no cell is ever a formula.
-// In: an uploaded .xlsx (exceljs) or legacy .xls (SheetJS), checked by extension and magic bytes, read
-// into rows of plain cell values with their spreadsheet row numbers.
+// In: an uploaded .xlsx or legacy .xls, checked by extension and magic bytes, read by SheetJS in a worker
+// thread within fixed limits (size inflated, rows, columns) into rows of plain cell values with their
+// spreadsheet row numbers, the text numbers are shown as, and the sheet's merged ranges.
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import ExcelJS from 'exceljs';
-import XLSX from 'xlsx';
 import type { CallContext } from '../catalog/context.ts';
 import { bizError } from '../http/errors.ts';
 import { FileResponse, XLSX_TYPE } from '../http/file-response.ts';
@@ -132,21 +133,49 @@ export type CellValue = string | number | boolean | Date | null;
 export interface SheetRow {
   /** spreadsheet row number (1-based), as the user sees it */
   row: number;
-  /** cell values by column, 0-based from the sheet's first used column */
+  /** cell values by column, 0-based from column A */
   cells: CellValue[];
+  /**
+   * The text a number is shown as, where the cell has a number format of its own ("0000000" shows
+   * 10001 as 0010001); absent when no cell of the row has one. Text columns read it: textAt().
+   */
+  texts?: Array<string | null>;
+}
+
+/** A merged range, 0-based rows and columns (inclusive). */
+export interface MergedRange {
+  s: { r: number; c: number };
+  e: { r: number; c: number };
 }
 
 export interface SheetData {
   name: string;
   rows: SheetRow[];
+  merges: MergedRange[];
 }
 
 export type SpreadsheetKind = 'xlsx' | 'xls';
 
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const OLE_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-/** Inflated size a workbook may reach (a 10 MB upload is ~100–200 MB of XML at most). */
-const MAX_INFLATED = 400 * 1024 * 1024;
+
+/**
+ * What an uploaded workbook may hold. Data rows: every import takes at most 50,000 (MAX_IMPORT_ROWS);
+ * the reader stops a little past that (blank rows above the header). Columns: templates have up to ~30.
+ * Inflated: 50,000 rows × 30 columns of XML is ~40–60 MB; a 10 MB upload may inflate far more (380 MB
+ * was seen), and parsing that froze the server and took ~4 GB.
+ */
+export const SPREADSHEET_LIMITS = {
+  maxInflated: 100 * 1024 * 1024,
+  maxRows: 50_000 + 100,
+  maxColumns: 200,
+  /** a worker still reading after this long is stopped */
+  timeoutMs: 60_000,
+  /** workers reading at once; further uploads wait their turn */
+  concurrency: 2,
+  /** heap of one reading worker */
+  heapMb: 1024,
+};
 
 /** 'xlsx' / 'xls' when the extension and the first bytes agree; otherwise null. */
 export function sniffSpreadsheet(buf: Buffer, fileName: string): SpreadsheetKind | null {
@@ -156,95 +185,79 @@ export function sniffSpreadsheet(buf: Buffer, fileName: string): SpreadsheetKind
   return null;
 }
 
-/** Sum of the uncompressed sizes in a zip's central directory; null when it cannot be read. */
-export function zipInflatedSize(buf: Buffer): number | null {
-  const start = Math.max(0, buf.length - 65_557);
-  for (let i = buf.length - 22; i >= start; i--) {
-    if (buf.readUInt32LE(i) !== 0x06054b50) continue;
-    const count = buf.readUInt16LE(i + 10);
-    let p = buf.readUInt32LE(i + 16);
-    let total = 0;
-    for (let n = 0; n < count; n++) {
-      if (p + 46 > buf.length || buf.readUInt32LE(p) !== 0x02014b50) return null;
-      const size = buf.readUInt32LE(p + 24);
-      if (size === 0xffffffff) return null;
-      total += size;
-      p += 46 + buf.readUInt16LE(p + 28) + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
-    }
-    return total;
+/** The text a text column (codes, barcodes, HS codes) reads from a cell: as shown, whatever its type. */
+export function textAt(line: SheetRow, index: number): string | null {
+  const shown = line.texts?.[index];
+  if (shown !== undefined && shown !== null) return shown;
+  const c = line.cells[index];
+  if (c === null || c === undefined) return null;
+  if (c instanceof Date) return c.toISOString().slice(0, 10);
+  if (typeof c === 'number' && Number.isInteger(c)) return BigInt(c).toString();
+  return String(c);
+}
+
+type Refusal = { reason: 'inflated' | 'rows' | 'columns' | 'timeout' | 'unreadable'; column?: string };
+
+function refusalError(r: Refusal) {
+  const mb = Math.round(SPREADSHEET_LIMITS.maxInflated / 1024 / 1024);
+  switch (r.reason) {
+    case 'inflated': return bizError('COMMON_IMPORT_TOO_BIG_4018', { detail: `解压后超过 ${mb} MB` });
+    case 'rows': return bizError('COMMON_IMPORT_TOO_BIG_4018', { detail: `超过 ${MAX_IMPORT_ROWS} 行` });
+    case 'timeout': return bizError('COMMON_IMPORT_TOO_BIG_4018', { detail: `读取超过 ${SPREADSHEET_LIMITS.timeoutMs / 1000} 秒` });
+    case 'columns': return bizError('COMMON_IMPORT_TOO_BIG_4018', { detail: `超过 ${SPREADSHEET_LIMITS.maxColumns} 列（${r.column ?? ''} 列有内容）` });
+    default: return bizError('COMMON_IMPORT_FILE_4013');
   }
-  return null;
 }
 
-function plainExcelJs(v: unknown): CellValue {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (Array.isArray(o.richText)) return (o.richText as Array<{ text?: string }>).map((t) => t.text ?? '').join('');
-    if ('formula' in o || 'sharedFormula' in o) return plainExcelJs(o.result);
-    if ('text' in o) return plainExcelJs(o.text);
-    if ('error' in o) return null;
-  }
-  return String(v);
+/** Data rows an import takes at most (every import). */
+export const MAX_IMPORT_ROWS = 50_000;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function turn(): Promise<() => void> {
+  if (running >= SPREADSHEET_LIMITS.concurrency) await new Promise<void>((resolve) => waiting.push(resolve));
+  running++;
+  return () => {
+    running--;
+    waiting.shift()?.();
+  };
 }
 
-async function readXlsx(buf: Buffer): Promise<SheetData> {
-  const inflated = zipInflatedSize(buf);
-  if (inflated === null || inflated > MAX_INFLATED) throw new Error('zip too large or unreadable');
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(buf as unknown as ArrayBuffer);
-  const ws = wb.worksheets.find((w) => w.state === 'visible') ?? wb.worksheets[0];
-  if (!ws) return { name: '', rows: [] };
-  const rows: SheetRow[] = [];
-  ws.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const cells: CellValue[] = [];
-    row.eachCell({ includeEmpty: false }, (cell, col) => { cells[col - 1] = plainExcelJs(cell.value); });
-    for (let i = 0; i < cells.length; i++) if (cells[i] === undefined) cells[i] = null;
-    rows.push({ row: rowNumber, cells });
-  });
-  return { name: ws.name, rows };
-}
-
-function readXls(buf: Buffer): SheetData {
-  const wb = XLSX.read(buf, { type: 'buffer', cellNF: true, cellDates: false, cellFormula: false, cellHTML: false, dense: false });
-  const name = wb.SheetNames[0];
-  const ws = name ? wb.Sheets[name] : undefined;
-  if (!ws || !ws['!ref']) return { name: name ?? '', rows: [] };
-  const range = XLSX.utils.decode_range(ws['!ref']);
-  const rows: SheetRow[] = [];
-  for (let r = range.s.r; r <= range.e.r; r++) {
-    const cells: CellValue[] = [];
-    let any = false;
-    for (let c = 0; c <= range.e.c; c++) {
-      const cell = ws[XLSX.utils.encode_cell({ r, c })] as { t: string; v: unknown; z?: string } | undefined;
-      let v: CellValue = null;
-      if (cell) {
-        if (cell.t === 's' || cell.t === 'str') v = String(cell.v ?? '');
-        else if (cell.t === 'b') v = !!cell.v;
-        else if (cell.t === 'n' && typeof cell.v === 'number') {
-          const fmt = cell.z;
-          if (fmt && XLSX.SSF.is_date(fmt)) {
-            const d = XLSX.SSF.parse_date_code(cell.v) as { y: number; m: number; d: number; H: number; M: number; S: number };
-            v = new Date(Date.UTC(d.y, d.m - 1, d.d, d.H, d.M, d.S));
-          } else v = cell.v;
-        } else if (cell.t === 'd' && cell.v instanceof Date) v = cell.v;
-      }
-      if (v !== null && v !== '') any = true;
-      cells.push(v);
-    }
-    if (any) rows.push({ row: r + 1, cells });
-  }
-  return { name: name!, rows };
-}
-
-/** Reads the first visible sheet. Throws COMMON_IMPORT_FILE_4013 when the file is not a readable workbook. */
-export async function readSpreadsheet(buf: Buffer, kind: SpreadsheetKind): Promise<SheetData> {
+/** Reads the workbook in a worker thread (spreadsheet-worker.mjs) within SPREADSHEET_LIMITS. */
+async function readInWorker(buf: Buffer, kind: SpreadsheetKind): Promise<SheetData> {
+  const done = await turn();
   try {
-    return kind === 'xlsx' ? await readXlsx(buf) : readXls(buf);
-  } catch {
-    throw bizError('COMMON_IMPORT_FILE_4013');
+    const worker = new Worker(new URL('./spreadsheet-worker.mjs', import.meta.url), {
+      // The worker is plain JavaScript: no TypeScript loader in it.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: SPREADSHEET_LIMITS.heapMb },
+    });
+    const answer = await new Promise<{ sheet?: SheetData; refused?: Refusal }>((resolve) => {
+      const timer = setTimeout(() => resolve({ refused: { reason: 'timeout' } }), SPREADSHEET_LIMITS.timeoutMs);
+      const settle = (a: { sheet?: SheetData; refused?: Refusal }) => { clearTimeout(timer); resolve(a); };
+      worker.once('message', settle);
+      // Out of memory (ERR_WORKER_OUT_OF_MEMORY) is a file too large to read; anything else unreadable.
+      worker.once('error', (e) => settle({ refused: { reason: (e as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'inflated' : 'unreadable' } }));
+      worker.once('exit', () => settle({ refused: { reason: 'unreadable' } }));
+      const copy = new Uint8Array(buf.byteLength);
+      copy.set(buf);
+      worker.postMessage({ buf: copy, kind, ...SPREADSHEET_LIMITS }, [copy.buffer]);
+    });
+    void worker.terminate();
+    if (answer.refused) throw refusalError(answer.refused);
+    return answer.sheet!;
+  } finally {
+    done();
   }
+}
+
+/**
+ * Reads the first visible sheet, off the event loop. Throws COMMON_IMPORT_FILE_4013 when the file is
+ * not a readable workbook, COMMON_IMPORT_TOO_BIG_4018 past SPREADSHEET_LIMITS.
+ */
+export async function readSpreadsheet(buf: Buffer, kind: SpreadsheetKind): Promise<SheetData> {
+  return readInWorker(buf, kind);
 }
 
 export interface Upload {
@@ -282,6 +295,67 @@ export async function readUploadedSpreadsheet(ctx: CallContext): Promise<Upload>
 /** A header as matched: whitespace removed, a leading '*' (required-column mark) ignored. */
 export function normHeader(text: string): string {
   return text.replace(/\s+/g, '').replace(/^\*/, '');
+}
+
+/** A1-style name of a cell or range (0-based row and column). */
+function cellName(r: number, c: number): string {
+  let col = '';
+  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) col = String.fromCharCode(65 + ((n - 1) % 26)) + col;
+  return `${col}${r + 1}`;
+}
+
+/**
+ * Why the header row cannot map one column to one field: each merged range in it spanning several
+ * columns (the value sits in its first cell; the columns under the others would be read under no
+ * header, or the wrong one), and each header of `known` (the titles the import reads) found in more
+ * than one column. Empty when the header is usable.
+ */
+export function headerProblems(sheet: Pick<SheetData, 'merges'>, header: SheetRow, known?: Iterable<string>): Array<{ row: number; message: string }> {
+  const r = header.row - 1;
+  const problems = sheet.merges
+    .filter((m) => m.s.r <= r && m.e.r >= r && m.e.c > m.s.c)
+    .sort((a, b) => a.s.c - b.s.c)
+    .map((m) => ({
+      row: header.row,
+      message: `第 ${header.row} 行：表头单元格 ${cellName(m.s.r, m.s.c)}:${cellName(m.e.r, m.e.c)} 是合并单元格（跨 ${m.e.c - m.s.c + 1} 列），每列只能对应一个字段，请取消合并后重新导入`,
+    }));
+  // A field's header in two columns: which one holds the data cannot be told.
+  const wanted = new Set([...(known ?? [])].map(normHeader));
+  const at = new Map<string, number[]>();
+  header.cells.forEach((c, i) => {
+    const text = c === null || c === undefined ? '' : normHeader(String(c));
+    if (text && wanted.has(text)) at.set(text, [...(at.get(text) ?? []), i]);
+  });
+  for (const [text, cols] of at) {
+    if (cols.length < 2) continue;
+    problems.push({
+      row: header.row,
+      message: `第 ${header.row} 行：表头“${text}”出现在 ${cols.map((c) => cellName(r, c)).join('、')}，每个字段只能有一列，请删除多余的列后重新导入`,
+    });
+  }
+  return problems;
+}
+
+export interface ImportRowError {
+  row: number;
+  field: string;
+  /** the field's title, from its resource (the error table shows it) */
+  title?: string;
+  message: string;
+}
+
+/**
+ * The refusal of a whole import file (COMMON_IMPORT_4012, nothing written): its errors in row order —
+ * they are found check by check, column by column — each row's own in the order found.
+ */
+export function importFailed(errors: ImportRowError[]) {
+  const sorted = [...errors].sort((a, b) => a.row - b.row);
+  return bizError('COMMON_IMPORT_4012', { count: new Set(sorted.map((e) => e.row)).size }, { errors: sorted.slice(0, 2000), total: sorted.length });
+}
+
+/** The trimmed text of a text column's cell ('' when empty): see textAt(). */
+export function cellTextAt(line: SheetRow, index: number | undefined): string {
+  return index === undefined ? '' : (textAt(line, index) ?? '').trim();
 }
 
 /** Normalised header text → column index (the first column wins). */

@@ -16,6 +16,7 @@ import type { DB, Database } from '../db/connection.ts';
 import { fail, ok } from './envelope.ts';
 import { ApiError, bizError } from './errors.ts';
 import { contentDisposition, FileResponse } from './file-response.ts';
+import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-limits.ts';
 import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
 import { idempotentCall, Replay } from './idempotency.ts';
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body).trim();
     if (!text) return done(null, {});
+    if (jsonDeeperThan(text)) return done(bizError('COMMON_BAD_REQUEST_4001', { detail: `内容嵌套超过 ${MAX_JSON_DEPTH} 层` }), undefined);
     try {
       const value = JSON.parse(text);
       // PostgreSQL text cannot hold NUL and no field of ours has a use for it: refuse it on both databases.

@@ -334,7 +334,7 @@ export function masterDataOps(deps: OpsDeps): Record<string, OpHandler> {
           .orderBy('product.code').orderBy('product.id');
         return xlsxDownload(`${safeName(title.name)}价格导入模板.xlsx`, async (book) => {
           const sheet = book.addSheet('价格', [
-            { header: '商品编码', width: 16, highlight: true }, { header: '商品名称', width: 30 }, { header: '规格', width: 20 },
+            { header: '商品编码', width: 16, highlight: true, numFmt: '@' }, { header: '商品名称', width: 30, numFmt: '@' }, { header: '规格', width: 20 },
             { header: '价格', width: 14, numFmt: MONEY_FMT, highlight: true },
           ]);
           await pagedRows(q as never, (rows) => {
@@ -441,7 +441,7 @@ export function masterDataOps(deps: OpsDeps): Record<string, OpHandler> {
           .where('presaleItem.planId', '=', plan.id as number).orderBy('product.code').limit(100_000).execute()) as Row[];
         return xlsxDownload(`${safeName(plan.name)}预售商品导入模板.xlsx`, async (book) => {
           const sheet = book.addSheet('预售商品', [
-            { header: '商品编码', width: 16, highlight: true }, { header: '商品名称', width: 30 },
+            { header: '商品编码', width: 16, highlight: true, numFmt: '@' }, { header: '商品名称', width: 30, numFmt: '@' },
             { header: '数量', width: 10, highlight: true }, { header: '预售价', width: 14, numFmt: MONEY_FMT, highlight: true },
           ]);
           for (const r of rows) sheet.addRow([r.code, r.name, Number(r.qty), money(r.price)] as XlsxCell[]);

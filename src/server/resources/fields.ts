@@ -4,6 +4,7 @@ import Decimal from 'decimal.js';
 import { passwordProblem } from '../auth/password-policy.ts';
 import { formatTime } from '../../core/format.ts';
 import { parseCidr } from '../auth/ip-whitelist.ts';
+import { DB_INT_MAX, DB_INT_MIN } from '../db/int-bounds.ts';
 import type { Field } from './types.ts';
 
 export type Parsed = { value: unknown; error?: undefined } | { error: string; value?: undefined };
@@ -142,8 +143,9 @@ export function parseValue(f: Field, raw: unknown, source: 'json' | 'import' = '
     case 'reference': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : NaN;
       if (!Number.isSafeInteger(n)) return { error: f.type === 'reference' ? `${f.title}格式不正确` : `${f.title}必须是整数` };
-      if (f.type === 'reference') return n > 0 ? { value: n } : { error: `${f.title}不存在` };
-      const err = checkRange(f, new Decimal(n), String(n));
+      if (f.type === 'reference') return n > 0 && n <= DB_INT_MAX ? { value: n } : { error: `${f.title}不存在` };
+      // Without bounds of its own a field holds what a database integer column holds.
+      const err = checkRange({ ...f, min: f.min ?? DB_INT_MIN, max: f.max ?? DB_INT_MAX }, new Decimal(n), String(n));
       return err ? { error: err } : { value: n };
     }
     case 'boolean': {
@@ -194,7 +196,7 @@ function parseList(f: Field, raw: unknown, source: 'json' | 'import'): Parsed {
     let v: string | number;
     if (f.items === 'integer') {
       const n = typeof item === 'number' ? item : typeof item === 'string' && /^\d+$/.test(item.trim()) ? Number(item) : NaN;
-      if (!Number.isSafeInteger(n) || n <= 0) return { error: `${f.title}格式不正确` };
+      if (!Number.isSafeInteger(n) || n <= 0 || n > DB_INT_MAX) return { error: `${f.title}格式不正确` };
       v = n;
     } else {
       if (typeof item !== 'string' || !item.trim()) return { error: `${f.title}格式不正确` };

@@ -1,6 +1,7 @@
 // The generic master-data handlers: list, get, save, remove, export, template, import, options.
 // Every query goes through the caller's company scope (ctx.tenant / the transaction's tenant), so an id
 // of another company behaves exactly like an id that does not exist.
+import { fitsDbInt } from '../db/int-bounds.ts';
 import { sql } from 'kysely';
 import { passwordProblem } from '../auth/password-policy.ts';
 import type { CallContext, OpHandler } from '../catalog/context.ts';
@@ -8,7 +9,7 @@ import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
 import { hashPassword } from '../auth/password.ts';
 import { ApiError, bizError, validationError, type FieldError } from '../http/errors.ts';
-import { fileDate, headerIndex, normHeader, readUploadedSpreadsheet, xlsxDownload, type CellValue, type XlsxColumn } from '../files/xlsx.ts';
+import { cellTextAt, fileDate, headerIndex, headerProblems, importFailed, MAX_IMPORT_ROWS, normHeader, readUploadedSpreadsheet, textAt, xlsxDownload, type CellValue, type SheetRow, type XlsxColumn } from '../files/xlsx.ts';
 import { display, expose, isEmpty, parseValue, sameStored, toCell } from './fields.ts';
 import { HOOKS, type SaveEvent } from './hooks.ts';
 import { applySort, applyWhere, exposeRows, labelsOf, LIST_INPUT, listQuery, selectColumns, type ListInput, type QueryEnv, type Row } from './query.ts';
@@ -17,7 +18,6 @@ import { summableFields, totalsOf } from './totals.ts';
 import { keywordIndexOf, syncKeywords, type RowChange } from './keyword-index.ts';
 import { keptPage, pageCacheOf, pageTables, visibilityScope } from './page-cache.ts';
 
-export const MAX_IMPORT_ROWS = 50_000;
 const MAX_EXPORT_ROWS = 1_000_000;
 const EXPORT_PAGE = 2000;
 const MASK = '******';
@@ -35,7 +35,7 @@ function parseId(r: Resource, raw: unknown, field = 'id'): Id {
     if (typeof raw === 'string' && raw.trim() && raw.length <= 100) return raw.trim();
   } else {
     const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
-    if (Number.isSafeInteger(n) && n > 0) return n;
+    if (n > 0 && fitsDbInt(n)) return n;
   }
   throw validationError([{ field, message: raw === undefined || raw === null || raw === '' ? `请选择${r.title}` : `${r.title}编号格式不正确` }]);
 }
@@ -286,7 +286,7 @@ function saveHandler(reg: ResourceRegistry, r: Resource): OpHandler<Row> {
       let version = 0;
       if (isUpdate) {
         version = typeof body.version === 'number' ? body.version : typeof body.version === 'string' && /^\d+$/.test(body.version) ? Number(body.version) : NaN;
-        if (!Number.isSafeInteger(version) || version < 1) parsed.errors.unshift({ field: 'version', message: '版本不能为空，请刷新后重试' });
+        if (!fitsDbInt(version) || version < 1) parsed.errors.unshift({ field: 'version', message: '版本不能为空，请刷新后重试' });
       }
       if (parsed.errors.length) throw validationError(parsed.errors);
       const values = parsed.values;
@@ -423,11 +423,15 @@ function exportColumns(r: Resource): Field[] {
   return r.fields.filter((f) => f.exported);
 }
 
+/** Field types read and written as text in spreadsheets (codes, barcodes, HS codes, names, references). */
+const TEXT_TYPES = new Set<Field['type']>(['string', 'text', 'reference', 'list']);
+
 export function columnOf(f: Field): XlsxColumn {
   return {
     header: f.title,
     width: f.width,
-    numFmt: f.type === 'money' ? '#,##0.00' : f.type === 'decimal' ? (f.scale ? `0.${'0'.repeat(f.scale)}` : '0') : undefined,
+    // Text columns are text in the file, so that a code typed into the template keeps its leading zeros.
+    numFmt: f.type === 'money' ? '#,##0.00' : f.type === 'decimal' ? (f.scale ? `0.${'0'.repeat(f.scale)}` : '0') : TEXT_TYPES.has(f.type) ? '@' : undefined,
   };
 }
 
@@ -541,12 +545,6 @@ async function resolveLookups(reg: ResourceRegistry, target: Resource, tenant: T
   return found;
 }
 
-const cellText = (c: CellValue | undefined): string => {
-  if (c === null || c === undefined) return '';
-  if (c instanceof Date) return c.toISOString().slice(0, 10);
-  if (typeof c === 'number' && Number.isInteger(c)) return BigInt(c).toString();
-  return String(c).trim();
-};
 
 function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
   const hooks = HOOKS[r.name] ?? {};
@@ -556,11 +554,10 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
       const upload = await readUploadedSpreadsheet(ctx);
       const rows = upload.sheet.rows.filter((x) => x.cells.some((c) => c !== null && !(typeof c === 'string' && !c.trim())));
       const errors: Array<{ row: number; field: string; title?: string; message: string }> = [];
-      const fail = () => {
-        const count = new Set(errors.map((e) => e.row)).size;
-        return bizError('COMMON_IMPORT_4012', { count }, { errors: errors.slice(0, 2000), total: errors.length });
-      };
+      const fail = () => importFailed(errors);
       if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
+      for (const p of headerProblems(upload.sheet, rows[0], importColumns(r).map((f) => f.title))) errors.push({ ...p, field: '' });
+      if (errors.length) throw fail();
       const header = headerIndex(rows[0].cells);
       const cols = importColumns(r).filter((f) => header.has(normHeader(f.title)));
       const data = rows.slice(1);
@@ -586,7 +583,9 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
       const parsed: ImportRow[] = data.map((line) => {
         const values: Row = {};
         for (const f of plainCols) {
-          const p = parseValue(f, line.cells[header.get(normHeader(f.title))!] ?? null, 'import');
+          const at = header.get(normHeader(f.title))!;
+          // Text fields take the cell as shown: a code 0010001 stays 0010001 whatever the cell's type.
+          const p = parseValue(f, TEXT_TYPES.has(f.type) ? textAt(line, at) : line.cells[at] ?? null, 'import');
           if (p.error !== undefined) pushError(line.row, f, p.error);
           else values[f.name] = p.value;
         }
@@ -598,14 +597,14 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
         for (const f of refCols) {
           const idx = header.get(normHeader(f.title))!;
           const target = reg.get(f.resource!)!;
-          const textsOf = (cell: CellValue | undefined) => f.type === 'list'
-            ? cellText(cell).split(/[,，;；、\n]/).map((s) => s.trim()).filter(Boolean)
-            : [cellText(cell)].filter(Boolean);
-          const all = [...new Set(data.flatMap((line) => textsOf(line.cells[idx])))];
+          const textsOf = (line: SheetRow) => f.type === 'list'
+            ? cellTextAt(line, idx).split(/[,，;；、\n]/).map((s) => s.trim()).filter(Boolean)
+            : [cellTextAt(line, idx)].filter(Boolean);
+          const all = [...new Set(data.flatMap((line) => textsOf(line)))];
           const found = await resolveLookups(reg, target, tenant, all);
           data.forEach((line, i) => {
             const ids: Id[] = [];
-            for (const t of textsOf(line.cells[idx])) {
+            for (const t of textsOf(line)) {
               const hit = found.get(t);
               if (!hit) pushError(line.row, f, `${f.title}“${t}”不存在`);
               else if (hit.length > 1) pushError(line.row, f, `${f.title}“${t}”对应多条${target.title}，请填写编码`);

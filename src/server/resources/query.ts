@@ -1,5 +1,6 @@
 // List queries of a resource: columns and reference labels, keyword, filters and sort — every name from
 // the resource's declared fields (a whitelist), every value a bound parameter.
+import { fitsDbInt } from '../db/int-bounds.ts';
 import { CompiledQuery, sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { companyDateRange } from '../../core/format.ts';
 import type { Tenant } from '../catalog/tenant.ts';
@@ -201,7 +202,7 @@ export function whereConditions(r: Resource, input: Pick<ListInput, 'keyword' | 
       if (f === 'id') {
         if (r.idType === 'string') return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
         const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-        return Number.isSafeInteger(n) ? n : undefined;
+        return fitsDbInt(n) ? n : undefined;
       }
       // Filters compare stored values: "12.50" → 1250, true → 1, '5' → 5.
       const p = parseValue(f, v, 'json');

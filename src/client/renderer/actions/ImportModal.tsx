@@ -14,6 +14,8 @@ export const IMPORT_ERROR_CODE = 'COMMON_IMPORT_4012';
 export interface ImportRowError {
   row: number;
   field?: string;
+  /** the field's title, from its resource */
+  title?: string;
   message: string;
 }
 
@@ -124,7 +126,9 @@ export function ImportModal({ title, api, template, titles, extra, onClose, onDo
             pagination={errors.length > 10 ? { pageSize: 10, size: 'small' } : false}
             columns={[
               { title: '行号', dataIndex: 'row', width: 80 },
-              { title: '字段', dataIndex: 'field', width: 160, render: (v?: string) => (v ? (titles?.[v] ?? v) : '-') },
+              // The server names each field by its resource title, as its message does; a screen's column
+              // title (e.g. a shortened one) only for errors that come without it.
+              { title: '字段', dataIndex: 'field', width: 160, render: (v: string | undefined, e: ImportRowError) => e.title || (v ? (titles?.[v] ?? v) : '-') },
               { title: '错误信息', dataIndex: 'message' },
             ]}
           />

@@ -10,7 +10,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB, Dialect } from '../../db/connection.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
-import { headerIndex, normHeader, readUploadedSpreadsheet, type CellValue } from '../../files/xlsx.ts';
+import { cellTextAt, headerIndex, headerProblems, importFailed, MAX_IMPORT_ROWS, normHeader, readUploadedSpreadsheet, type CellValue } from '../../files/xlsx.ts';
 
 type Row = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -19,7 +19,6 @@ type Q = any;
 /** Highest price a list may hold, in yuan (and in cents). */
 const MAX_PRICE = new Decimal('1000000000');
 const MAX_CENTS = MAX_PRICE.times(100);
-const MAX_IMPORT_ROWS = 50_000;
 const MAX_SELECTED = 10_000;
 const PREVIEW_ROWS = 50;
 const ENTITY = 'productPrice';
@@ -544,12 +543,6 @@ export async function adjustPreview(ctx: CallContext, input: Partial<AdjustInput
 
 const COLUMNS = { productCode: '商品编码', price: '价格' } as const;
 
-const cellText = (c: CellValue | undefined): string => {
-  if (c === null || c === undefined) return '';
-  if (typeof c === 'number' && Number.isInteger(c)) return String(c);
-  return String(c).trim();
-};
-
 function positiveId(raw: unknown): number | undefined {
   const v = Array.isArray(raw) ? raw[0] : raw;
   const s = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
@@ -569,7 +562,9 @@ export async function importPrices(ctx: CallContext) {
   const rows = upload.sheet.rows.filter((x) => x.cells.some((c) => c !== null && !(typeof c === 'string' && !c.trim())));
   if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
   const errors: Array<{ row: number; field: string; message: string }> = [];
-  const fail = () => bizError('COMMON_IMPORT_4012', { count: new Set(errors.map((e) => e.row)).size }, { errors: errors.slice(0, 2000), total: errors.length });
+  const fail = () => importFailed(errors);
+  for (const p of headerProblems(upload.sheet, rows[0], Object.values(COLUMNS))) errors.push({ ...p, field: '' });
+  if (errors.length) throw fail();
   const header = headerIndex(rows[0].cells);
   for (const k of ['productCode', 'price'] as const) {
     if (header.get(normHeader(COLUMNS[k])) === undefined) errors.push({ row: rows[0].row, field: k, message: `缺少必填列“${COLUMNS[k]}”，请使用价格导入模板` });
@@ -581,7 +576,7 @@ export async function importPrices(ctx: CallContext) {
 
   const codeAt = header.get(normHeader(COLUMNS.productCode))!;
   const priceAt = header.get(normHeader(COLUMNS.price))!;
-  const codes = [...new Set(data.map((r) => cellText(r.cells[codeAt])).filter(Boolean))];
+  const codes = [...new Set(data.map((r) => cellTextAt(r, codeAt)).filter(Boolean))];
   const products = new Map<string, number>();
   for (let i = 0; i < codes.length; i += 500) {
     const found = (await ctx.tenant.select('product').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute()) as Row[];
@@ -592,7 +587,7 @@ export async function importPrices(ctx: CallContext) {
   let blank = 0;
   for (const r of data) {
     const err = (field: string, message: string) => errors.push({ row: r.row, field, message: `第 ${r.row} 行：${message}` });
-    const code = cellText(r.cells[codeAt]);
+    const code = cellTextAt(r, codeAt);
     if (!code) { err('productCode', `${COLUMNS.productCode}不能为空`); continue; }
     const productId = products.get(code);
     if (!productId) { err('productCode', `商品编码“${code.slice(0, 40)}”不存在`); continue; }

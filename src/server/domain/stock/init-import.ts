@@ -3,7 +3,7 @@
 // (query parameter `warehouseId`); location codes are matched by their lookup key (spec §3).
 import type { CallContext } from '../../catalog/context.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
-import { headerIndex, normHeader, readUploadedSpreadsheet, xlsxDownload, type CellValue } from '../../files/xlsx.ts';
+import { cellTextAt, headerIndex, headerProblems, importFailed, normHeader, readUploadedSpreadsheet, xlsxDownload, type CellValue } from '../../files/xlsx.ts';
 import { MAX_DOC_LINES, type LineInput, type LineSource } from './documents.ts';
 import { lookupKeyOf } from './locations.ts';
 
@@ -19,12 +19,6 @@ const COLUMNS = {
   small: '最小单位数',
   remark: '备注',
 } as const;
-
-const cellText = (c: CellValue | undefined): string => {
-  if (c === null || c === undefined) return '';
-  if (typeof c === 'number' && Number.isInteger(c)) return String(c);
-  return String(c).trim();
-};
 
 /** An integer cell; undefined when empty, NaN when not a whole number. */
 function intCell(c: CellValue | undefined): number | undefined {
@@ -47,7 +41,9 @@ export async function importInitLines(ctx: CallContext): Promise<Record<string, 
   const rows = upload.sheet.rows.filter((x) => x.cells.some((c) => c !== null && !(typeof c === 'string' && !c.trim())));
   if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
   const errors: Array<{ row: number; field: string; message: string }> = [];
-  const fail = () => bizError('COMMON_IMPORT_4012', { count: new Set(errors.map((e) => e.row)).size }, { errors: errors.slice(0, 2000), total: errors.length });
+  const fail = () => importFailed(errors);
+  for (const p of headerProblems(upload.sheet, rows[0], Object.values(COLUMNS))) errors.push({ ...p, field: '' });
+  if (errors.length) throw fail();
   const header = headerIndex(rows[0].cells);
   const col = (k: keyof typeof COLUMNS) => header.get(normHeader(COLUMNS[k]));
   if (col('productCode') === undefined) {
@@ -64,13 +60,13 @@ export async function importInitLines(ctx: CallContext): Promise<Record<string, 
 
   const cell = (r: (typeof data)[number], k: keyof typeof COLUMNS) => { const i = col(k); return i === undefined ? undefined : r.cells[i]; };
   // Codes → ids in the company (products by code, locations by lookup key in the warehouse).
-  const codes = [...new Set(data.map((r) => cellText(cell(r, 'productCode'))).filter(Boolean))];
+  const codes = [...new Set(data.map((r) => cellTextAt(r, col('productCode'))).filter(Boolean))];
   const products = new Map<string, number>();
   for (let i = 0; i < codes.length; i += 500) {
     const found = (await ctx.tenant.select('product').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute()) as Row[];
     for (const p of found) products.set(String(p.code), Number(p.id));
   }
-  const keys = [...new Set(data.map((r) => lookupKeyOf(cellText(cell(r, 'lcCode')))).filter(Boolean))];
+  const keys = [...new Set(data.map((r) => lookupKeyOf(cellTextAt(r, col('lcCode')))).filter(Boolean))];
   const locations = new Map<string, number>();
   for (let i = 0; i < keys.length; i += 500) {
     const found = (await ctx.tenant.select('location').select(['id', 'lookupKey']).where('warehouseId', '=', warehouseId).where('lookupKey', 'in', keys.slice(i, i + 500)).execute()) as Row[];
@@ -80,11 +76,11 @@ export async function importInitLines(ctx: CallContext): Promise<Record<string, 
   const sources: LineSource[] = [];
   for (const r of data) {
     const err = (field: string, message: string) => errors.push({ row: r.row, field, message: `第 ${r.row} 行：${message}` });
-    const code = cellText(cell(r, 'productCode'));
+    const code = cellTextAt(r, col('productCode'));
     const productId = code ? products.get(code) : undefined;
     if (!code) { err('productCode', `${COLUMNS.productCode}不能为空`); continue; }
     if (!productId) { err('productCode', `商品编码“${code.slice(0, 40)}”不存在`); continue; }
-    const lc = cellText(cell(r, 'lcCode'));
+    const lc = cellTextAt(r, col('lcCode'));
     let locationId: number | null = null;
     if (lc) {
       const id = locations.get(lookupKeyOf(lc));
@@ -94,7 +90,7 @@ export async function importInitLines(ctx: CallContext): Promise<Record<string, 
     const nums = { qty: intCell(cell(r, 'qty')), big: intCell(cell(r, 'big')), mid: intCell(cell(r, 'mid')), small: intCell(cell(r, 'small')) };
     const badNum = (Object.keys(nums) as Array<keyof typeof nums>).find((k) => Number.isNaN(nums[k]));
     if (badNum) { err(badNum, `${COLUMNS[badNum]}必须是整数`); continue; }
-    const remark = cellText(cell(r, 'remark'));
+    const remark = cellTextAt(r, col('remark'));
     lines.push({ productId, locationId, qty: nums.qty ?? null, big: nums.big ?? null, mid: nums.mid ?? null, small: nums.small ?? null, remark: remark ? remark.slice(0, 200) : null });
     sources.push({ label: `第 ${r.row} 行`, field: `row${r.row}` });
   }
@@ -116,7 +112,7 @@ export async function importInitLines(ctx: CallContext): Promise<Record<string, 
 export function initTemplate() {
   return xlsxDownload('期初库存导入模板.xlsx', async (book) => {
     book.addSheet('期初库存', [
-      { header: COLUMNS.productCode, width: 16, highlight: true }, { header: COLUMNS.productName, width: 30 }, { header: COLUMNS.lcCode, width: 14 },
+      { header: COLUMNS.productCode, width: 16, highlight: true, numFmt: '@' }, { header: COLUMNS.productName, width: 30, numFmt: '@' }, { header: COLUMNS.lcCode, width: 14, numFmt: '@' },
       { header: COLUMNS.qty, width: 16 }, { header: COLUMNS.big, width: 10 }, { header: COLUMNS.mid, width: 10 }, { header: COLUMNS.small, width: 12 },
       { header: COLUMNS.remark, width: 30 },
     ]);

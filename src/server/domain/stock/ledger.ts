@@ -163,9 +163,11 @@ async function loadRefs(db: DB, companyId: number, moves: Prepared[], known?: Re
     const text = sqlText(`refs ${i === 0} ${p.length} ${w.length} ${l.length}`, () => {
       const parts: string[] = [];
       if (i === 0) parts.push("select 'c' as t, id, flags as a, cast(null as integer) as b, cast(null as text) as c from company where id = ?");
-      if (p.length) parts.push(`select 'p', id, code, cast(null as integer), cast(null as text) from product where company_id = ? and id in (${marks(p.length)})`);
-      if (w.length) parts.push(`select 'w', id, name, enabled, cast(null as text) from warehouse where company_id = ? and id in (${marks(w.length)})`);
-      if (l.length) parts.push(`select 'l', id, lc_code, warehouse_id, status from location where company_id = ? and id in (${marks(l.length)})`);
+      // Every branch names its columns: the union takes its names from whichever branch comes first,
+      // and only the first chunk starts with the company row.
+      if (p.length) parts.push(`select 'p' as t, id, code as a, cast(null as integer) as b, cast(null as text) as c from product where company_id = ? and id in (${marks(p.length)})`);
+      if (w.length) parts.push(`select 'w' as t, id, name as a, enabled as b, cast(null as text) as c from warehouse where company_id = ? and id in (${marks(w.length)})`);
+      if (l.length) parts.push(`select 'l' as t, id, lc_code as a, warehouse_id as b, status as c from location where company_id = ? and id in (${marks(l.length)})`);
       return parts.join(' union all ');
     });
     const params: unknown[] = [];
