@@ -1,6 +1,6 @@
 // Auth paths and envelope codes, as a client sees them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { advanceClock, startTestServer, type TestServer } from './helpers.ts';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -9,7 +9,6 @@ beforeAll(async () => {
 afterAll(async () => s?.close());
 
 const login = (body: Record<string, unknown>, ip?: string) => s.call('auth', '990103', body, null, { public: true, ip });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('login (990103 type 0)', () => {
   it('returns a token pair for the demo admin', async () => {
@@ -97,7 +96,7 @@ describe('token envelope codes', () => {
     try {
       const token = await short.login();
       expect((await short.call('auth', '990104', {}, token)).code).toBe('200');
-      await sleep(1200);
+      advanceClock(1200);
       expect((await short.call('auth', '990104', {}, token)).code).toBe('5012');
     } finally {
       await short.close();
@@ -123,7 +122,7 @@ describe('token envelope codes', () => {
     const short = await startTestServer({ REFRESH_TOKEN_TTL: '1' });
     try {
       const pair = await short.loginPair();
-      await sleep(1200);
+      advanceClock(1200);
       expect((await short.call('auth', '990103', { type: 1, refreshToken: pair.refreshToken }, null, { public: true })).code).toBe('5011');
     } finally {
       await short.close();
@@ -161,7 +160,7 @@ describe('token envelope codes', () => {
     const token = await s.login('demo2');
     await s.database.db.updateTable('company').set({ enabled: 0 }).where('code', '=', 'demo2').execute();
     try {
-      await sleep(1100); // the per-process caller cache lives at most a second
+      advanceClock(1100); // the per-process caller cache lives at most a second
       expect((await s.call('auth', '990104', {}, token)).code).toBe('5019');
     } finally {
       await s.database.db.updateTable('company').set({ enabled: 1 }).where('code', '=', 'demo2').execute();

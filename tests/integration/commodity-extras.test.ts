@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSZip, makeXlsx, multipart, type Cell } from '../fixtures/spreadsheets.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -25,11 +25,6 @@ const IMAGES = { list: '015051' };
 
 type Envelope = { code: string; msg: string; data: any };
 
-async function ok(p: Promise<Envelope>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 async function upload(code: string, fileName: string, body: Buffer, token: string): Promise<Envelope> {
   const { payload, headers } = multipart(fileName, body);

@@ -3,10 +3,9 @@
 // answer; without SMTP_HOST nothing is sent and nothing recorded.
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 import { startSmtp, type TestSmtp } from './smtp.ts';
 
-type Envelope = { code: string; msg: string; data: any };
 
 const TPL = { list: '014301', get: '014302', save: '014303', remove: '014304', export: '014305', options: '014308', previewList: '014309', preview: '014310', send: '014311' };
 const HISTORY = { list: '014401', get: '014402', export: '014405', resend: '014403' };
@@ -16,11 +15,6 @@ let t: TestServer;
 let demo: string;
 let demo2: string;
 
-async function ok(p: Promise<Envelope>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`expected 200, got ${r.code} ${r.msg}`);
-  return r.data;
-}
 
 async function history(server: TestServer, token: string, filters: Record<string, unknown> = {}) {
   return ok(server.call('cdm', HISTORY.list, { page: 1, pageSize: 100, filters }, token));

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { exportJobsIdle, STALE_MS } from '../../src/server/domain/export-jobs.ts';
 import { startExportSweep, sweepExports } from '../../src/server/domain/export-retention.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let admin: string;
@@ -20,12 +20,6 @@ let other: string;
 
 const J = { start: '019901', list: '019902', download: '019903', remove: '019904' };
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 const GONE = (days: number) => `导出任务不存在，或已超过保留期限（导出文件保留 ${days} 天）被自动清理，请重新导出`;
 const DAY = 24 * 3600 * 1000;

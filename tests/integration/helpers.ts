@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { vi } from 'vitest';
 import type { Family } from '../../src/core/catalog.ts';
 import { loadConfig, type ServerConfig } from '../../src/server/config.ts';
 import { createServer, type Server, type ServerOptions } from '../../src/server/server.ts';
@@ -38,6 +39,18 @@ export interface RawResponse {
 }
 
 export const isPostgres = () => !!process.env.DATABASE_URL;
+
+/**
+ * Moves this test process's clock forward by `ms` at once (Date only; timers stay real and the clock
+ * keeps running from there): what a server in this process measures in time — its caller cache, token
+ * lifetimes, login delays — sees the time pass without the test sleeping. Servers in other processes
+ * (spawnServer) keep their own clocks.
+ */
+export function advanceClock(ms: number): void {
+  const now = Date.now();
+  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  vi.setSystemTime(now + ms);
+}
 
 /** The data of a call that must succeed; otherwise throws with its code, message and data. */
 export async function ok(call: Promise<{ code: string; msg: string; data: any }>): Promise<any> {

@@ -3,7 +3,7 @@
 // receiving notes made against the task move it on; planned quantities never pass the order (also for
 // plans racing each other); cancel rules; container states, types and numbers; rights; companies apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -19,12 +19,6 @@ const TK = { list: '021301', get: '021302', cancel: '021303' };
 const CT = { list: '021601', get: '021602', save: '021603', arrive: '021604', unload: '021605', wdList: '021606', wdGet: '021607', types: '021608', options: '021609' };
 const REL = '025001';
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function product(token = demo): Promise<{ id: number; code: string }> {

@@ -5,7 +5,7 @@
 // too; state, version and draft-note refusals; the audit trail; rights and companies. Also: the audit
 // trails of inbound plans and purchase invoices name the order, container and supplier, not their ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -21,12 +21,6 @@ const PL = { get: '021202', save: '021203', confirm: '021204', plannable: '02120
 const TK = { list: '021301', get: '021302', cancel: '021303', close: '021304' };
 const AUDIT = '019702';
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function product(): Promise<{ id: number; code: string }> {

@@ -1,6 +1,6 @@
 // The company IP whitelist: addresses and CIDR ranges, IPv4 and IPv6, proxies trusted only when configured.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { advanceClock, startTestServer, type TestServer } from './helpers.ts';
 import { ipAllowed, parseCidr } from '../../src/server/auth/ip-whitelist.ts';
 
 describe('matching', () => {
@@ -26,7 +26,7 @@ describe('enforcement', () => {
     const settings = await s.call('cdm', '013601', {}, admin, { ip: '10.1.1.1' });
     const r = await s.call('cdm', '013602', { version: settings.data.version, flags: { ipWhitelist: on } }, admin, { ip: '10.1.1.1' });
     expect(r.code).toBe('200');
-    await new Promise((res) => setTimeout(res, 1100));
+    advanceClock(1100);
   };
   beforeAll(async () => {
     s = await startTestServer();

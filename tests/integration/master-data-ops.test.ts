@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JSZip, readXlsx } from '../fixtures/spreadsheets.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -13,11 +13,6 @@ let demo2: string;
 let demoId: number;
 const products: Record<string, number> = {};
 
-async function ok(p: Promise<{ code: string; msg: string; data: any }>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 async function file(code: string, body: unknown, token: string, opts: { headers?: Record<string, string>; query?: Record<string, string> } = {}) {
   const res = await t.raw('cdm', code, body, token, opts);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS_DIR } from '../../src/server/catalog/load-catalog.ts';
 import { makeXls, makeXlsx, multipart, readXlsx } from '../fixtures/spreadsheets.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 const PM = { list: '014030', set: '014031', adjust: '014032', preview: '014033', import: '014034' };
 
@@ -20,11 +20,6 @@ const products: Record<string, number> = {};
 const titles: Record<string, number> = {};
 let subCategory: number;
 
-async function ok(p: Promise<{ code: string; msg: string; data: any }>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 async function idOf(table: string, where: Record<string, unknown>): Promise<number> {
   let q = t.database.db.selectFrom(table).select('id');

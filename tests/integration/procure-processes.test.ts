@@ -17,13 +17,12 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
 
 const RN = { get: '021402', save: '021403', post: '021404' };
 const PA = { get: '021502', save: '021503', suggest: '021506' };
 
-type Env = { code: string; msg: string; data: any };
 
 let owner: TestServer;
 let token: string;
@@ -35,11 +34,6 @@ let env: Record<string, string>;
 let a: SpawnedServer;
 let b: SpawnedServer;
 
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 const db = () => owner.database.db;
 const isPg = () => owner.database.dialect === 'postgres';

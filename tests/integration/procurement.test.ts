@@ -4,7 +4,7 @@
 // partial receipts, reversal), putaway to suggested locations, and the document chain (/docRelate).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -20,12 +20,6 @@ export const RN = { list: '021401', get: '021402', save: '021403', post: '021404
 export const PA = { list: '021501', get: '021502', save: '021503', post: '021504', cancel: '021505', suggest: '021506' };
 export const REL = '025001';
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function product(extra: Record<string, unknown> = {}, token = demo): Promise<{ id: number; code: string }> {

@@ -3,7 +3,7 @@
 // the screen route, paged), its prices on each price list, and the purchase line picker (orderable
 // products only, the supplier's last price first).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -12,12 +12,6 @@ let clerk: string;
 let wh1: number;
 let supplierId: number;
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function product(extra: Record<string, unknown> = {}, token = demo): Promise<{ id: number; code: string }> {

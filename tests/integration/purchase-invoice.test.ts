@@ -4,7 +4,7 @@
 // note that cannot be cancelled once invoiced, the document chain, rights, companies kept apart and
 // Chinese messages for bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -21,12 +21,6 @@ const PI = { list: '020301', get: '020302', save: '020303', post: '020304', canc
 const IS = { list: '011401', moves: '011402', get: '011403' };
 const REL = '025001';
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function product(token = demo): Promise<{ id: number; code: string }> {

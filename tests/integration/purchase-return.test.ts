@@ -5,7 +5,7 @@
 // number (the document's own cancellation, the reason recorded, refusals naming the later documents).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, advanceClock, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -31,12 +31,6 @@ const RP = {
 };
 const RX = { list: '021801', get: '021802', preview: '021803', create: '021804' };
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function product(token = demo): Promise<{ id: number; code: string }> {
@@ -420,7 +414,7 @@ describe('repeals', () => {
     expect((await repeal(po.docNo, '无权', token))).toMatchObject({ code: 'COMMON_NO_RIGHT_4003', msg: '无权限执行“作废采购订单”，请联系管理员授权' });
     expect((await ok(t.call('oms', PO.get, { id: po.id }, demo))).status).toBe('draft');
     await ok(t.call('cdm', '013303', { id: role.id, version: role.version, name: '撤销员', rights: [...rights, 'procurement.purchaseOrder.cancel'] }, demo));
-    await new Promise((r) => setTimeout(r, 1100)); // the caller cache holds for at most a second
+    advanceClock(1100); // the caller cache holds for at most a second
     await ok(repeal(po.docNo, '有权', token));
     expect((await ok(t.call('oms', PO.get, { id: po.id }, demo))).status).toBe('cancelled');
     expect(acc.id).toBeGreaterThan(0);

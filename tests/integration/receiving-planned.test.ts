@@ -3,7 +3,7 @@
 // the task may only take what is left beside it (within the over-receipt multiple, 1.1 for demo); the
 // task's own receipts are unaffected, and once the task is done the order takes direct receipts again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -17,12 +17,6 @@ const TK = { get: '021302', close: '021304' };
 const INVENTORY = '011301';
 const SOURCE = '021407';
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 beforeAll(async () => {
   t = await startTestServer({ LOGIN_MAX_FAILURES: '1000', LOGIN_MAX_FAILURES_PER_IP: '100000' });

@@ -4,7 +4,7 @@
 // the .xlsx with its 合计 line, rights, companies kept apart and Chinese messages for bad input.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 let t: TestServer;
 let demo: string;
@@ -25,12 +25,6 @@ const RN = { get: '021402', save: '021403' };
 const PI = { save: '020303', post: '020304' };
 const R = { purchase: '019601', purchaseExport: '019602', stock: '019603', stockExport: '019604' };
 
-type Env = { code: string; msg: string; data: any };
-async function ok(p: Promise<Env>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 async function order(supplierId: number, orderDate: string, lines: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}, confirm = true) {
   const po = await ok(t.call('oms', PO.save, { supplierId, warehouseId: wh, orderDate, lines, ...extra }, demo));

@@ -1,7 +1,7 @@
 // The generic master-data handlers end to end: list, get, save, remove, export, template, import,
 // options and the audit log, on a real database (SQLite, or PostgreSQL when DATABASE_URL is set).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, advanceClock, startTestServer, type TestServer } from './helpers.ts';
 import { makeXls, makeXlsx, multipart, readXlsx, sheetXml, type Cell } from '../fixtures/spreadsheets.ts';
 
 let t: TestServer;
@@ -16,11 +16,6 @@ const ROLE = { save: '013303', remove: '013304' };
 const ACCOUNT = { list: '013401', get: '013402', save: '013403', remove: '013404' };
 const AUDIT = { list: '019702', export: '019701' };
 
-async function ok(p: Promise<{ code: string; msg: string; data: any }>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 async function download(code: string, body: unknown, token: string, headers?: Record<string, string>) {
   const res = await t.raw('cdm', code, body, token, { headers });
@@ -205,12 +200,12 @@ describe('accounts', () => {
     expect((await t.call('cdm', SUPPLIER.list, { page: 1 }, token)).code).toBe('200');
     const changed = await ok(t.call('cdm', ACCOUNT.save, { id: acc.id, version: 1, password: 'secret-222' }, demo));
     expect(changed.passwordChangedAt).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 1100)); // the caller cache holds for at most a second
+    advanceClock(1100); // the caller cache holds for at most a second
     expect((await t.call('cdm', SUPPLIER.list, { page: 1 }, token)).code).toBe('5011');
 
     const token2 = await t.login('demo', 'tester', 'secret-222');
     await ok(t.call('cdm', ACCOUNT.save, { id: acc.id, version: 2, enabled: false }, demo));
-    await new Promise((r) => setTimeout(r, 1100));
+    advanceClock(1100);
     expect(['5011', '5019']).toContain((await t.call('cdm', SUPPLIER.list, { page: 1 }, token2)).code);
 
     const audit = await ok(t.call('cdm', AUDIT.list, { page: 1, filters: { entity: 'account', recordId: String(acc.id), action: 'update' }, sort: { field: 'at', order: 'ascend' } }, demo));

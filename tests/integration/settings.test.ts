@@ -5,9 +5,8 @@ import crypto from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeXlsx, multipart, readXlsx } from '../fixtures/spreadsheets.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 
-type Envelope = { code: string; msg: string; data: any };
 
 const RISE = { list: '014201', get: '014202', save: '014203', remove: '014204', export: '014205', import: '014206', template: '014207', options: '014208', setDefault: '014209' };
 const CUSTOMS = { list: '014501', get: '014502', save: '014503', remove: '014504', export: '014505', import: '014506', template: '014507', options: '014508' };
@@ -17,11 +16,6 @@ let t: TestServer;
 let demo: string;
 let demo2: string;
 
-async function ok(p: Promise<Envelope>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`expected 200, got ${r.code} ${r.msg}`);
-  return r.data;
-}
 
 async function uploadMedia(token: string, name: string, body: Buffer, type: string): Promise<string> {
   const { payload, headers } = multipart(name, body, type);

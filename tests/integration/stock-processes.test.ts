@@ -3,7 +3,7 @@
 // of posting a 200-line document leaves the whole document or none of it, and a ledger that verifies.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
@@ -13,11 +13,6 @@ let env: Record<string, string>;
 let a: SpawnedServer;
 let b: SpawnedServer;
 
-async function ok(p: Promise<{ code: string; msg: string; data: any }>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function products(n: number): Promise<number[]> {

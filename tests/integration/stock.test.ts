@@ -10,7 +10,7 @@ import { lookupKeyOf } from '../../src/server/domain/stock/locations.ts';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { inTransaction } from '../../src/server/http/transaction.ts';
 import { splitUnits } from '../../src/core/stock-units.ts';
-import { startTestServer, type TestServer } from './helpers.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
 import { makeXlsx, multipart } from '../fixtures/spreadsheets.ts';
 
 let t: TestServer;
@@ -29,11 +29,6 @@ const STOCK = { inventory: '011301', distribution: '011302', movements: '011303'
 const INIT = { list: '022601', get: '022602', save: '022603', post: '022604', cancel: '022605', import: '022606', template: '022607' };
 const ADJ = { list: '022701', get: '022702', save: '022703', post: '022704', cancel: '022705', reasons: '022706' };
 
-async function ok(p: Promise<{ code: string; msg: string; data: any }>): Promise<any> {
-  const r = await p;
-  if (r.code !== '200') throw new Error(`${r.code} ${r.msg} ${JSON.stringify(r.data)}`);
-  return r.data;
-}
 
 let seq = 0;
 async function product(token = demo, extra: Record<string, unknown> = {}): Promise<{ id: number; code: string }> {

@@ -51,7 +51,9 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
     child,
     output: () => out,
     stop: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+      // a process killed by a signal has no exit code, only a signal code: it is gone all the same
+      // (waiting for an 'exit' that already fired hung the kill -9 tests whenever the machine was busy)
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
       setTimeout(() => child.kill('SIGKILL'), 5000).unref();
