@@ -142,6 +142,8 @@ export interface FollowUpDef {
   to: string;
   statuses: string[];
   right: string;
+  /** offered only when this holds for the document as `get` shows it (e.g. something is left to plan) */
+  when?(doc: Row): boolean;
 }
 
 /**

@@ -165,7 +165,7 @@ export class DocumentType {
   }
 
   /** What the caller may do with a document in its status now. */
-  actions(ctx: CallContext, status: string): { editable: boolean; removable: boolean; actions: DocumentAction[] } {
+  actions(ctx: CallContext, status: string, doc?: Row): { editable: boolean; removable: boolean; actions: DocumentAction[] } {
     const editable = this.def.editable.includes(status) && mayUse(ctx, this.def.rights?.edit ?? this.rightOf('save')) && !!this.apiOf('save');
     const removable = (this.def.removable ?? []).includes(status) && mayUse(ctx, this.rightOf('remove')) && !!this.apiOf('remove');
     const actions: DocumentAction[] = [];
@@ -175,7 +175,7 @@ export class DocumentType {
       actions.push({ name, label: t.label, api, confirm: t.confirm, danger: t.danger, overlay: t.overlay });
     }
     for (const u of this.def.followUps ?? []) {
-      if (u.statuses.includes(status) && mayUse(ctx, u.right)) actions.push({ name: `followUp:${u.label}`, label: u.label, to: u.to });
+      if (u.statuses.includes(status) && mayUse(ctx, u.right) && (!u.when || (doc !== undefined && u.when(doc)))) actions.push({ name: `followUp:${u.label}`, label: u.label, to: u.to });
     }
     if (removable) actions.push({ name: 'remove', label: '删除', api: this.apiOf('remove')!, confirm: `确定删除${this.def.title}“{docNo}”？`, danger: true });
     return { editable, removable, actions };
@@ -415,7 +415,7 @@ export class DocumentType {
     const view = this.view(doc);
     const lines = await this.lines(ctx.tenant, id);
     await this.def.hooks?.present?.(ctx, [view], lines);
-    return { ...view, ...this.actions(ctx, String(doc.status)), lines };
+    return { ...view, ...this.actions(ctx, String(doc.status), view), lines };
   }
 
   listInput(): InputSchema {

@@ -87,6 +87,8 @@ export const purchaseOrder = defineDocument({
       price: { type: 'decimal', scale: 4, title: '单价', required: true, min: 0, max: '1000000000' },
       amount: { type: 'money', title: '金额', readonly: true },
       receivedQty: { type: 'integer', title: '已收', readonly: true, default: 0 },
+      // held by inbound plans (inbound-plan.ts takes and gives it back)
+      plannedQty: { type: 'integer', title: '已计划', readonly: true, default: 0 },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
     reads: { productId: ['specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty'] },
@@ -147,6 +149,8 @@ export const purchaseOrder = defineDocument({
       Object.assign(header, { lineCount: lines.length, totalQty, totalAmount });
     },
     present(_ctx, docs, lines) {
+      // what inbound plans can still take (入库计划 is offered only while something is left)
+      if (lines) for (const doc of docs) doc.unplannedQty = lines.reduce((s, l) => s + Math.max(0, Number(l.qty) - Number(l.plannedQty)), 0);
       for (const doc of docs) doc.totalAmountBase = new Decimal(String(doc.totalAmount ?? 0)).times(String(doc.exchangeRate ?? 0)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
       for (const l of lines ?? []) {
         const qty = Number(l.qty);
@@ -173,7 +177,7 @@ export const purchaseOrder = defineDocument({
   },
   followUps: [
     { label: '收货', to: '/entrepot/receivingNoteDetail/new?orderId={id}', statuses: ['confirmed', 'partlyReceived'], right: 'entrepot.receivingNote.edit' },
-    { label: '入库计划', to: '/procurement/treasuryPlanOrder?orderId={id}', statuses: ['confirmed', 'partlyReceived'], right: 'procurement.treasuryPlan.edit' },
+    { label: '入库计划', to: '/procurement/treasuryPlanOrder?orderId={id}', statuses: ['confirmed', 'partlyReceived'], right: 'procurement.treasuryPlan.edit', when: (doc) => Number(doc.unplannedQty) > 0 },
   ],
   listFilters: ['supplierId', 'warehouseId'],
   dateField: 'orderDate',
