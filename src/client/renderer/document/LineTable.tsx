@@ -13,6 +13,7 @@ import { columnTypes, lineEditors } from '../registries';
 import { fillText } from '../template';
 import { readPath } from '../../../core/conditions';
 import type { LineColumn, TotalsSchema } from '../types';
+import { afterPaint } from '../form/keyboard';
 import { cellsOf, focusCell, inLastCell, lineRowsOf, nextCell } from './lineFocus';
 import { lineValue, type Line } from './lines';
 
@@ -90,6 +91,8 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
     },
     [addLine],
   );
+  // A lookup that just filled its line: the row is drawn again first (a product brings its pack boxes).
+  const advanceAfterPaint = useCallback((from: HTMLElement) => afterPaint(() => advance(from)), [advance]);
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (readOnly || e.nativeEvent.isComposing || e.ctrlKey || e.altKey || e.metaKey || !boxRef.current) return;
     const target = e.target as HTMLElement;
@@ -116,7 +119,7 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
         width: c.width ?? def?.width ?? 120,
         align: Editor ? undefined : (c.align ?? def?.align),
         render: (_: unknown, line: Line, index: number) =>
-          Editor ? <Editor column={c} line={line} index={index} header={header} onPatch={onPatch} onEnterDone={advance} /> : cell ? cell(cellValue(line, c), line) : String(cellValue(line, c) ?? ''),
+          Editor ? <Editor column={c} line={line} index={index} header={header} onPatch={onPatch} onEnterDone={advanceAfterPaint} /> : cell ? cell(cellValue(line, c), line) : String(cellValue(line, c) ?? ''),
       };
     });
     out.unshift({ key: '__no', title: '行', width: 48, align: 'center', fixed: 'left', render: (_: unknown, _l: Line, index: number) => index + 1 });
@@ -131,7 +134,7 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
       });
     }
     return out;
-  }, [columns, env, readOnly, onPatch, remove, header, advance]);
+  }, [columns, env, readOnly, onPatch, remove, header, advanceAfterPaint]);
 
   const shown = useMemo(() => columns.map((c) => ({ ...c, field: c.field })), [columns]);
   // What the totals row sums: each line's shown values. A keystroke changes one line object; the others
