@@ -16,6 +16,7 @@ import { buildMenu } from './menuData';
 import { useOpenTabs } from './openTabs';
 import { PageTabs } from './PageTabs';
 import { useTrackPage } from './pageTracking';
+import { MenuSearch } from './MenuSearch';
 import { UserMenu } from './UserMenu';
 import './layout.css';
 
@@ -82,15 +83,16 @@ export default function AppLayout() {
         title: session ? `${session.employeeName}（${session.companyName}）` : '',
         render: (_props, dom) => <UserMenu>{dom}</UserMenu>,
       }}
+      actionsRender={() => [<MenuSearch key="menu-search" />]}
       contentStyle={{ padding: 0 }}
     >
       <PageTabs />
-      <div className="page-body">
+      <main className="page-body">
         <Breadcrumbs screen={screen} />
         <div key={`${pageKey}#${refresh[pageKey] ?? 0}`}>
           <Outlet />
         </div>
-      </div>
+      </main>
     </ProLayout>
   );
 }
