@@ -91,6 +91,65 @@ describe.skipIf(!hasChromium)('keyboard-only entry with a scanner (e2e)', () => 
     await server?.stop();
   });
 
+  it('getting around: every Tab stop is visible, menu search by pinyin initials (Ctrl+K and /), tiles and the user menu by Tab', async () => {
+    await page.goto('/procurement/supplier');
+    await waitForScreen(page, '供应商');
+    await page.locator('.renderer-list .ant-table-row').first().waitFor();
+    // From the page's start to 新增: no stop on something of no size (the empty pane under the page tabs was one).
+    const stops: { tag: string; height: number; text: string }[] = [];
+    for (let i = 0; i < 40 && !(await isFocusedButton(page, '新增')); i++) {
+      await page.keyboard.press('Tab');
+      stops.push(await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        return { tag: el.tagName, height: el.getBoundingClientRect().height, text: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 20) };
+      }));
+    }
+    counts.tabsToNew = stops.length;
+    expect(stops.filter((s) => s.height === 0 || s.tag === 'BODY')).toEqual([]);
+    expect(await isFocusedButton(page, '新增')).toBe(true);
+
+    await page.keyboard.press('Control+k');
+    const box = page.getByRole('combobox', { name: '功能名称或拼音首字母' });
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('cgdd');
+    await expect.poll(async () => (await page.locator('.menu-search-item').first().innerText()).split('\n')[0]).toBe('采购订单');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/procurement/list');
+    await waitForScreen(page, '采购订单');
+
+    await page.locator('body').evaluate((b) => (document.activeElement as HTMLElement | null)?.blur?.() ?? b);
+    await page.keyboard.press('/');
+    await box.waitFor();
+    await page.keyboard.type('gys');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/procurement/supplier');
+
+    // /navigation: the user menu and a pinned tile, both by Tab and Enter.
+    await page.goto('/navigation');
+    await page.getByTestId('navigation-page').waitFor();
+    let userMenu = false;
+    for (let i = 0; i < 60 && !userMenu; i++) {
+      await page.keyboard.press('Tab');
+      userMenu = await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'user-menu');
+    }
+    expect(userMenu).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('menuitem', { name: /修改密码/ }).waitFor();
+    await page.keyboard.press('Escape');
+    const tiles = await page.locator('.shortcut-tile a').count();
+    if (tiles > 0) {
+      let onTile = false;
+      for (let i = 0; i < 80 && !onTile; i++) {
+        await page.keyboard.press('Tab');
+        onTile = await page.evaluate(() => !!document.activeElement?.closest('.shortcut-tile') && document.activeElement?.tagName === 'A');
+      }
+      expect(onTile).toBe(true);
+      const route = await page.evaluate(() => document.activeElement!.getAttribute('href'));
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`**${route}`);
+    }
+  });
+
   it('a supplier: 新增 by Tab, the caret in the first field, a refusal back to the field in error, Ctrl+S, focus back on 新增', async () => {
     await page.goto('/procurement/supplier');
     await waitForScreen(page, '供应商');
