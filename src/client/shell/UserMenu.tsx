@@ -24,7 +24,7 @@ export function UserMenu({ children }: { children: ReactNode }) {
     <>
       {/* A button, so Tab reaches it and Enter or Space opens the menu (arrow keys then move in it). */}
       <Dropdown menu={{ items, onClick }} placement="bottomRight" trigger={['hover', 'click']} autoFocus>
-        <button type="button" className="user-menu-trigger" data-testid="user-menu" aria-label="用户菜单" aria-haspopup="menu">
+        <button type="button" className="user-menu-trigger" data-testid="user-menu" aria-haspopup="menu" title="用户菜单">
           {children}
         </button>
       </Dropdown>
