@@ -119,7 +119,7 @@ describe.skipIf(!hasChromium)('keyboard-only entry with a scanner (e2e)', () => 
 
     await page.locator('body').evaluate((b) => (document.activeElement as HTMLElement | null)?.blur?.() ?? b);
     await page.keyboard.press('/');
-    await box.waitFor();
+    await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
     await page.keyboard.type('gys');
     await page.keyboard.press('Enter');
     await page.waitForURL('**/procurement/supplier');

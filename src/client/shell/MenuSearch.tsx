@@ -2,8 +2,8 @@
 // user may open by its title or by the pinyin initials of its title (cgdd → 采购订单); arrow keys move,
 // Enter opens, Esc closes. The header button does the same for the mouse.
 import { SearchOutlined } from '@ant-design/icons';
-import { Button, Empty, Input, Modal, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Button, Empty, Input, Modal, Typography, type InputRef } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { menuScreens } from '../router/screenMenu';
 import { useSession } from '../session';
@@ -15,12 +15,18 @@ function editable(el: EventTarget | null): boolean {
   return !!e && (e.tagName === 'INPUT' || e.tagName === 'TEXTAREA' || e.tagName === 'SELECT' || e.isContentEditable);
 }
 
+/** A dialog is open: "/" belongs to it (Ctrl+K still opens the search). */
+function modalOpen(): boolean {
+  return [...document.querySelectorAll('.ant-modal-wrap')].some((w) => getComputedStyle(w).display !== 'none');
+}
+
 export function MenuSearch() {
   const session = useSession();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
+  const box = useRef<InputRef>(null);
   const items = useMemo<MenuHit[]>(
     () => buildMenu(menuScreens, new Set(session?.functionRights ?? [])).flatMap((s) => s.items.map((i) => ({ route: i.route, title: i.title, group: s.title }))),
     [session],
@@ -30,7 +36,7 @@ export function MenuSearch() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const ctrlK = (e.ctrlKey || e.metaKey) && !e.altKey && (e.key === 'k' || e.key === 'K');
-      const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !editable(e.target) && !document.querySelector('.ant-modal-wrap:not([style*="display: none"])');
+      const slash = e.key === '/' && !e.ctrlKey && !e.metaKey && !e.altKey && !editable(e.target) && !modalOpen();
       if (!ctrlK && !slash) return;
       e.preventDefault();
       setQuery('');
@@ -52,8 +58,9 @@ export function MenuSearch() {
       <Button type="text" icon={<SearchOutlined />} aria-label="搜索功能（Ctrl+K）" title="搜索功能（Ctrl+K 或 /）" onClick={() => setOpen(true)}>
         搜索功能
       </Button>
-      <Modal open={open} title="搜索功能" footer={null} onCancel={() => setOpen(false)} destroyOnHidden width={520}>
+      <Modal open={open} title="搜索功能" footer={null} onCancel={() => setOpen(false)} destroyOnHidden width={520} afterOpenChange={(o) => o && box.current?.focus()}>
         <Input
+          ref={box}
           autoFocus
           allowClear
           role="combobox"
