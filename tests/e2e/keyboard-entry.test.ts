@@ -117,6 +117,7 @@ describe.skipIf(!hasChromium)('keyboard-only entry with a scanner (e2e)', () => 
     await page.waitForURL('**/procurement/list');
     await waitForScreen(page, '采购订单');
 
+    await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0); // the search has closed
     await page.locator('body').evaluate((b) => (document.activeElement as HTMLElement | null)?.blur?.() ?? b);
     await page.keyboard.press('/');
     await expect.poll(() => box.evaluate((el) => el === document.activeElement)).toBe(true);
@@ -173,6 +174,22 @@ describe.skipIf(!hasChromium)('keyboard-only entry with a scanner (e2e)', () => 
     await expect.poll(() => isFocusedButton(page, '新增')).toBe(true);
     counts.supplier = keys.count;
     expect(keys.count).toBeLessThanOrEqual(70);
+
+    // A series: 保存并新增 saves, keeps the modal open with an empty form, the caret in its first field.
+    await keys.press('Enter'); // 新增 again
+    await expect.poll(() => focusedField(page)).toBe('供应商编码');
+    await page.keyboard.type('KS9002');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('瑞安标准件厂');
+    await page.locator('.ant-modal').getByRole('button', { name: '保存并新增' }).focus();
+    await page.keyboard.press('Enter');
+    await expectToast(page, '保存成功');
+    await expect.poll(() => focusedField(page)).toBe('供应商编码');
+    expect(await page.locator('.ant-modal input').first().inputValue()).toBe('');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.ant-modal:visible').count()).toBe(0);
+    const saved = await apiOk(page, 'cdm', '011601', { page: 1, pageSize: 10, keyword: 'KS900' });
+    expect(saved.list.map((r: { code: string }) => r.code).sort()).toEqual(['KS9001', 'KS9002']);
   });
 
   it('a product with big/mid/small units; its default supplier chosen by typing the supplier code', async () => {
@@ -236,10 +253,24 @@ describe.skipIf(!hasChromium)('keyboard-only entry with a scanner (e2e)', () => 
         while ((await focused(page)).label !== '商品') await keys.press('Enter');
       }
     }
-    await keys.press('Control+s');
+    counts.purchaseOrder = keys.count + 1; // and Ctrl+S
+
+    // Not counted: Enter past the last cell opens a 4th line; deleting it leaves the caret on line 3.
+    while ((await focused(page)).label !== '商品') await page.keyboard.press('Enter');
+    const lineRows = page.locator('.renderer-line-table tr.ant-table-row');
+    await expect.poll(() => lineRows.count()).toBe(4);
+    await page.getByRole('button', { name: '删除第 4 行' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => lineRows.count()).toBe(3);
+    await expect.poll(() => focused(page).then((f) => f.label)).toBe('商品');
+    expect(await lineRows.nth(2).evaluate((r) => r.contains(document.activeElement))).toBe(true);
+    // 行 and 商品 stay on the left while the lines scroll sideways.
+    const fixed = await page.locator('.renderer-line-table thead th.ant-table-cell-fix-left').allInnerTexts();
+    expect(fixed.map((t) => t.trim())).toEqual(['行', '商品']);
+
+    await page.keyboard.press('Control+s');
     await expectToast(page, '保存成功');
     await page.waitForURL(/\/procurement\/purchaseOrder\/\d+$/);
-    counts.purchaseOrder = keys.count;
     const id = Number(pathOf(page).split('/').pop());
     const order = await apiOk(page, 'oms', '020202', { id });
     expect(order.lines.map((l: { productCode: string; qty: number }) => [l.productCode, l.qty])).toEqual([
