@@ -42,6 +42,7 @@ export interface LineTableProps {
 }
 
 const NO_HEADER: Record<string, unknown> = {};
+const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 export function LineTable({ columns, lines, rowKey, totals, env, readOnly, header = NO_HEADER, onChange }: LineTableProps) {
   // Editors keep a stable callback; the latest lines are read through a ref so a keystroke in one row
@@ -126,7 +127,8 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
     if (!readOnly) {
       out.push({
         key: '__remove',
-        title: '',
+        // Named for screen readers (a header cell with no text), not shown.
+        title: <span style={VISUALLY_HIDDEN}>删除</span>,
         width: 48,
         render: (_: unknown, _line: Line, index: number) => (
           <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={`删除第 ${index + 1} 行`} onClick={() => remove(index)} />
