@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../integration/smtp';
 import { ADMIN, expectToast, fillLogin, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen, type Account } from './support/browser';
 import { startServer, type TestServer } from './support/server';
+import { choose as chooseOption } from './support/antd';
 
 const VIEWER: Account = { companyCode: 'demo', userName: 'rateviewer', password: 'viewer123' };
 
@@ -32,10 +33,8 @@ function item(scope: Page | Locator, label: string): Locator {
   return scope.locator('.ant-formily-item').filter({ has: page.locator('.ant-formily-item-label label', { hasText: exact(label) }) });
 }
 
-async function choose(page: Page, field: Locator, option: string): Promise<void> {
-  await field.locator('.ant-select').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact(option) }).first().click();
-}
+/** The shared helper: an option may show its code before its label ("GBP 英镑"). */
+const choose = chooseOption;
 
 async function pickDate(field: Locator, day: string): Promise<void> {
   const input = field.locator('.ant-picker input');

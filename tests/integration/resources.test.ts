@@ -416,10 +416,12 @@ describe('import', () => {
 });
 
 describe('options and the audit log', () => {
-  it('lists enabled rows as {id, label}', async () => {
+  it('lists enabled rows as {id, label, code} (the code a clerk types finds the option too)', async () => {
     const opts = await ok(t.call('cdm', SUPPLIER.options, undefined, demo, { method: 'GET' }));
     expect(opts.length).toBeGreaterThan(5);
-    expect(Object.keys(opts[0]).sort()).toEqual(['id', 'label']);
+    expect(Object.keys(opts[0]).sort()).toEqual(['code', 'id', 'label']);
+    const one = await ok(t.call('cdm', SUPPLIER.get, { id: opts[0].id }, demo));
+    expect(opts[0]).toEqual({ id: one.id, label: one.name, code: one.code });
     const disabled = await ok(t.call('cdm', SUPPLIER.list, { page: 1, pageSize: 100, filters: { enabled: false } }, demo));
     const ids = new Set(opts.map((o: any) => o.id));
     for (const s of disabled.list) expect(ids.has(s.id)).toBe(false);

@@ -251,8 +251,9 @@ describe('form kind', () => {
 
   it('min/max rules compare exact decimals and show their messages', () => {
     const f = { field: 'rate', title: '汇率', widget: 'money', min: '0.0001', max: '1000' };
-    expect(validateValue(f, '0.00001')).toBe('汇率不能小于 0.0001');
-    expect(validateValue(f, '1000.0001')).toBe('汇率不能大于 1000');
+    expect(validateValue(f, '0.00001')).toBe('汇率须在 0.0001 到 1000 之间');
+    expect(validateValue(f, '1000.0001')).toBe('汇率须在 0.0001 到 1000 之间');
+    expect(validateValue({ ...f, min: undefined }, '1000.0001')).toBe('汇率不能大于 1000');
     expect(validateValue(f, '1000')).toBeUndefined();
     expect(validateValue({ field: 'c', title: '代码', maxLength: 3 }, 'ABCD')).toBe('代码最多 3 个字符');
     expect(validateValue({ field: 'c', title: '代码', pattern: '^[A-Z]+$', patternMessage: '只能大写' }, 'ab')).toBe('只能大写');

@@ -22,6 +22,9 @@ export interface OptionItem {
   label: string;
   /** antd tag colour for enum columns. */
   color?: string;
+  /** The code (and barcode) a clerk may type instead of the label: selects match them too. */
+  code?: string;
+  barcode?: string;
 }
 
 /** Remote options: a code answering a list (or {list}) of rows. */

@@ -3,7 +3,7 @@
 
 import { UserOutlined } from '@ant-design/icons';
 import { ProLayout, type MenuDataItem } from '@ant-design/pro-components';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { fullPath } from '../router/guardInput';
 import { HOME_PATH } from '../router/guard';
@@ -16,6 +16,7 @@ import { buildMenu } from './menuData';
 import { useOpenTabs } from './openTabs';
 import { PageTabs } from './PageTabs';
 import { useTrackPage } from './pageTracking';
+import { MenuSearch } from './MenuSearch';
 import { UserMenu } from './UserMenu';
 import './layout.css';
 
@@ -37,7 +38,24 @@ function useMenuRoute(rights: ReadonlySet<string>): MenuDataItem {
   );
 }
 
+/**
+ * antd tables draw a hidden measuring row (aria-hidden, tabindex -1): made inert, so no assistive
+ * technology or Tab reaches into it (axe: aria-hidden elements must not be focusable).
+ */
+function useInertMeasureRows(): void {
+  useEffect(() => {
+    const mark = (root: ParentNode) => root.querySelectorAll?.('.ant-table-measure-row:not([inert])').forEach((r) => r.setAttribute('inert', ''));
+    mark(document);
+    const seen = new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.addedNodes) if (n instanceof Element) (n.matches('.ant-table-measure-row') ? n.setAttribute('inert', '') : mark(n));
+    });
+    seen.observe(document.body, { childList: true, subtree: true });
+    return () => seen.disconnect();
+  }, []);
+}
+
 export default function AppLayout() {
+  useInertMeasureRows();
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
@@ -82,6 +100,7 @@ export default function AppLayout() {
         title: session ? `${session.employeeName}（${session.companyName}）` : '',
         render: (_props, dom) => <UserMenu>{dom}</UserMenu>,
       }}
+      actionsRender={() => [<MenuSearch key="menu-search" />]}
       contentStyle={{ padding: 0 }}
     >
       <PageTabs />

@@ -11,10 +11,25 @@ import { ProcessingOverlay } from '../request';
 
 dayjs.locale('zh-cn');
 
+// Colours readable by everyone (WCAG AA, 4.5:1 for text): antd's default blue under white button text
+// (4.1:1) and its grey secondary texts (45 % black, 3.9:1) fall short; these are the nearest that pass.
+export const THEME = {
+  token: {
+    colorPrimary: '#0958d9',
+    colorLink: '#0958d9',
+    colorTextSecondary: 'rgba(0, 0, 0, 0.65)',
+    colorTextTertiary: 'rgba(0, 0, 0, 0.6)',
+    colorTextDescription: 'rgba(0, 0, 0, 0.6)',
+    colorTextPlaceholder: 'rgba(0, 0, 0, 0.5)',
+    colorTextDisabled: 'rgba(0, 0, 0, 0.5)',
+    colorError: '#cf1322',
+  },
+};
+
 function Config({ children }: { children: ReactNode }) {
   // autoInsertSpace off: antd would show two-character button labels as "登 录", "复 制".
   return (
-    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }}>
+    <ConfigProvider locale={zhCN} button={{ autoInsertSpace: false }} theme={THEME}>
       {children}
     </ConfigProvider>
   );

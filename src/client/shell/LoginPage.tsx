@@ -66,7 +66,7 @@ export default function LoginPage() {
   };
 
   return (
-    <div style={pageStyle}>
+    <main style={pageStyle}>
       <form style={panelStyle} onSubmit={(e) => void submit(e)} noValidate>
         <h1 style={titleStyle}>贸易管理后台</h1>
         {FIELDS.map((f) => {
@@ -95,7 +95,7 @@ export default function LoginPage() {
         </Button>
         {inlineError && <Alert type="error" showIcon message={inlineError} style={{ marginTop: 16 }} data-testid="login-error" />}
       </form>
-    </div>
+    </main>
   );
 }
 

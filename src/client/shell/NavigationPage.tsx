@@ -28,7 +28,7 @@ export default function NavigationPage() {
 
   return (
     <div data-testid="navigation-page">
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
+      <Typography.Title level={1} style={{ marginTop: 0, fontSize: 20 }}>
         {session ? `${session.employeeName}，您好` : '您好'}
       </Typography.Title>
       <Typography.Paragraph type="secondary">
@@ -55,7 +55,11 @@ export default function NavigationPage() {
                   className="shortcut-tile"
                   onClick={() => navigate(screen.route)}
                   extra={
-                    <CloseOutlined
+                    <Button
+                      type="text"
+                      size="small"
+                      icon={<CloseOutlined />}
+                      aria-label={`取消固定 ${screen.title}`}
                       title="取消固定"
                       onClick={(e) => {
                         e.stopPropagation();
@@ -63,7 +67,19 @@ export default function NavigationPage() {
                       }}
                     />
                   }
-                  title={screen.title}
+                  // The title is a link: Tab reaches each tile and Enter opens it.
+                  title={
+                    <a
+                      href={screen.route}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        e.stopPropagation();
+                        navigate(screen.route);
+                      }}
+                    >
+                      {screen.title}
+                    </a>
+                  }
                 >
                   <Typography.Text type="secondary">{MENU_GROUP_TITLES[screen.menu.group as MenuGroup]}</Typography.Text>
                 </Card>

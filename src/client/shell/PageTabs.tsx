@@ -38,35 +38,36 @@ export function PageTabs() {
     }
   };
 
+  // The 页签操作 menu sits beside the tab list, not inside it: a tab list holds tabs only.
   return (
-    <Tabs
-      className="page-tabs"
-      type="editable-card"
-      hideAdd
-      size="small"
-      activeKey={active}
-      onChange={(key) => navigate(key)}
-      onEdit={(key, op) => op === 'remove' && typeof key === 'string' && run('close', key)}
-      tabBarStyle={{ margin: 0 }}
-      tabBarExtraContent={
-        <Dropdown menu={{ items: actionItems(active), onClick: ({ key }) => run(key as Action, active) }}>
-          <Button size="small" type="text">
-            页签操作 <DownOutlined />
-          </Button>
-        </Dropdown>
-      }
-      items={tabs.map((tab) => ({
-        key: tab.key,
-        closable: isClosable(tab.key),
-        label: (
-          <Dropdown
-            trigger={['contextMenu']}
-            menu={{ items: actionItems(tab.key), onClick: ({ key }) => run(key as Action, tab.key) }}
-          >
-            <span>{tab.title}</span>
-          </Dropdown>
-        ),
-      }))}
-    />
+    <div className="page-tabs-bar">
+      <Tabs
+        className="page-tabs"
+        type="editable-card"
+        hideAdd
+        size="small"
+        activeKey={active}
+        onChange={(key) => navigate(key)}
+        onEdit={(key, op) => op === 'remove' && typeof key === 'string' && run('close', key)}
+        tabBarStyle={{ margin: 0 }}
+        items={tabs.map((tab) => ({
+          key: tab.key,
+          closable: isClosable(tab.key),
+          label: (
+            <Dropdown
+              trigger={['contextMenu']}
+              menu={{ items: actionItems(tab.key), onClick: ({ key }) => run(key as Action, tab.key) }}
+            >
+              <span>{tab.title}</span>
+            </Dropdown>
+          ),
+        }))}
+      />
+      <Dropdown menu={{ items: actionItems(active), onClick: ({ key }) => run(key as Action, active) }} trigger={['hover', 'click']}>
+        <Button size="small" type="text" className="page-tabs-actions">
+          页签操作 <DownOutlined />
+        </Button>
+      </Dropdown>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-// Top-right user menu: 切换仓库, 修改密码, 退出登录.
+// Top-right user menu: 切换仓库, 修改密码, 退出登录 — by mouse or keyboard.
 
 import { KeyOutlined, LogoutOutlined, SwapOutlined } from '@ant-design/icons';
 import { Dropdown, type MenuProps } from 'antd';
@@ -22,10 +22,11 @@ export function UserMenu({ children }: { children: ReactNode }) {
   };
   return (
     <>
-      <Dropdown menu={{ items, onClick }} placement="bottomRight">
-        <span data-testid="user-menu" style={{ cursor: 'pointer' }}>
+      {/* A button, so Tab reaches it and Enter or Space opens the menu (arrow keys then move in it). */}
+      <Dropdown menu={{ items, onClick }} placement="bottomRight" trigger={['hover', 'click']} autoFocus>
+        <button type="button" className="user-menu-trigger" data-testid="user-menu" aria-haspopup="menu" title="用户菜单">
           {children}
-        </span>
+        </button>
       </Dropdown>
       {dialog === 'warehouse' && <SwitchWarehouseModal open onClose={() => setDialog(null)} />}
       {dialog === 'password' && <ChangePasswordModal open onClose={() => setDialog(null)} />}

@@ -733,21 +733,31 @@ function importHandler(reg: ResourceRegistry, r: Resource): OpHandler {
   };
 }
 
+/** Fields an option carries besides its label when its resource has them. */
+const OPTION_CODE_FIELDS = ['code', 'barcode'] as const;
+
 function optionsHandler(r: Resource): OpHandler<{ keyword?: string | null }> {
   return {
     input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },
     async run(ctx, input) {
       const labelColumn = r.labelField === 'id' ? 'id' : r.fieldMap.get(r.labelField)!.column;
-      let q = ctx.tenant.select(r.table).select([`${r.table}.id`, `${r.table}.${labelColumn} as label`] as never);
+      // The codes a clerk types or scans travel with each option, so a select finds a supplier by its
+      // code as well as by its name (and a product by its barcode).
+      const codes = OPTION_CODE_FIELDS.filter((n) => n !== r.labelField && r.fieldMap.get(n)?.type === 'string');
+      let q = ctx.tenant.select(r.table).select([`${r.table}.id`, `${r.table}.${labelColumn} as label`, ...codes.map((n) => `${r.table}.${r.fieldMap.get(n)!.column} as ${n}`)] as never);
       if (r.enabledField) q = q.where(`${r.table}.${r.fieldMap.get(r.enabledField)!.column}`, '=', 1);
       const keyword = typeof input.keyword === 'string' ? input.keyword.trim() : '';
       if (keyword) {
-        const searchable = r.lookupFields.map((n) => r.fieldMap.get(n)!).filter((f) => f.type === 'string' || f.type === 'text');
+        const searchable = [...new Set([...r.lookupFields, ...codes])].map((n) => r.fieldMap.get(n)!).filter((f) => f.type === 'string' || f.type === 'text');
         q = applyWhere({ ...r, fields: searchable.map((f) => ({ ...f, searchable: true })) }, q, { keyword }, queryEnv(ctx));
       }
       q = applySort(r, q, null);
       const rows = (await q.limit(5000).execute()) as Row[];
-      return rows.map((x) => ({ id: r.idType === 'integer' ? Number(x.id) : x.id, label: x.label ?? '' }));
+      return rows.map((x) => {
+        const option: Row = { id: r.idType === 'integer' ? Number(x.id) : x.id, label: x.label ?? '' };
+        for (const n of codes) if (x[n] !== null && x[n] !== undefined && x[n] !== '') option[n] = x[n];
+        return option;
+      });
     },
   };
 }

@@ -18,10 +18,11 @@ export function item(scope: Page | Locator, label: string): Locator {
   return scope.locator('.ant-formily-item').filter({ has: page.locator('.ant-formily-item-label label', { hasText: exact(label) }) });
 }
 
-/** Opens the select of a form item and picks the option reading `option`. */
+/** Opens the select of a form item and picks the option reading `option` (after its code, if it shows one). */
 export async function choose(page: Page, field: Locator, option: string): Promise<void> {
   await field.locator('.ant-select').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact(option) }).first().click();
+  const label = new RegExp(`^\\s*(\\S+\\s+)?${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: label }).first().click();
 }
 
 /** Types a day into the date picker of a form item. */

@@ -27,6 +27,10 @@ function asItem(row: Record<string, unknown>, labelKey?: string, valueKey?: stri
   if (value === undefined || value === null) return null;
   const item: OptionItem = { value: value as OptionItem['value'], label: String(label ?? '') };
   if (typeof row.color === 'string') item.color = row.color;
+  for (const k of ['code', 'barcode'] as const) {
+    const v = row[k];
+    if ((typeof v === 'string' || typeof v === 'number') && String(v) !== '' && String(v) !== item.label) item[k] = String(v);
+  }
   return item;
 }
 

@@ -6,13 +6,15 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Table } from 'antd';
 import type { ColumnType } from 'antd/es/table';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { RenderEnv } from '../env';
 import { TotalsRow } from '../list/TotalsRow';
 import { columnTypes, lineEditors } from '../registries';
 import { fillText } from '../template';
 import { readPath } from '../../../core/conditions';
 import type { LineColumn, TotalsSchema } from '../types';
+import { afterPaint } from '../form/keyboard';
+import { cellsOf, focusCell, inLastCell, lineRowsOf, nextCell } from './lineFocus';
 import { lineValue, type Line } from './lines';
 
 /**
@@ -40,6 +42,7 @@ export interface LineTableProps {
 }
 
 const NO_HEADER: Record<string, unknown> = {};
+const VISUALLY_HIDDEN = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 export function LineTable({ columns, lines, rowKey, totals, env, readOnly, header = NO_HEADER, onChange }: LineTableProps) {
   // Editors keep a stable callback; the latest lines are read through a ref so a keystroke in one row
@@ -54,27 +57,78 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
     },
     [onChange],
   );
-  const remove = useCallback((index: number) => onChange(linesRef.current.filter((_l, i) => i !== index)), [onChange]);
+  // Focus after a line is added or removed, once the table shows it: that line's first cell.
+  const boxRef = useRef<HTMLDivElement>(null);
+  const addRef = useRef<HTMLButtonElement>(null);
+  const focusLine = useRef<number | null>(null);
+  useEffect(() => {
+    const at = focusLine.current;
+    if (at === null || !boxRef.current) return;
+    focusLine.current = null;
+    const rows = lineRowsOf(boxRef.current);
+    const row = rows[Math.min(at, rows.length - 1)];
+    if (!focusCell(row ? cellsOf(row)[0] : undefined)) addRef.current?.focus();
+  }, [lines]);
+  const addLine = useCallback(() => {
+    focusLine.current = linesRef.current.length;
+    onChange([...linesRef.current, { __key: newLineKey() }]);
+  }, [onChange]);
+  const remove = useCallback(
+    (index: number) => {
+      // The line that takes its place (or the one above it, or 添加行) gets the caret: never the page.
+      focusLine.current = index;
+      onChange(linesRef.current.filter((_l, i) => i !== index));
+    },
+    [onChange],
+  );
+  /** Enter (or a lookup's resolved Enter) moves on; past the last cell of a line with content, a new line. */
+  const advance = useCallback(
+    (from: HTMLElement) => {
+      if (!boxRef.current) return;
+      const next = nextCell(boxRef.current, from);
+      if (next === 'add') {
+        if (hasContent(linesRef.current[linesRef.current.length - 1])) addLine();
+      } else focusCell(next);
+    },
+    [addLine],
+  );
+  // A lookup that just filled its line: the row is drawn again first (a product brings its pack boxes).
+  const advanceAfterPaint = useCallback((from: HTMLElement) => afterPaint(() => advance(from)), [advance]);
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (readOnly || e.nativeEvent.isComposing || e.ctrlKey || e.altKey || e.metaKey || !boxRef.current) return;
+    const target = e.target as HTMLElement;
+    if (!(target instanceof HTMLInputElement) || !target.closest('tr.ant-table-row')) return;
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      advance(target);
+    } else if (e.key === 'Tab' && !e.shiftKey && inLastCell(boxRef.current, target) && hasContent(linesRef.current[linesRef.current.length - 1])) {
+      e.preventDefault();
+      addLine();
+    }
+  };
 
   const tableColumns = useMemo(() => {
-    const out: ColumnType<Line>[] = columns.map((c) => {
+    const out: ColumnType<Line>[] = columns.map((c, i) => {
       const def = columnTypes.peek(c.type ?? 'text');
       const cell = def?.cell(c, { env });
       const Editor = !readOnly && c.editor && !c.product ? lineEditors.peek(c.editor)?.component : undefined;
       return {
         key: c.field,
         title: c.title,
+        // The line number and the first column (the product) stay in view while the line scrolls sideways.
+        fixed: i === 0 ? ('left' as const) : undefined,
         width: c.width ?? def?.width ?? 120,
         align: Editor ? undefined : (c.align ?? def?.align),
         render: (_: unknown, line: Line, index: number) =>
-          Editor ? <Editor column={c} line={line} index={index} header={header} onPatch={onPatch} /> : cell ? cell(cellValue(line, c), line) : String(cellValue(line, c) ?? ''),
+          Editor ? <Editor column={c} line={line} index={index} header={header} onPatch={onPatch} onEnterDone={advanceAfterPaint} /> : cell ? cell(cellValue(line, c), line) : String(cellValue(line, c) ?? ''),
       };
     });
-    out.unshift({ key: '__no', title: '行', width: 48, align: 'center', render: (_: unknown, _l: Line, index: number) => index + 1 });
+    out.unshift({ key: '__no', title: '行', width: 48, align: 'center', fixed: 'left', render: (_: unknown, _l: Line, index: number) => index + 1 });
     if (!readOnly) {
       out.push({
         key: '__remove',
-        title: '',
+        // Named for screen readers (a header cell with no text), not shown.
+        title: <span style={VISUALLY_HIDDEN}>删除</span>,
         width: 48,
         render: (_: unknown, _line: Line, index: number) => (
           <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={`删除第 ${index + 1} 行`} onClick={() => remove(index)} />
@@ -82,7 +136,7 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
       });
     }
     return out;
-  }, [columns, env, readOnly, onPatch, remove, header]);
+  }, [columns, env, readOnly, onPatch, remove, header, advanceAfterPaint]);
 
   const shown = useMemo(() => columns.map((c) => ({ ...c, field: c.field })), [columns]);
   // What the totals row sums: each line's shown values. A keystroke changes one line object; the others
@@ -104,7 +158,7 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
   // measured ~60 ms per keystroke at 100 plain rows against ~20 ms at 500 virtual ones).
   const virtual = lines.length > (readOnly ? 100 : 50);
   return (
-    <>
+    <div ref={boxRef} onKeyDown={onKeyDown}>
       <Table<Line>
         size="small"
         className="renderer-line-table"
@@ -120,12 +174,17 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
         summary={totals?.fields.length ? () => TotalsRow({ rows: computedLines, shown, fields: totals.fields, label: totals.label ?? '合计', leading: 1, trailing: readOnly ? 0 : 1, env, fixed: virtual }) : undefined}
       />
       {!readOnly && (
-        <Button type="dashed" block icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={() => onChange([...lines, { __key: newLineKey() }])}>
+        <Button ref={addRef} type="dashed" block icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={addLine}>
           添加行
         </Button>
       )}
-    </>
+    </div>
   );
+}
+
+/** A line holds something a clerk typed or chose (not only the table's own key). */
+function hasContent(line: Line | undefined): boolean {
+  return !!line && Object.entries(line).some(([k, v]) => !k.startsWith('__') && v !== undefined && v !== null && v !== '');
 }
 
 let lineSeq = 0;

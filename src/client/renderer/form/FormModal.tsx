@@ -2,9 +2,13 @@
 // DESIGN §1). Editing loads the record first (the form's api.get with {id}; a singleton form's with
 // {}); saving goes through useSchemaForm; closing with unsaved changes asks first. A query form
 // (resultText) stays open after submitting and shows the answer; a read-only form only closes.
+// Keyboard: the first field has the caret on open; Ctrl+S or Enter in a single-line field saves; a
+// refused save puts the caret in the first field in error; closing gives focus back to the control
+// that opened the form. A new record can be saved with 保存并新增 (clerks entering a series): saved,
+// the list refreshed, and an empty form ready with the caret in its first field.
 
 import { Alert, Button, Drawer, Modal, Space, Spin } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { OK } from '../../../core/codes';
 import { callApiRef, toast } from '../../request';
 import { SchemaProblems } from '../SchemaProblems';
@@ -12,6 +16,7 @@ import { fillText } from '../template';
 import { SAVED_TEXT } from '../texts';
 import type { FormPart } from '../types';
 import { SchemaFormView, useSchemaForm, type Row } from './SchemaForm';
+import { afterPaint, focusFirstField, focusFirstInvalid, isSubmitEnter, useSaveShortcut } from './keyboard';
 import { confirmLeave } from './unsavedChanges';
 import { useFormReady } from './useFormReady';
 
@@ -52,20 +57,28 @@ function Frame({ mode, title, width, onClose, footer, children }: { mode: 'modal
   );
 }
 
-function FormBody({ part, record, title, mode, width, onClose, onSaved, readOnly }: Omit<FormModalProps, 'path' | 'recordId'> & { mode: 'modal' | 'drawer' }) {
+function FormBody({ part, record, title, mode, width, onClose, onSaved, readOnly, onAgain }: Omit<FormModalProps, 'path' | 'recordId'> & { mode: 'modal' | 'drawer'; onAgain(): void }) {
   const handle = useSchemaForm(part, record);
   const [saving, setSaving] = useState(false);
   const [result, setResult] = useState<string | null>(null);
+  const box = useRef<HTMLDivElement>(null);
   const locked = readOnly === true || part.readOnly === true;
+  // A series of new records: offered on a new record of an ordinary form (not a query, not settings).
+  const again = !record && !locked && !part.resultText && !part.singleton;
+  useEffect(() => afterPaint(() => focusFirstField(box.current)), []);
   const close = async () => {
     if (await confirmLeave(handle.isDirty)) onClose();
   };
-  const save = async () => {
+  const save = async (thenNew = false) => {
+    if (saving) return;
     setSaving(true);
     setResult(null);
     const row = await handle.submit();
     setSaving(false);
-    if (!row) return;
+    if (!row) {
+      afterPaint(() => focusFirstInvalid(box.current));
+      return;
+    }
     const data = submittedData(handle.form.values, row);
     if (part.resultText) {
       setResult(fillText(part.resultText, data));
@@ -73,21 +86,37 @@ function FormBody({ part, record, title, mode, width, onClose, onSaved, readOnly
     }
     toast.success(part.successText ? fillText(part.successText, data) : SAVED_TEXT);
     onSaved(row);
-    onClose();
+    if (thenNew) onAgain();
+    else onClose();
   };
+  useSaveShortcut(() => void save(), !locked);
   const footer = locked ? (
     <Button onClick={onClose}>关闭</Button>
   ) : (
     <Space>
       <Button onClick={() => void close()}>{part.resultText ? '关闭' : '取消'}</Button>
-      <Button type="primary" loading={saving} onClick={() => void save()}>
+      {again && (
+        <Button loading={saving} onClick={() => void save(true)}>
+          保存并新增
+        </Button>
+      )}
+      <Button type="primary" loading={saving} onClick={() => void save()} title="Ctrl+S">
         {part.submitText ?? '保存'}
       </Button>
     </Space>
   );
   return (
     <Frame mode={mode} title={title} width={width ?? part.width} onClose={() => void close()} footer={footer}>
-      <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={mode === 'drawer' ? 2 : 1} readOnly={locked} />
+      <div
+        ref={box}
+        onKeyDown={(e) => {
+          if (locked || !isSubmitEnter(e.nativeEvent)) return;
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={mode === 'drawer' ? 2 : 1} readOnly={locked} />
+      </div>
       {result && <Alert className="renderer-form-result" type="success" showIcon message={result} />}
     </Frame>
   );
@@ -99,6 +128,17 @@ export function FormModal(props: FormModalProps) {
   const getRef = part.api?.get;
   const mustLoad = ((recordId !== undefined && recordId !== null) || part.singleton === true) && !!getRef;
   const [record, setRecord] = useState<Row | null | undefined>(mustLoad ? undefined : (props.record ?? null));
+  // 保存并新增: each round is a new, empty form.
+  const [round, setRound] = useState(0);
+  // The control that opened the form gets the focus back when it closes (saved, cancelled or failed
+  // to load): the modal is unmounted at once, so antd's own return of focus never happens.
+  const [opener] = useState(() => (typeof document === 'undefined' ? null : (document.activeElement as HTMLElement | null)));
+  useEffect(
+    () => () => {
+      if (opener && opener !== document.body) afterPaint(() => opener.isConnected && opener.focus());
+    },
+    [opener],
+  );
   useEffect(() => {
     if (!mustLoad) return;
     let live = true;
@@ -127,5 +167,5 @@ export function FormModal(props: FormModalProps) {
       </Frame>
     );
   }
-  return <FormBody {...props} mode={mode} record={record} />;
+  return <FormBody key={round} {...props} mode={mode} record={record} onAgain={() => setRound((r) => r + 1)} />;
 }

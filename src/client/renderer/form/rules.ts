@@ -34,8 +34,10 @@ function checkRule(title: string, rule: RuleSchema, value: unknown, numeric: boo
   if ((rule.min !== undefined || rule.max !== undefined) && numeric) {
     const s = String(value).trim();
     if (!NUM.test(s)) return rule.message ?? `${title}必须是数字`;
-    if (rule.min !== undefined && compareDecimalStrings(s, String(rule.min)) < 0) return rule.message ?? `${title}不能小于 ${rule.min}`;
-    if (rule.max !== undefined && compareDecimalStrings(s, String(rule.max)) > 0) return rule.message ?? `${title}不能大于 ${rule.max}`;
+    // Refused, never clamped: the message names the whole range when there is one.
+    const range = rule.min !== undefined && rule.max !== undefined ? `${title}须在 ${rule.min} 到 ${rule.max} 之间` : undefined;
+    if (rule.min !== undefined && compareDecimalStrings(s, String(rule.min)) < 0) return rule.message ?? range ?? `${title}不能小于 ${rule.min}`;
+    if (rule.max !== undefined && compareDecimalStrings(s, String(rule.max)) > 0) return rule.message ?? range ?? `${title}不能大于 ${rule.max}`;
   }
   return undefined;
 }

@@ -30,6 +30,7 @@ import { mergeActions, serverActionSchemas, serverActionsOf } from '../document/
 import { loadSource } from '../document/source';
 import { apiRight, holds, useRenderEnv } from '../env';
 import { applyServerErrors, SchemaFormView, serverFieldErrors, useSchemaForm } from '../form/SchemaForm';
+import { afterPaint, focusFirstField, focusFirstInvalid, useSaveShortcut } from '../form/keyboard';
 import { formUses } from '../form/useFormReady';
 import { trackUnsaved } from '../form/unsavedChanges';
 import { ListView } from '../list/ListView';
@@ -134,10 +135,18 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
     return usableActions(list, 'actions', env, { api: part.api, forms: part.forms });
   }, [part, env, record]);
 
+  const box = useRef<HTMLDivElement>(null);
+  // A document open for editing has the caret in its first header field (a new order: 供应商).
+  useEffect(() => {
+    if (editable) afterPaint(() => focusFirstField(box.current));
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const save = async () => {
-    if (!part.api.save) return;
+    if (!part.api.save || saving) return;
     const values = await handle.submit(); // header validation only (no save code on the header part)
-    if (!values) return;
+    if (!values) {
+      afterPaint(() => focusFirstInvalid(box.current));
+      return;
+    }
     setSaving(true);
     const body: Row = { ...values, [part.lines.field]: linesToSave(lines, part.lines.columns) };
     if (record?.id !== undefined) body.id = record.id;
@@ -149,8 +158,13 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
       handle.markSaved();
       linesSaved.current = true;
       onSaved(res.data ?? {}, !record);
-    } else applyServerErrors(handle.form, serverFieldErrors(res.msg, res.data));
+    } else {
+      applyServerErrors(handle.form, serverFieldErrors(res.msg, res.data));
+      afterPaint(() => focusFirstInvalid(box.current));
+    }
   };
+  // Ctrl+S saves from anywhere on the document (the 保存 button sits at the top of a long page).
+  useSaveShortcut(() => void save(), editable);
 
   const stateValue = part.state && record ? record[part.state.field] : undefined;
   const stateLabel = stateOptions.find((o) => String(o.value) === String(stateValue));
@@ -169,16 +183,18 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
         <Space className="renderer-document-actions">
           {record && <ActionBar list={actionList} env={env} scope={scope} record={record} />}
           {editable && (
-            <Button type="primary" loading={saving} onClick={() => void save()}>
+            <Button type="primary" loading={saving} onClick={() => void save()} title="Ctrl+S">
               保存
             </Button>
           )}
         </Space>
       }
     >
-      <SchemaFormView handle={handle} part={header} editing={!!record} defaultColumns={3} readOnly={!editable} />
-      <Divider orientation="left">明细</Divider>
-      <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!editable} header={headerValues} onChange={editLines} />
+      <div ref={box}>
+        <SchemaFormView handle={handle} part={header} editing={!!record} defaultColumns={3} readOnly={!editable} />
+        <Divider orientation="left">明细</Divider>
+        <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!editable} header={headerValues} onChange={editLines} />
+      </div>
       {part.related && record && env.hasRight(apiRight(part.related.api)) && <RelatedDocuments api={part.related.api} body={part.related.body ?? { docNo: '{docNo}' }} record={record} />}
       {part.audit && record && mayReadAudit(part.audit.api ?? 'cdm:019702', env) && (
         <>

@@ -7,12 +7,13 @@
 // Leaving with unsaved changes warns (see form/unsavedChanges.ts).
 
 import { Alert, Button, Card, Result, Space, Spin } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { OK } from '../../../core/codes';
 import { callApiRef, toast } from '../../request';
 import type { ScreenProps } from '../../router/screenProps';
 import { submittedData } from '../form/FormModal';
+import { afterPaint, focusFirstInvalid, useSaveShortcut } from '../form/keyboard';
 import { SchemaFormView, useSchemaForm, type Row } from '../form/SchemaForm';
 import { useFormReady } from '../form/useFormReady';
 import { SchemaProblems } from '../SchemaProblems';
@@ -25,36 +26,40 @@ function PageForm({ part, record, onSaved }: { part: FormScreenPart; record: Row
   const [saving, setSaving] = useState(false);
   const [result, setResult] = useState<string | null>(null);
   const locked = part.readOnly === true;
+  const box = useRef<HTMLDivElement>(null);
+  const save = async () => {
+    if (saving) return;
+    setSaving(true);
+    setResult(null);
+    const row = await handle.submit();
+    setSaving(false);
+    if (!row) {
+      afterPaint(() => focusFirstInvalid(box.current));
+      return;
+    }
+    const data = submittedData(handle.form.values, row);
+    if (part.resultText) {
+      setResult(fillText(part.resultText, data));
+      return;
+    }
+    toast.success(part.successText ? fillText(part.successText, data) : SAVED_TEXT);
+    onSaved(row);
+  };
+  // Ctrl+S saves the page's form (a modal opened over it takes Ctrl+S while it is open).
+  useSaveShortcut(() => void save(), !locked);
   return (
-    <>
+    <div ref={box}>
       <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={2} readOnly={locked} />
       {!locked && (
         <Space style={{ marginTop: 8 }}>
-          <Button
-            type="primary"
-            loading={saving}
-            onClick={async () => {
-              setSaving(true);
-              setResult(null);
-              const row = await handle.submit();
-              setSaving(false);
-              if (!row) return;
-              const data = submittedData(handle.form.values, row);
-              if (part.resultText) {
-                setResult(fillText(part.resultText, data));
-                return;
-              }
-              toast.success(part.successText ? fillText(part.successText, data) : SAVED_TEXT);
-              onSaved(row);
-            }}
-          >
+          <Button type="primary" loading={saving} title="Ctrl+S" onClick={() => void save()}>
             {part.submitText ?? '保存'}
           </Button>
           <Button onClick={() => handle.form.reset()}>重置</Button>
         </Space>
       )}
       {result && <Alert className="renderer-form-result" style={{ marginTop: 16 }} type="success" showIcon message={result} />}
-    </>
+    </div>
   );
 }
 

@@ -56,6 +56,8 @@ export interface ListAbove {
 /** Pages above this many rows draw virtual rows unless the schema says otherwise. */
 export const VIRTUAL_THRESHOLD = 100;
 const SAVE_DELAY_MS = 400;
+/** Row checkboxes need a name a screen reader can say (axe: form elements must have labels). */
+const selectionLabel = () => ({ 'aria-label': '选择此行' }) as Record<string, string>;
 const DEFAULT_PAGE_SIZES = [20, 50, 100, 200, 500, 1000];
 
 function defaultScrollY(): number {
@@ -310,7 +312,7 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data, re
         components={components}
         summary={summary}
         onChange={onTableChange}
-        rowSelection={bulk ? { selectedRowKeys: selected.keys, onChange: (keys, selRows) => setSelected({ keys, rows: selRows }), fixed: 'left' } : undefined}
+        rowSelection={bulk ? { selectedRowKeys: selected.keys, onChange: (keys, selRows) => setSelected({ keys, rows: selRows }), fixed: 'left', getCheckboxProps: selectionLabel } : undefined}
         expandable={expandable}
         pagination={
           tree
@@ -319,7 +321,7 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data, re
                 current: data.query.page,
                 pageSize: data.query.pageSize,
                 total: data.total,
-                showSizeChanger: true,
+                showSizeChanger: { 'aria-label': '每页条数' },
                 pageSizeOptions: part.pageSizeOptions ?? DEFAULT_PAGE_SIZES,
                 showTotal: (t) => `共 ${t} 条`,
               }

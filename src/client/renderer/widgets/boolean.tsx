@@ -5,6 +5,7 @@ import { placeholderOf, type WidgetDef, type WidgetProps } from './types';
 function BooleanWidget({ value, onChange, disabled, schema }: WidgetProps) {
   return (
     <Select
+      aria-label={schema.title}
       style={{ width: '100%' }}
       value={value === undefined || value === null ? undefined : (value as boolean)}
       onChange={(v: boolean | undefined) => onChange?.(v)}

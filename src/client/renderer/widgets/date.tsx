@@ -13,6 +13,7 @@ export function toDay(v: unknown): dayjs.Dayjs | null {
 function DateWidget({ value, onChange, disabled, readOnly, schema }: WidgetProps) {
   return (
     <DatePicker
+      aria-label={schema.title}
       style={{ width: '100%' }}
       value={toDay(value)}
       onChange={(d) => onChange?.(d ? d.format(DEFAULT_DATE_PATTERN) : undefined)}

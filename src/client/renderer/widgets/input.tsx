@@ -5,6 +5,7 @@ import { placeholderOf, type WidgetDef, type WidgetProps } from './types';
 function InputWidget({ value, onChange, disabled, readOnly, schema, mode }: WidgetProps) {
   return (
     <FilteredInput
+      aria-label={schema.title}
       filter={schema.filter}
       value={value === undefined || value === null ? '' : String(value)}
       onChange={(e) => onChange?.(e.target.value)}

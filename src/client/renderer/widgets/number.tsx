@@ -1,26 +1,22 @@
-// number: a number input; integers (decimals 0 or none) are emitted as numbers, decimals as exact
-// strings (antd stringMode) so nothing passes through a binary float.
-import { InputNumber } from 'antd';
+// number: a business number box (see widgets/NumberText: no stepping, no clamping, no silent rounding);
+// integers (decimals 0 or none) reach the form as numbers, decimals as exact strings, so nothing passes
+// through a binary float. min/max are checked by the form's rules, which name the bound.
+import { NumberText } from '../../widgets/NumberText';
 import { placeholderOf, type WidgetDef, type WidgetProps } from './types';
 
 function NumberWidget({ value, onChange, disabled, readOnly, schema }: WidgetProps) {
-  const decimals = schema.decimals;
-  const exact = decimals !== undefined && decimals > 0;
   return (
-    <InputNumber<string>
-      stringMode
+    <NumberText
       style={{ width: '100%' }}
-      value={value === undefined || value === null || value === '' ? null : String(value)}
-      precision={decimals}
-      min={schema.min === undefined ? undefined : String(schema.min)}
-      max={schema.max === undefined ? undefined : String(schema.max)}
+      aria-label={schema.title}
+      title={schema.title}
+      value={value}
+      decimals={schema.decimals ?? 0}
+      signed={schema.min !== undefined && Number(schema.min) < 0}
       disabled={disabled}
       readOnly={readOnly}
       placeholder={placeholderOf(schema, false)}
-      onChange={(v) => {
-        if (v === null || v === '') onChange?.(undefined);
-        else onChange?.(exact ? v : Number(v));
-      }}
+      onValue={(v) => onChange?.(v)}
     />
   );
 }

@@ -5,6 +5,7 @@ import { placeholderOf, type WidgetDef, type WidgetProps } from './types';
 function PasswordWidget({ value, onChange, disabled, readOnly, schema }: WidgetProps) {
   return (
     <Input.Password
+      aria-label={schema.title}
       value={value === undefined || value === null ? '' : String(value)}
       onChange={(e) => onChange?.(e.target.value === '' ? undefined : e.target.value)}
       disabled={disabled}

@@ -6,6 +6,7 @@ import type { WidgetDef, WidgetProps } from './types';
 function SwitchWidget({ value, onChange, disabled, readOnly, schema }: WidgetProps) {
   return (
     <Switch
+      aria-label={schema.title}
       checked={truthy(value)}
       onChange={(v) => onChange?.(v)}
       disabled={disabled || readOnly}

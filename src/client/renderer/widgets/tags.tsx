@@ -18,6 +18,7 @@ function TagsWidget({ value, onChange, disabled, readOnly, schema, mode }: Widge
   const { options } = useOptions(schema);
   return (
     <Select
+      aria-label={schema.title}
       mode="tags"
       style={{ width: '100%' }}
       value={tagList(value)}

@@ -5,10 +5,10 @@ import { formatTime } from '../../../core/format';
 import { useRenderEnv } from '../env';
 import type { WidgetDef, WidgetProps } from './types';
 
-function TimestampWidget({ value }: WidgetProps) {
+function TimestampWidget({ value, schema }: WidgetProps) {
   const env = useRenderEnv();
   const text = value === undefined || value === null || value === '' ? '' : formatTime(String(value), env.tz);
-  return <Input value={text} disabled />;
+  return <Input value={text} disabled aria-label={schema.title} />;
 }
 
 const timestamp: WidgetDef = { component: TimestampWidget };

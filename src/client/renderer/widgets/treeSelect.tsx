@@ -7,6 +7,7 @@ function TreeSelectWidget({ value, onChange, disabled, readOnly, schema, mode }:
   const { tree, loading } = useTree(schema.tree);
   return (
     <TreeSelect
+      aria-label={schema.title}
       style={{ width: '100%' }}
       value={value === undefined || value === null || value === '' ? undefined : (value as string)}
       onChange={(v: unknown) => onChange?.(v === undefined || (Array.isArray(v) && v.length === 0) ? undefined : v)}

@@ -12,6 +12,8 @@ export interface LineEditorProps {
   /** The header form's current values (lookups may send them). */
   header: Record<string, unknown>;
   onPatch(index: number, patch: Line): void;
+  /** The editor is done with an Enter (a lookup resolved it): focus moves on from `from`. */
+  onEnterDone?(from: HTMLElement): void;
 }
 
 export interface LineEditorDef {

@@ -6,7 +6,7 @@
 import { Space } from 'antd';
 import { memo } from 'react';
 import { splitUnits, toSmallUnits } from '../../../../core/stock-units';
-import { FilteredInput } from '../../../widgets/FilteredInput';
+import { NumberText } from '../../../widgets/NumberText';
 import type { Line } from '../lines';
 import type { LineEditorDef, LineEditorProps } from './types';
 
@@ -30,22 +30,22 @@ const UnitsCell = memo(function UnitsCell({ column, line, index, onPatch }: Line
   const useBig = packs.bigQty > 1 && !!packs.unitBig;
   const useMid = packs.midQty > 1 && !!packs.unitMid;
   const parts = partsOf(line, column.field);
-  const edit = (key: 'big' | 'mid' | 'small', text: string) => {
-    const next = { ...parts, [key]: text === '' ? undefined : Number(text) };
+  const edit = (key: 'big' | 'mid' | 'small', value: number | undefined) => {
+    const next = { ...parts, [key]: value };
     const empty = next.big === undefined && next.mid === undefined && next.small === undefined;
     const total = empty ? undefined : toSmallUnits(next, packs);
     onPatch(index, { big: next.big, mid: next.mid, small: next.small, [column.field]: total });
   };
   const box = (key: 'big' | 'mid' | 'small', unit: string | null | undefined, title: string) => (
-    <FilteredInput
+    <NumberText
       key={key}
       size="small"
-      filter="int"
+      title={title}
       aria-label={`${column.title}（${title}）`}
       style={{ width: 84 }}
-      suffix={<span style={{ color: '#8c8c8c' }}>{unit ?? ''}</span>}
-      value={parts[key] === undefined ? '' : String(parts[key])}
-      onChange={(e) => edit(key, e.target.value)}
+      suffix={<span style={{ color: '#595959' }}>{unit ?? ''}</span>}
+      value={parts[key]}
+      onValue={(v) => edit(key, v as number | undefined)}
     />
   );
   return (
