@@ -171,7 +171,7 @@ describe('document kind (skeleton)', () => {
     server.on('012103', (b) => ({ data: { ...b, version: 2 } }));
     await mount(<DocumentScreen meta={meta('procurement/purchaseOrder', doc.route)} file={doc} />, { path: '/procurement/purchaseOrder/8', route: '/procurement/purchaseOrder/:id' });
     await until(() => rows().length === 2, 'lines');
-    expect(headers()).toEqual(['行', '商品', '数量', '单价', '金额']);
+    expect(headers()).toEqual(['行', '商品', '数量', '单价', '金额', '删除']); // the delete column is named (screen readers)
     expect(text()).toContain('草稿');
     expect(buttons('确认')).toHaveLength(1);
     expect([...document.querySelectorAll('.renderer-total')].map((e) => e.textContent)).toEqual(['4', '0.50']);
@@ -185,7 +185,7 @@ describe('document kind (skeleton)', () => {
       version: 1,
       supplierName: '甲',
       lines: [
-        { id: 1, sku: 'A', qty: '10', price: '0.10', amount: '1.00' },
+        { id: 1, sku: 'A', qty: 10, price: '0.10', amount: '1.00' }, // typed: a number, in the column's type
         { id: 2, sku: 'B', qty: '1', price: '0.20', amount: '0.20' },
       ],
     });

@@ -19,7 +19,7 @@ const PARTS: Record<string, string> = {
   totals: 'TotalsSchema', remoteOptions: 'RemoteOptions', remoteTree: 'RemoteTree', option: 'OptionItem', form: 'FormScreenPart',
 };
 /** Keys set by the renderer itself, never written in a schema file (documented on the interface). */
-const RENDERER_ONLY: Record<string, string[]> = { ColumnSchema: ['source'] };
+const RENDERER_ONLY: Record<string, string[]> = { ColumnSchema: ['source'], OptionItem: ['code', 'barcode'] };
 /** Keys the meta-schema takes over from a shared part that the kind does not draw (a known gap: reports draw no tree). */
 const META_ONLY: Record<string, string[]> = { report: ['tree'] };
 
