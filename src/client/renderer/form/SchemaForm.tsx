@@ -16,7 +16,7 @@ import { Alert, Col, Row } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { OK } from '../../../core/codes';
 import { readPath } from '../../../core/conditions';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { holds, passesStatic, useRenderEnv, type RenderEnv } from '../env';
 import { widgets } from '../registries';
 import type { FieldSchema, FormPart, FormPreview } from '../types';
@@ -122,19 +122,24 @@ export function useSchemaForm(part: FormPart, record: Row | null | undefined, sa
     if (record?.id !== undefined) body.id = record.id;
     if (record?.version !== undefined) body.version = record.version;
     form.setSubmitting(true);
-    const env = await callApiRef<Row>(ref, body);
+    // Field errors go on their fields; a silent refusal naming no field of this form is shown as a
+    // message by actionCall, every other one by the request core.
+    const placed: { rest: string[] | null } = { rest: null };
+    const place = (e: { msg: string; data: unknown }): boolean => {
+      const errors = serverFieldErrors(e.msg, e.data);
+      if (!errors.length) return false;
+      placed.rest = applyServerErrors(form, errors);
+      return placed.rest.length === 0;
+    };
+    const env = await actionCall<Row>(ref, body, { inline: place });
     form.setSubmitting(false);
     if (env.code === OK) {
       saved.current = true;
       return (env.data ?? body) as Row;
     }
-    const errors = serverFieldErrors(env.msg, env.data);
-    if (errors.length) {
-      const rest = applyServerErrors(form, errors);
-      // Validation messages naming no field are listed above the form; other refusals are already
-      // in the request core's toast.
-      setOtherErrors(env.code === VALIDATION_CODE ? rest : []);
-    }
+    if (placed.rest === null) place(env);
+    // Validation messages naming no field are listed above the form.
+    setOtherErrors(env.code === VALIDATION_CODE ? (placed.rest ?? []) : []);
     return null;
   };
 

@@ -15,7 +15,7 @@ import { Alert, Spin } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { OK } from '../../../core/codes';
 import { readPath } from '../../../core/conditions';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { fillBody } from '../template';
 import type { WidgetDef, WidgetProps } from './types';
 
@@ -102,7 +102,7 @@ function useRemotePreview(api: string | undefined, body: Record<string, unknown>
     let live = true;
     setState((s) => ({ ...s, loading: true }));
     const timer = setTimeout(() => {
-      void callApiRef<Preview>(api, body).then((env) => {
+      void actionCall<Preview>(api, body).then((env) => {
         if (!live) return;
         setState({ key, preview: env.code === OK && env.data && typeof env.data.body === 'string' ? env.data : null, loading: false });
       });

@@ -6,7 +6,7 @@ import { Select } from 'antd';
 import { memo, useEffect, useRef, useState } from 'react';
 import { OK } from '../../../../core/codes';
 import { readPath } from '../../../../core/conditions';
-import { callApiRef } from '../../../request';
+import { actionCall } from '../../actions/actionCall';
 import { fillBody, fillText } from '../../template';
 import type { LineEditorDef, LineEditorProps } from './types';
 
@@ -34,7 +34,7 @@ const LookupCell = memo(function LookupCell({ column, line, index, header, onPat
     timer.current = setTimeout(() => {
       setLoading(true);
       const body = { ...(fillBody(spec.body ?? {}, { header, line }) as Row), keyword };
-      void callApiRef(spec.api, body).then((env) => {
+      void actionCall(spec.api, body).then((env) => {
         if (latest.current !== keyword) return;
         setLoading(false);
         if (env.code === OK) setRows(rowsOf(env.data));
