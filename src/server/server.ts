@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
+import { seedDemoWalk } from './db/seed-demo-walk.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
 import { allOps } from './ops/index.ts';
@@ -18,7 +19,14 @@ export interface Server {
   close(): Promise<void>;
 }
 
-export async function createServer(config: ServerConfig, opts: { seed?: boolean } = {}): Promise<Server> {
+export interface CreateServerOptions {
+  /** Seed the demo companies into an empty database (default true). */
+  seed?: boolean;
+  /** With a new demo company, also its walkable data (seed-demo-walk.ts): `npm start` and the e2e suite. */
+  demoWalk?: boolean;
+}
+
+export async function createServer(config: ServerConfig, opts: CreateServerOptions = {}): Promise<Server> {
   const catalog = loadCatalog();
   const rights = buildRightsCatalog(catalog);
   const resources = loadResources();
@@ -28,8 +36,9 @@ export async function createServer(config: ServerConfig, opts: { seed?: boolean 
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, backgroundCheckpoint: true });
   try {
     await migrate(database.db, database.dialect);
-    if (opts.seed !== false) await seedIfEmpty(database.db);
+    const seeded = opts.seed !== false && (await seedIfEmpty(database.db));
     const app = await buildApp({ config, database, catalog, bound });
+    if (seeded && opts.demoWalk) await seedDemoWalk(app);
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     return { app, database, close: async () => { await sweep.stop(); await app.close(); await database.close(); } };
