@@ -1,0 +1,103 @@
+// A new user walks the demo company as it is after `npm start` — no fixtures: the seeded warehouse has
+// its locations, the seeded order planned in full is received from the order's own 收货 (the task and
+// its lines come along), put away to the product's default location, and the stock shows it.
+// Screenshots: test-output/e2e/demo-walk/NN-*.png.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { btn, confirmPopup, openList, row, rowByTitle } from './support/antd';
+import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen } from './support/browser';
+import { startServer, type TestServer } from './support/server';
+
+const doc = (page: Page) => page.locator('.renderer-document-screen');
+const lineRows = (page: Page) => doc(page).locator('.renderer-line-table tr.ant-table-row');
+const stateTag = (page: Page) => doc(page).locator('.ant-card-head-title .ant-tag');
+const expectState = (page: Page, label: string) => expect.poll(async () => (await stateTag(page).innerText()).trim(), { timeout: 10_000 }).toBe(label);
+
+async function lines(page: Page): Promise<Record<string, string>[]> {
+  const table = doc(page).locator('.renderer-line-table');
+  const out: Record<string, string>[] = [];
+  for (const r of await lineRows(page).all()) out.push(await rowByTitle(table, r));
+  return out;
+}
+
+async function headerValue(page: Page, label: string): Promise<string> {
+  const field = doc(page).locator('.ant-formily-item').filter({ has: page.locator('.ant-formily-item-label label', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) });
+  const chosen = field.locator('.ant-select-selection-item');
+  if (await chosen.count()) return (await chosen.first().innerText()).trim();
+  return (await field.locator('input, textarea').first().inputValue()).trim();
+}
+
+/** After 保存 a new document opens at its own URL (answering 离开 should the unsaved-changes question come). */
+async function openedAfterSave(page: Page, url: RegExp): Promise<void> {
+  const question = page.locator('.ant-modal-confirm', { hasText: '有未保存的修改' });
+  await expect.poll(async () => url.test(pathOf(page)) || (await question.isVisible()), { timeout: 15_000 }).toBe(true);
+  if (!url.test(pathOf(page))) {
+    await btn(question, '离开').click();
+    await page.waitForURL((u) => url.test(u.pathname));
+  }
+}
+
+const shot = (page: Page, name: string) => screenshot(page, `demo-walk/${name}`);
+
+describe.skipIf(!hasChromium)('demo company walk (e2e)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    ({ context, page } = await newPage(browser, server.baseUrl));
+    await login(page, ADMIN);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the warehouse has its locations, in zones', async () => {
+    await openList(page, '/entrepot/location', '库位');
+    await expect.poll(() => page.locator('.renderer-list tr.ant-table-row').count()).toBe(6);
+    await shot(page, '01-locations');
+  });
+
+  it("an order planned in full is received from the order's 收货: the task and its lines come along; put away; in stock", async () => {
+    await openList(page, '/procurement/list', '采购订单');
+    const planned = row(page.locator('.renderer-list'), /宁波华东五金制品厂.*已确认/);
+    await expect.poll(() => planned.count()).toBe(1);
+    await planned.locator('a').first().click();
+    await waitForScreen(page, '采购订单详情');
+    await expectState(page, '已确认');
+    await btn(doc(page), '收货').click();
+    await waitForScreen(page, '收货单详情');
+    await expect.poll(() => lineRows(page).count()).toBe(1);
+    expect((await headerValue(page, '入库任务')).startsWith('RT')).toBe(true);
+    expect((await lines(page)).map((l) => [l.商品编码, l.未收])).toEqual([['DM-1003', '10,000']]);
+    await shot(page, '02-receiving-from-order');
+    await btn(doc(page), '保存').click();
+    await expectToast(page, '保存成功');
+    await openedAfterSave(page, /^\/entrepot\/receivingNoteDetail\/\d+$/);
+    await btn(doc(page), '过账').click();
+    await confirmPopup(page);
+    await expectState(page, '已过账');
+
+    await btn(doc(page), '上架').click();
+    await waitForScreen(page, '上架单详情');
+    await expect.poll(() => lineRows(page).count()).toBe(1);
+    expect((await lines(page)).map((l) => [l.商品编码, l.上架库位])).toEqual([['DM-1003', 'C-02-01']]);
+    await btn(doc(page), '保存').click();
+    await expectToast(page, '保存成功');
+    await openedAfterSave(page, /^\/entrepot\/putawayDetail\/\d+$/);
+    await btn(doc(page), '过账').click();
+    await confirmPopup(page);
+    await expectState(page, '已过账');
+    await shot(page, '03-putaway-posted');
+
+    await openList(page, '/commodity/inventory', '商品库存');
+    const washer = row(page.locator('.renderer-list'), 'DM-1003');
+    await expect.poll(async () => (await rowByTitle(page.locator('.renderer-list'), washer)).现有).toBe('10,000');
+    await shot(page, '04-stock');
+  });
+});
