@@ -27,8 +27,8 @@ export const DEMO_PRODUCTS = [
   { code: 'DM-1001', name: '不锈钢六角螺栓 M8×30', specification: 'M8×30 304', unitSmall: '个', unitMid: '盒', unitBig: '箱', midQty: 50, bigQty: 1000, price: '0.35', category: 'FAST', location: 'C-01-01' },
   { code: 'DM-1002', name: '不锈钢六角螺母 M8', specification: 'M8 304', unitSmall: '个', unitMid: '盒', unitBig: '箱', midQty: 100, bigQty: 2000, price: '0.12', category: 'FAST', location: 'C-01-02' },
   { code: 'DM-1003', name: '平垫圈 M8', specification: 'M8 镀锌', unitSmall: '个', unitBig: '箱', midQty: 1, bigQty: 5000, price: '0.03', category: 'FAST', location: 'C-02-01' },
-  { code: 'DM-2001', name: '不锈钢保温杯 500ml', specification: '500ml 银色', unitSmall: '个', unitMid: '盒', unitBig: '箱', midQty: 6, bigQty: 24, price: '12.50', category: 'CUP', location: 'D-01-01' },
-  { code: 'DM-2002', name: '陶瓷马克杯 350ml', specification: '350ml 白色', unitSmall: '个', unitBig: '箱', midQty: 1, bigQty: 12, price: '8.80', category: 'CUP', location: 'D-01-02' },
+  { code: 'DM-2001', name: '真空保温杯 400ml', specification: '400ml 钛灰', unitSmall: '个', unitMid: '盒', unitBig: '箱', midQty: 6, bigQty: 24, price: '12.50', category: 'CUP', location: 'D-01-01' },
+  { code: 'DM-2002', name: '骨瓷咖啡杯 300ml', specification: '300ml 米白', unitSmall: '个', unitBig: '箱', midQty: 1, bigQty: 12, price: '8.80', category: 'CUP', location: 'D-01-02' },
 ] as const;
 
 export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
@@ -62,7 +62,7 @@ export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
 
   const suppliers = (await call('cdm', '011601', { page: 1, pageSize: 10 })).list as Row[];
   const hardware = Number(suppliers.find((s) => s.code === 'S001')!.id);
-  const cups = Number((await call('cdm', '011603', { code: 'S002', name: '杭州精工杯业有限公司', contact: '周女士', phone: '0571-85551234', paymentDays: 45, enabled: true })).id);
+  const cups = Number((await call('cdm', '011603', { code: 'S002', name: '温州永诚杯具有限公司', contact: '周女士', phone: '0571-85551234', paymentDays: 45, enabled: true })).id);
 
   const order = (supplierId: number, lines: Array<[number, number, string]>, remark: string) =>
     call('oms', '020203', { supplierId, warehouseId, expectedDate: '2026-12-15', remark, lines: lines.map(([productId, qty, price]) => ({ productId, qty, price })) });
