@@ -419,7 +419,7 @@ export async function exportOrders(ctx: CallContext, input: Omit<PoListInput, 'p
     for (const id of ids) {
       const o = await getOrder(ctx, id);
       for (const l of o.lines) {
-        sheet.addRow([o.docNo, o.statusText, o.orderDate, o.supplierName, o.warehouseName, o.currencyCode, Number(o.exchangeRate), l.lineNo, l.productCode, l.productName,
+        sheet.addRow([o.docNo, o.statusText, o.orderDate, o.supplierName, o.warehouseName, o.currencyName, Number(o.exchangeRate), l.lineNo, l.productCode, l.productName,
           l.qty, Number(l.price), Number(l.amount), l.receivedQty, o.expectedDate, o.remark] as XlsxCell[]);
       }
       await book.drain();
