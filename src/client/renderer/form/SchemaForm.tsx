@@ -237,7 +237,7 @@ function PreviewItem({ preview, labelWidth }: { preview: FormPreview; labelWidth
   const title = preview.title ?? '预览';
   return (
     <FormItem.BaseItem label={title} labelWidth={labelWidth} extra={preview.description} feedbackLayout="loose">
-      <C schema={{ field: '__preview', title, widget: 'htmlPreview', api: preview.api, body: preview.body, height: preview.height, showPlaceholders: preview.showPlaceholders }} mode="form" />
+      <C schema={{ field: '__preview', title, widget: 'htmlPreview', api: preview.api, body: preview.body, height: preview.height, showPlaceholders: preview.showPlaceholders, needs: preview.needs }} mode="form" />
     </FormItem.BaseItem>
   );
 }
