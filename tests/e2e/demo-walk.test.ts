@@ -63,6 +63,32 @@ describe.skipIf(!hasChromium)('demo company walk (e2e)', () => {
     await shot(page, '01-locations');
   });
 
+  it('a confirmed order and a posted note are drawn read-only uniformly: one look for every field, no input hints', async () => {
+    for (const [list, title, state, detail] of [
+      ['/procurement/list', '采购订单', /温州永诚杯具有限公司.*已确认/, '采购订单详情'],
+      ['/entrepot/receivingNoteList', '收货单', /已过账/, '收货单详情'],
+    ] as const) {
+      await openList(page, list, title);
+      await row(page.locator('.renderer-list'), state).first().locator('a').first().click();
+      await waitForScreen(page, detail);
+      await doc(page).locator('.ant-formily-item').first().waitFor();
+      const looks = await doc(page).locator('.renderer-form-locked .ant-formily-item-control').evaluateAll((els) =>
+        els.map((el) => {
+          const box = el.querySelector('.ant-input, .ant-input-number, .ant-select-selector, .ant-picker') as HTMLElement | null;
+          const text = (el.querySelector('input, .ant-select-selection-item, .ant-select-selection-placeholder') as HTMLElement | null) ?? box;
+          return box ? `${getComputedStyle(box).backgroundColor} ${text ? getComputedStyle(text).color : ''}` : 'none';
+        }).filter((x) => x !== 'none'),
+      );
+      expect(looks.length).toBeGreaterThan(3);
+      expect([...new Set(looks)]).toEqual([looks[0]]);
+      const shown = await doc(page).locator('.renderer-form-locked').innerText();
+      for (const hint of ['不选则用供应商的币种', '请选择', '请输入', '从入库任务收货时带入']) expect(shown).not.toContain(hint);
+      const placeholders = await doc(page).locator('.renderer-form-locked input[placeholder]').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).placeholder).filter((p) => p && p !== '-'));
+      expect(placeholders).toEqual([]);
+      await shot(page, `02-read-only-${title}`);
+    }
+  });
+
   it("an order planned in full is received from the order's 收货: the task and its lines come along; put away; in stock", async () => {
     await openList(page, '/procurement/list', '采购订单');
     const planned = row(page.locator('.renderer-list'), /宁波华东五金制品厂.*已确认/);
@@ -75,7 +101,7 @@ describe.skipIf(!hasChromium)('demo company walk (e2e)', () => {
     await expect.poll(() => lineRows(page).count()).toBe(1);
     expect((await headerValue(page, '入库任务')).startsWith('RT')).toBe(true);
     expect((await lines(page)).map((l) => [l.商品编码, l.未收])).toEqual([['DM-1003', '10,000']]);
-    await shot(page, '02-receiving-from-order');
+    await shot(page, '03-receiving-from-order');
     await btn(doc(page), '保存').click();
     await expectToast(page, '保存成功');
     await openedAfterSave(page, /^\/entrepot\/receivingNoteDetail\/\d+$/);
@@ -93,11 +119,11 @@ describe.skipIf(!hasChromium)('demo company walk (e2e)', () => {
     await btn(doc(page), '过账').click();
     await confirmPopup(page);
     await expectState(page, '已过账');
-    await shot(page, '03-putaway-posted');
+    await shot(page, '04-putaway-posted');
 
     await openList(page, '/commodity/inventory', '商品库存');
     const washer = row(page.locator('.renderer-list'), 'DM-1003');
     await expect.poll(async () => (await rowByTitle(page.locator('.renderer-list'), washer)).现有).toBe('10,000');
-    await shot(page, '04-stock');
+    await shot(page, '05-stock');
   });
 });

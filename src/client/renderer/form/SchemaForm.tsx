@@ -206,16 +206,19 @@ function SchemaFieldItem({ f, env, editing, locked, labelWidth }: { f: FieldSche
   const base: Pattern = locked ? 'readOnly' : f.disabled === true ? 'disabled' : editing && f.readonlyOnEdit === true ? 'readOnly' : 'editable';
   const conditionalDisable = !locked && f.disabled !== undefined && typeof f.disabled !== 'boolean';
   const needsReaction = f.visible !== undefined || conditionalDisable;
+  // A locked form (a document in a state that allows no editing, or no right to save) reads as a record:
+  // no input hints (descriptions, "请选择…" placeholders) — an empty value reads "-".
+  const schema = locked ? { ...f, placeholder: '-' } : f;
   return (
     <Field
       name={f.field}
       title={f.title}
-      description={f.description}
+      description={locked ? undefined : f.description}
       required={f.required && !locked}
       validator={[...(f.required ? [{ required: true, message: requiredMessage(f, !!def.choice) }] : []), validator]}
       pattern={base}
       decorator={[FormItem, { labelWidth, feedbackLayout: 'loose', asterisk: f.required && !locked }]}
-      component={[adapterFor(def), { schema: f }]}
+      component={[adapterFor(def), { schema }]}
       reactions={
         needsReaction
           ? (field) => {
@@ -279,6 +282,7 @@ export function SchemaFormView({ handle, part, editing, defaultColumns = 1, read
   const sections = part.layout?.sections;
   return (
     <FormProvider form={handle.form}>
+      <div className={locked ? 'renderer-form renderer-form-locked' : 'renderer-form'}>
       {handle.otherErrors.length > 0 && (
         <Alert type="error" showIcon style={{ marginBottom: 16 }} message={handle.otherErrors.map((m, i) => <div key={i}>{m}</div>)} />
       )}
@@ -291,6 +295,7 @@ export function SchemaFormView({ handle, part, editing, defaultColumns = 1, read
           ))
         : grid(shown)}
       {part.preview && <PreviewItem preview={part.preview} labelWidth={labelWidth} />}
+      </div>
     </FormProvider>
   );
 }
