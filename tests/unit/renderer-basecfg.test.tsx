@@ -85,6 +85,15 @@ describe('nested fields and singleton forms (公司设置)', () => {
     expect(initialValuesOf(part, null)).toEqual({ flags: { ipWhitelist: false } });
   });
 
+  it('加柜方式 reads as its label, not a number', async () => {
+    login(['baseConfig.setConfig', 'baseConfig.setConfig.edit']);
+    server.on('013601', () => ({ data: settings }));
+    await mount(<FormScreen meta={metaOf(setConfig, 'baseConfig/setConfig')} file={asFile(setConfig)} />, { path: '/baseConfig/setConfig', route: '/baseConfig/setConfig' });
+    await until(() => text().includes('加柜方式'), 'form');
+    await until(() => (formItem('加柜方式').textContent ?? '').includes('按体积加柜'), 'label');
+    expect(formItem('加柜方式').querySelector('input[type="number"], .ant-input-number')).toBeNull();
+  });
+
   it('loads the settings without an id, shows each flag as a switch, and saves flags nested with the version', async () => {
     login(['baseConfig.setConfig', 'baseConfig.setConfig.edit']);
     server.on('013601', () => ({ data: settings }));
