@@ -359,11 +359,13 @@ export async function getOrder(ctx: CallContext, id: number) {
   const l = 'purchaseOrderLine';
   const lines = (await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
-    .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.price`, `${l}.amount`, `${l}.receivedQty`, `${l}.remark`,
+    .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.price`, `${l}.amount`, `${l}.receivedQty`, `${l}.plannedQty`, `${l}.remark`,
       'product.code as productCode', 'product.name as productName', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
     .where(`${l}.orderId`, '=', id).orderBy(`${l}.lineNo`).execute()) as Row[];
   return {
     ...headerView(doc),
+    // What inbound plans can still take (the screen offers 入库计划 only while something is left).
+    unplannedQty: lines.reduce((s, r) => s + Math.max(0, Number(r.qty) - Number(r.plannedQty)), 0),
     lines: lines.map((r) => {
       const packs = { bigQty: Number(r.bigQty), midQty: Number(r.midQty), unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall) };
       const qty = Number(r.qty);
