@@ -114,4 +114,10 @@ describe('what the server would refuse at run time, or show raw', () => {
     expect(linesAfterEditing('baseConfig/role.json', (s) => { s.columns.push({ field: 'rights', title: '权限', sortable: true }); }))
       .toContainEqual(expect.stringMatching(/role\.json#\/columns\/4\/sortable: 资源 role 不能按字段 rights（.*）排序/));
   });
+  it("a list's default sort, and a list action's bound filter, the resource would refuse", () => {
+    expect(linesAfterEditing('baseConfig/role.json', (s) => { s.defaultSort = { field: 'rights', order: 'ascend' }; }))
+      .toContainEqual(expect.stringMatching(/role\.json#\/defaultSort\/field: 资源 role 不能按字段 rights 排序/));
+    expect(linesAfterEditing('commodity/competing.json', (s) => { s.rowActions[1].bind = { ...s.rowActions[1].bind, remark: 'name' }; }))
+      .toContainEqual(expect.stringMatching(/competing\.json#\/rowActions\/1\/bind\/remark: 资源 competitorPrice 不能按字段 remark/));
+  });
 });

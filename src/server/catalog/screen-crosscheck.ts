@@ -100,6 +100,16 @@ export function crossCheckScreens(input: CrossCheckInput): SchemaProblem[] {
           problems.push({ file: f, pointer: `${pointer}/sortable`, message: `资源 ${here.name} 不能按字段 ${obj.field}（${rf?.title ?? obj.field}）排序（资源字段需 sortable: true）` });
         }
       }
+      // A list's default order and the filters a list action binds to its row go to the list query too.
+      if (own && isListed && here && obj.defaultSort && typeof obj.defaultSort.field === 'string' && !sortableIn(here, obj.defaultSort.field)) {
+        problems.push({ file: f, pointer: `${pointer}/defaultSort/field`, message: `资源 ${here.name} 不能按字段 ${obj.defaultSort.field} 排序（资源字段需可排序）` });
+      }
+      const bound = obj.bind && typeof obj.bind === 'object' && typeof obj.list?.api?.list === 'string' && listCodes.has(obj.list.api.list) ? resourceByName.get(resourceOfCode.get(obj.list.api.list) ?? '') : undefined;
+      if (bound) {
+        for (const key of Object.keys(obj.bind)) {
+          if (!filterableIn(bound, key)) problems.push({ file: f, pointer: `${pointer}/bind/${key}`, message: `资源 ${bound.name} 不能按字段 ${key}（${bound.fields?.[key]?.title ?? key}）筛选（资源字段需 filterable: true）` });
+        }
+      }
       if (typeof obj.dict === 'string' && !dicts.has(obj.dict)) problems.push({ file: f, pointer: `${pointer}/dict`, message: `字典 ${obj.dict} 不存在（schemas/dictionaries.json 或资源字段的 dict）` });
       if (pointer !== '' && typeof obj.permission === 'string' && !declaredRights.has(obj.permission)) {
         problems.push({ file: f, pointer: `${pointer}/permission`, message: `权限 ${obj.permission} 不在权限目录中（接口目录或页面路由未声明）` });
