@@ -1,8 +1,8 @@
 // A list cell edited in place (column `editable`): a click turns it into an input with the column's
 // input filter (money → decimals:2), Enter or leaving the input saves through the schema's code, Esc
 // gives up. On success the cell shows the value as stored; on failure it shows what it showed before,
-// and the server's message is on screen — the request core's toast, or ours for the codes the core
-// hands back silently (spec §8: the PRODUCT_* codes such as a stopped price list).
+// and the server's message is on screen — the request core's toast, or actionCall's for the codes the
+// core hands back silently (spec §8: the PRODUCT_* codes such as a stopped price list).
 
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { OK } from '../../../core/codes';
