@@ -63,6 +63,16 @@ describe.skipIf(!hasChromium)('demo company walk (e2e)', () => {
     await shot(page, '01-locations');
   });
 
+  it('lists read currencies and states by their labels: 人民币, not CNY', async () => {
+    await openList(page, '/procurement/invoice/list', '采购发票');
+    const table = page.locator('.renderer-list');
+    await row(table, 'FP-DEMO-0001').first().waitFor();
+    const cells = await rowByTitle(table, row(table, 'FP-DEMO-0001').first());
+    expect(cells.币种).toBe('人民币');
+    expect(cells.状态).toBe('已过账');
+    expect(await table.innerText()).not.toContain('CNY');
+  });
+
   it('a confirmed order and a posted note are drawn read-only uniformly: one look for every field, no input hints', async () => {
     for (const [list, title, state, detail] of [
       ['/procurement/list', '采购订单', /温州永诚杯具有限公司.*已确认/, '采购订单详情'],
