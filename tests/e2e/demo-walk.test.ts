@@ -111,6 +111,9 @@ describe.skipIf(!hasChromium)('demo company walk (e2e)', () => {
     await expect.poll(() => lineRows(page).count()).toBe(1);
     expect((await headerValue(page, '入库任务')).startsWith('RT')).toBe(true);
     expect((await lines(page)).map((l) => [l.商品编码, l.未收])).toEqual([['DM-1003', '10,000']]);
+    // fields the clerk never types into (制单人, 入库数量) carry no 请输入… hint
+    expect(await doc(page).locator('input[disabled][placeholder^="请输入"]').count()).toBe(0);
+    await expect.poll(async () => (await page.locator('.page-tabs .ant-tabs-tab-active').innerText()).trim()).toBe('收货单详情（新建）');
     await shot(page, '03-receiving-from-order');
     await btn(doc(page), '保存').click();
     await expectToast(page, '保存成功');

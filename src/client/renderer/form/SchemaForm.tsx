@@ -208,7 +208,8 @@ function SchemaFieldItem({ f, env, editing, locked, labelWidth }: { f: FieldSche
   const needsReaction = f.visible !== undefined || conditionalDisable;
   // A locked form (a document in a state that allows no editing, or no right to save) reads as a record:
   // no input hints (descriptions, "请选择…" placeholders) — an empty value reads "-".
-  const schema = locked ? { ...f, placeholder: '-' } : f;
+  // A field the user never types into (constant disabled: 制单人, totals) carries no input hint either.
+  const schema = locked || f.disabled === true ? { ...f, placeholder: '-' } : f;
   return (
     <Field
       name={f.field}
