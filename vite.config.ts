@@ -1,7 +1,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// The client is built into dist/client and served by the Fastify server on the same port.
+// The client is built into dist/client and served by the Fastify server on the same port. In
+// development (`npm run dev`, scripts/dev.ts) Vite serves it with hot reload and proxies the API calls
+// to the server on API_PORT (default 8080).
+const api = `http://127.0.0.1:${process.env.API_PORT ?? 8080}`;
+
 export default defineConfig({
   plugins: [react()],
   root: '.',
@@ -12,11 +16,11 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/auth': 'http://127.0.0.1:8080',
-      '/cdm': 'http://127.0.0.1:8080',
-      '/oms': 'http://127.0.0.1:8080',
-      '/storage': 'http://127.0.0.1:8080',
-      '/api': 'http://127.0.0.1:8080',
+      '/auth': api,
+      '/cdm': api,
+      '/oms': api,
+      '/storage': api,
+      '/api': api,
     },
   },
 });

@@ -161,6 +161,25 @@ export function formatJson(v: unknown, indent = '', depth = 0): string {
   return Array.isArray(v) ? `[\n${body}\n${indent}]` : `{\n${body}\n${indent}}`;
 }
 
+/** The screen file (relative to dir) already showing `title` in the menu, other than `except`. */
+function menuTitleOwner(dir: string, title: string, except: string[]): string | undefined {
+  const skip = new Set(except.map((f) => path.resolve(f)));
+  const walk = (d: string): string | undefined => {
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const full = path.join(d, entry.name);
+      if (entry.isDirectory()) {
+        const found = walk(full);
+        if (found) return found;
+      } else if (entry.name.endsWith('.json') && !skip.has(path.resolve(full))) {
+        const s = readJson(full);
+        if (s && s.hidden !== true && s.title === title) return path.relative(dir, full);
+      }
+    }
+    return undefined;
+  };
+  return fs.existsSync(dir) ? walk(dir) : undefined;
+}
+
 function readJson(file: string): Json | undefined {
   try { return JSON.parse(fs.readFileSync(file, 'utf8')) as Json; } catch { return undefined; }
 }
@@ -193,6 +212,11 @@ export function newScreen(opts: NewScreenOptions): NewScreenResult {
   if (!own.list) throw new Error(`资源 ${r.name} 没有列表接口：请先在 schemas/endpoints/*.json 中添加一个 handler 为 resource:${r.name}.list 的接口`);
 
   const title = opts.title ?? (existing?.kind === 'placeholder' && typeof existing.title === 'string' ? existing.title : r.title);
+  if (existing && existing.kind !== 'placeholder' && !opts.force) throw new Error(`${path.relative(process.cwd(), listFile)} 已存在且不是占位页面；确认覆盖请加 --force`);
+  const taken = menuTitleOwner(dir, title, [listFile, pageFile]);
+  if (taken) {
+    throw new Error(`标题“${title}”已是菜单项 ${taken} 的标题，两个菜单项同名用户无法区分：请用 --title 给新页面一个菜单中没有的标题`);
+  }
   const routing = (file: string, defaults: Json, titleOverride?: string): Json => {
     const old = fs.existsSync(file) ? readJson(file) : undefined;
     if (old && old.kind !== 'placeholder' && !opts.force) throw new Error(`${path.relative(process.cwd(), file)} 已存在且不是占位页面；确认覆盖请加 --force`);
@@ -217,7 +241,13 @@ export function newScreen(opts: NewScreenOptions): NewScreenResult {
   if (r.stamps) columns.push({ field: 'updatedAt', title: '更新时间', type: 'datetime', width: 170, sortable: true });
   if (columns[0]) columns[0].fixed = 'left';
 
-  const formFields = r.readonly ? [] : r.fields.filter((f) => f.writable).map((f) => formField(f, apis, warnings)).filter((x): x is Json => !!x);
+  // A field that is a unique key on its own (a code) identifies the record: typed when it is created,
+  // shown but locked when it is edited (changing it would make it another record to every reference).
+  const ownKeys = new Set(r.uniqueKeys.filter((k) => k.length === 1).map((k) => k[0]));
+  const formFields = r.readonly ? [] : r.fields.filter((f) => f.writable).map((f) => {
+    const field = formField(f, apis, warnings);
+    return field && ownKeys.has(f.name) ? { ...field, readonlyOnEdit: true } : field;
+  }).filter((x): x is Json => !!x);
   const canEdit = !!own.save && formFields.length > 0;
   const form: Json = {
     title,

@@ -4,7 +4,7 @@ import { createServer } from './server.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const server = await createServer(config);
+  const server = await createServer(config, { demoWalk: true });
   const address = await server.app.listen({ port: config.port, host: config.host });
   const shown = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   console.log(`贸易后台已启动：${shown}`);

@@ -7,6 +7,7 @@ import type { ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/connection.ts';
 import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
+import { seedDemoWalk } from './db/seed-demo-walk.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
 import { allDocumentDefinitions, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
@@ -21,10 +22,15 @@ export interface Server {
 }
 
 export interface ServerOptions {
+  /** Seed the demo companies into an empty database (default true). */
   seed?: boolean;
+  /** With a new demo company, also its walkable data (seed-demo-walk.ts): `npm start` and the e2e suite. */
+  demoWalk?: boolean;
   /** Document types served besides the built-in ones (tests declare new types this way). */
   documents?: DocumentDefinition[];
 }
+/** (the name the demo-walk seed's callers use) */
+export type CreateServerOptions = ServerOptions;
 
 export async function createServer(config: ServerConfig, opts: ServerOptions = {}): Promise<Server> {
   const definitions = allDocumentDefinitions(opts.documents);
@@ -39,8 +45,9 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
   try {
     await migrate(database.db, database.dialect);
     await syncDocumentTables(database.db, database.dialect, definitions);
-    if (opts.seed !== false) await seedIfEmpty(database.db, database.dialect);
+    const seeded = opts.seed !== false && (await seedIfEmpty(database.db, database.dialect));
     const app = await buildApp({ config, database, catalog, bound, documents });
+    if (seeded && opts.demoWalk) await seedDemoWalk(app);
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);

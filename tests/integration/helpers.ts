@@ -8,7 +8,7 @@ import pg from 'pg';
 import { vi } from 'vitest';
 import type { Family } from '../../src/core/catalog.ts';
 import { loadConfig, type ServerConfig } from '../../src/server/config.ts';
-import { createServer, type Server, type ServerOptions } from '../../src/server/server.ts';
+import { createServer, type CreateServerOptions, type Server } from '../../src/server/server.ts';
 
 export interface TestServer extends Server {
   config: ServerConfig;
@@ -85,7 +85,7 @@ export async function freshPgDatabase(adminUrl: string): Promise<{ url: string; 
   };
 }
 
-export async function startTestServer(env: Record<string, string> = {}, existing?: { dataDir?: string; databaseUrl?: string }, serverOptions: ServerOptions = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, existing?: { dataDir?: string; databaseUrl?: string }, options: CreateServerOptions = {}): Promise<TestServer> {
   const dataDir = existing?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'tbo-test-'));
   let databaseUrl = existing?.databaseUrl;
   let drop: (() => Promise<void>) | undefined;
@@ -95,7 +95,7 @@ export async function startTestServer(env: Record<string, string> = {}, existing
     drop = fresh.drop;
   }
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', CLIENT_DIR: path.join(dataDir, 'no-client'), ...env });
-  const server = await createServer(config, serverOptions);
+  const server = await createServer(config, options);
   const inject = async (family: Family, code: string, body: unknown, token: string | null | undefined, opts: CallOptions = {}) => {
     const prefix = family === 'auth' ? (opts.public ? '/auth/public' : '/auth/api') : `/${family}/api`;
     const qs = opts.query ? '?' + new URLSearchParams(opts.query).toString() : '';

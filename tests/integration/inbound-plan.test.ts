@@ -189,6 +189,26 @@ describe('order → plan → task → receiving', () => {
     await ok(t.call('oms', PO.cancel, { id: po.id }, demo));
   });
 
+  it("an order planned in full: the order's 收货 brings the earliest open task's lines and the task, not an empty note", async () => {
+    const a = await product();
+    const b = await product();
+    const po = await confirmedPo([{ productId: a.id, qty: 10 }, { productId: b.id, qty: 5 }]);
+    const p1 = await ok(savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[0].id, qty: 10 }] }));
+    const p2 = await ok(savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[1].id, qty: 5 }] }));
+    const t1 = (await ok(t.call('oms', PL.confirm, { id: p1.id, version: p1.version }, demo))).taskId;
+    const t2 = (await ok(t.call('oms', PL.confirm, { id: p2.id, version: p2.version }, demo))).taskId;
+    // nothing left to plan: the order says so (its screen no longer offers 入库计划)
+    expect((await ok(t.call('oms', PO.get, { id: po.id }, demo))).unplannedQty).toBe(0);
+    const source = await ok(t.call('oms', '021407', { orderId: po.id }, demo));
+    expect(source.taskId).toBe(t1);
+    expect(source.lines.map((l: any) => [l.productCode, l.openQty])).toEqual([[a.code, 10]]);
+    // what the source proposes saves as it is
+    await ok(t.call('oms', RN.save, { orderId: po.id, taskId: source.taskId, post: true, lines: source.lines.map((l: any) => ({ orderLineId: l.orderLineId, countedQty: l.openQty })) }, demo));
+    const next = await ok(t.call('oms', '021407', { orderId: po.id }, demo));
+    expect(next.taskId).toBe(t2);
+    expect(next.lines.map((l: any) => [l.productCode, l.openQty])).toEqual([[b.code, 5]]);
+  });
+
   it('shows what open inbound tasks still expect as 在途 on the inventory list', async () => {
     const a = await product();
     const po = await confirmedPo([{ productId: a.id, qty: 50 }]);

@@ -119,11 +119,28 @@ describe('antd presenter', () => {
     const p = createAntdPresenter({ message: { open, destroy } as never });
     p.toast('error', '编码已存在');
     p.toast('success', '保存成功');
-    expect(open.mock.calls[0]![0]).toMatchObject({ type: 'error', content: '编码已存在', duration: 0 });
+    expect(open.mock.calls[0]![0]).toMatchObject({ type: 'error', duration: 0 });
     expect(open.mock.calls[1]![0]).toMatchObject({ type: 'success', content: '保存成功', duration: 5 });
     // clicking the error toast dismisses it
     open.mock.calls[0]![0].onClick();
     expect(destroy).toHaveBeenCalledWith(open.mock.calls[0]![0].key);
+  });
+
+  it('an error toast has a close control that dismisses it; the same message twice is one toast, not two', async () => {
+    const notices = () => [...document.querySelectorAll('.ant-message-notice')].filter((n) => n.textContent?.includes('库存不足'));
+    await act(async () => {
+      antdPresenter.toast('error', '库存不足');
+      antdPresenter.toast('error', '库存不足');
+      await wait(50);
+    });
+    expect(notices()).toHaveLength(1);
+    const close = notices()[0]!.querySelector('button[aria-label="关闭"]') as HTMLButtonElement | null;
+    expect(close).not.toBeNull();
+    await act(async () => {
+      close!.click();
+      await wait(600);
+    });
+    expect(notices()).toHaveLength(0);
   });
 
   it('a network failure shows 后台接口无响应 in the page', async () => {

@@ -37,12 +37,12 @@ describe('new-screen', () => {
       ['reportForms/genCustoms', 'customsCode'], ['reportForms/genRise', 'companyRise'], ['reportForms/genTemplates', 'emailTemplate'],
       ['reportForms/genMails', 'emailHistory'], ['reportForms/genRates', 'exchangeRate'], ['reportForms/genAccounts', 'account'],
       ['reportForms/genDepartments', 'department'], ['reportForms/genProducts', 'product'], ['reportForms/genAudit', 'auditLog'],
-    ]) write(newScreen({ target, resource, dir }));
+    ]) write(newScreen({ target, resource, dir, title: `生成：${resource}` }));
     expect(checkSchemas(root).map(formatProblem)).toEqual(before);
 
     const list = read(path.join(dir, 'reportForms/genRates.json'));
     expect(list).toMatchObject({
-      $schema: '../../meta/screen.schema.json', route: '/reportForms/genRates', title: '汇率', permission: 'reportForms.genRates',
+      $schema: '../../meta/screen.schema.json', route: '/reportForms/genRates', title: '生成：exchangeRate', permission: 'reportForms.genRates',
       menu: { group: 'reportForms', order: 900 }, hidden: false, kind: 'list', name: 'reportForms.genRates',
       api: { list: 'cdm:012501', get: 'cdm:012502', save: 'cdm:012503', remove: 'cdm:012504', export: 'cdm:012505', import: 'cdm:012506', template: 'cdm:012507' },
       defaultSort: { field: 'rateDate', order: 'descend' },
@@ -62,7 +62,7 @@ describe('new-screen', () => {
     expect(page.fields).toEqual(list.forms.edit.fields);
 
     // a readonly resource gets a list only, without write actions
-    const mails = newScreen({ target: 'reportForms/genMails2', resource: 'emailHistory', dir });
+    const mails = newScreen({ target: 'reportForms/genMails2', resource: 'emailHistory', dir, title: '邮件记录草稿' });
     expect(mails.files).toHaveLength(1);
     const mailList = JSON.parse(mails.files[0].content);
     expect(mailList.toolbar).toEqual([{ action: 'export', title: '导出', permission: 'baseConfig.emailHistory.export' }]);
@@ -89,9 +89,24 @@ describe('new-screen', () => {
 
     // two list codes serve exchange rates; the dynamicExchange screen gets the one under its own right
     const dyn = JSON.parse(newScreen({ target: 'baseConfig/dynamicExchange', resource: 'exchangeRate', dir }).files[0].content);
+    expect(dyn.title).toBe(read(path.join(dir, 'baseConfig/dynamicExchange.json')).title);
     expect(dyn.api.list).toBe('cdm:012510');
     expect(dyn.api.export).toBe('cdm:012511');
     expect(checkSchemas(root).map(formatProblem)).toEqual(checkSchemas(copy()).map(formatProblem));
+  });
+
+  it('refuses a title another menu entry already shows, and locks a unique code on edit', () => {
+    const dir = path.join(copy(), 'screens');
+    // customsCode's own title is 海关编码…: whatever it is, a menu entry holding it makes the default refused
+    const exchangeTitle = read(path.join(dir, 'baseConfig/exchange.json')).title;
+    expect(() => newScreen({ target: 'reportForms/genRates', resource: 'exchangeRate', dir })).toThrow(new RegExp(`标题“${exchangeTitle}”已是菜单项 baseConfig/exchange\\.json 的标题.*--title`));
+    expect(() => newScreen({ target: 'reportForms/genRates', resource: 'exchangeRate', dir, title: exchangeTitle })).toThrow(/已是菜单项/);
+    const ok = newScreen({ target: 'reportForms/genRates', resource: 'exchangeRate', dir, title: '汇率草稿' });
+    expect(JSON.parse(ok.files[0].content).title).toBe('汇率草稿');
+    // the currency code is unique on its own: typed when created, locked when edited
+    const currencies = JSON.parse(newScreen({ target: 'reportForms/genCurrencies', resource: 'currency', dir, title: '币种草稿' }).files[0].content);
+    expect(currencies.forms.edit.fields.find((f: any) => f.field === 'code')).toMatchObject({ readonlyOnEdit: true });
+    expect(currencies.forms.edit.fields.find((f: any) => f.field === 'currencyName').readonlyOnEdit).toBeUndefined();
   });
 
   it('refuses to overwrite a real screen without --force, and explains bad arguments', () => {

@@ -22,6 +22,7 @@ import department from '../../schemas/screens/baseConfig/department.json';
 import role from '../../schemas/screens/baseConfig/role.json';
 import emailHistory from '../../schemas/screens/baseConfig/emailHistory.json';
 import emailTemplate from '../../schemas/screens/baseConfig/emailTemplate.json';
+import emailTemplateList from '../../schemas/screens/baseConfig/emailTemplateList.json';
 import dynamicExchange from '../../schemas/screens/baseConfig/dynamicExchange.json';
 import companyIp from '../../schemas/screens/baseConfig/companyIp.json';
 import {
@@ -82,6 +83,15 @@ describe('nested fields and singleton forms (公司设置)', () => {
     const part: FormPart = { fields: [{ field: 'flags.presale', title: 'a' }, { field: 'flags.ipWhitelist', title: 'b', defaultValue: false }, { field: 'name', title: 'c' }] };
     expect(initialValuesOf(part, { flags: { presale: true, other: 1 }, name: 'n', extra: 2 })).toEqual({ flags: { presale: true }, name: 'n' });
     expect(initialValuesOf(part, null)).toEqual({ flags: { ipWhitelist: false } });
+  });
+
+  it('加柜方式 reads as its label, not a number', async () => {
+    login(['baseConfig.setConfig', 'baseConfig.setConfig.edit']);
+    server.on('013601', () => ({ data: settings }));
+    await mount(<FormScreen meta={metaOf(setConfig, 'baseConfig/setConfig')} file={asFile(setConfig)} />, { path: '/baseConfig/setConfig', route: '/baseConfig/setConfig' });
+    await until(() => text().includes('加柜方式'), 'form');
+    await until(() => (formItem('加柜方式').textContent ?? '').includes('按体积加柜'), 'label');
+    expect(formItem('加柜方式').querySelector('input[type="number"], .ant-input-number')).toBeNull();
   });
 
   it('loads the settings without an id, shows each flag as a switch, and saves flags nested with the version', async () => {
@@ -223,6 +233,24 @@ describe('form pages with ids and values from the URL query', () => {
     await until(() => server.bodies('014311').length === 1, 'send');
     expect(server.last('014311')).toEqual({ templateId: 1, to: ['a@example.com'] });
     await until(() => toasts('success').includes('邮件已发送'), 'toast');
+  });
+});
+
+describe('empty email forms', () => {
+  it('saving an empty new template shows the field errors only: no preview request, no toast', async () => {
+    login(['baseConfig.emailTemplateList', 'baseConfig.emailTemplateList.edit']);
+    server.on('014301', () => ({ data: { list: [], total: 0 } }));
+    server.on('013801', () => ({ data: { emailFormat: [{ value: 'html', label: 'HTML' }, { value: 'text', label: '纯文本' }] } }));
+    server.on('014309', () => ({ code: 'COMMON_VALIDATION_4000', msg: '请选择邮件模板，或填写邮件主题和正文', data: { errors: [{ field: 'templateId', message: '请选择邮件模板，或填写邮件主题和正文' }] } }));
+    await mount(<ListScreen meta={metaOf(emailTemplateList, 'baseConfig/emailTemplateList')} file={asFile(emailTemplateList)} />);
+    await until(() => buttons('新增').length > 0, 'toolbar');
+    await click(button('新增'));
+    await until(() => buttons('保存').length > 0, 'form');
+    await click(buttons('保存').at(-1));
+    await until(() => formItem('邮件主题').textContent!.includes('请'), 'field error');
+    await settle(300); // past the preview's debounce
+    expect(server.bodies('014309')).toHaveLength(0);
+    expect(toasts('error')).toEqual([]);
   });
 });
 

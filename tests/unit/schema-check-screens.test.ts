@@ -77,3 +77,47 @@ describe('screen mistakes', () => {
     }
   });
 });
+
+/** Edits another screen file (relative to schemas/screens), runs the check, restores it. */
+function linesAfterEditing(file: string, edit: (screen: any) => void): string[] {
+  const full = path.join(root, 'screens', file);
+  const before = fs.readFileSync(full, 'utf8');
+  const screen = JSON.parse(before);
+  edit(screen);
+  fs.writeFileSync(full, JSON.stringify(screen));
+  try {
+    return checkSchemas(root).map(formatProblem);
+  } finally {
+    fs.writeFileSync(full, before);
+  }
+}
+
+describe('what the server would refuse at run time, or show raw', () => {
+  it('a column over an enumerated value without labels (no dict, no options)', () => {
+    expect(linesAfterEditing('commodity/list.json', (s) => { delete s.columns[10].dict; s.columns[10].type = 'text'; }))
+      .toContainEqual(expect.stringMatching(/commodity\/list\.json#\/columns\/10: 字段 status（状态）是枚举值，需要 dict 或 options 才能显示为文字（资源字段的字典：productStatus）$/));
+  });
+  it('a form field over an enumerated value without labels', () => {
+    expect(linesAfterEditing('commodity/list.json', (s) => {
+      const form = Object.values(s.forms ?? {})[0] as any;
+      const status = form.fields.find((x: any) => x.field === 'status');
+      delete status.dict;
+    })).toContainEqual(expect.stringMatching(/commodity\/list\.json#\/forms\/\w+\/fields\/\d+: 字段 status（状态）是枚举值/));
+  });
+  it('a list filter (or a searchable column) on a field the resource does not filter on', () => {
+    expect(linesAfterEditing('procurement/supplier.json', (s) => { s.filters.push({ field: 'address', title: '地址', widget: 'input' }); }))
+      .toContainEqual(expect.stringMatching(/supplier\.json#\/filters\/\d+\/field: 资源 supplier 不能按字段 address（地址）筛选（资源字段需 filterable: true）$/));
+    expect(linesAfterEditing('procurement/supplier.json', (s) => { s.columns[5].search = true; }))
+      .toContainEqual(expect.stringMatching(/supplier\.json#\/columns\/5\/search: 资源 supplier 不能按字段 address（地址）筛选/));
+  });
+  it('a sortable column the resource cannot sort by', () => {
+    expect(linesAfterEditing('baseConfig/role.json', (s) => { s.columns.push({ field: 'rights', title: '权限', sortable: true }); }))
+      .toContainEqual(expect.stringMatching(/role\.json#\/columns\/4\/sortable: 资源 role 不能按字段 rights（.*）排序/));
+  });
+  it("a list's default sort, and a list action's bound filter, the resource would refuse", () => {
+    expect(linesAfterEditing('baseConfig/role.json', (s) => { s.defaultSort = { field: 'rights', order: 'ascend' }; }))
+      .toContainEqual(expect.stringMatching(/role\.json#\/defaultSort\/field: 资源 role 不能按字段 rights 排序/));
+    expect(linesAfterEditing('commodity/competing.json', (s) => { s.rowActions[1].bind = { ...s.rowActions[1].bind, remark: 'name' }; }))
+      .toContainEqual(expect.stringMatching(/competing\.json#\/rowActions\/1\/bind\/remark: 资源 competitorPrice 不能按字段 remark/));
+  });
+});

@@ -411,6 +411,8 @@ export interface FormPreview {
   description?: string;
   /** List the placeholders the text holds (editing a template) instead of warning about missing parameters. */
   showPlaceholders?: boolean;
+  /** Form fields of which at least one must be filled before the preview is asked for. */
+  needs?: string[];
 }
 
 /** The form kind: a page with one form. The record id comes from the route parameter. */

@@ -5,6 +5,7 @@
 
 import { useSyncExternalStore, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
+import { CloseOutlined } from '@ant-design/icons';
 import { Button, Modal, Space, Spin, message as staticMessage } from 'antd';
 import type { MessageInstance } from 'antd/es/message/interface';
 import type { ModalFuncProps } from 'antd';
@@ -83,14 +84,25 @@ export function createAntdPresenter(parts: AntdPresenterParts = {}): Presenter {
 
   const toast = (kind: ToastKind, text: string): void => {
     const isError = kind === 'error';
+    // One toast per kind and text: the same message shown again replaces the one on screen (and
+    // restarts its time) instead of stacking a copy under it.
     const key = `${kind}:${text}`;
+    const close = () => message.destroy(key);
     message.open({
       key,
       type: kind,
-      content: text,
-      // Error toasts stay until the user clicks them away.
+      // Error toasts stay until dismissed (spec §9), so each carries a visible close control; the
+      // whole toast still closes on a click too.
+      content: isError ? (
+        <span className="app-toast">
+          <span className="app-toast-text">{text}</span>
+          <Button type="text" size="small" className="app-toast-close" aria-label={CLOSE_TEXT} title={CLOSE_TEXT} icon={<CloseOutlined />} style={{ marginInlineStart: 8 }} onClick={(e) => { e.stopPropagation(); close(); }} />
+        </span>
+      ) : (
+        text
+      ),
       duration: isError ? ERROR_TOAST_DURATION : TOAST_DURATION_MS / 1000,
-      onClick: isError ? () => message.destroy(key) : undefined,
+      onClick: isError ? close : undefined,
       style: isError ? { cursor: 'pointer' } : undefined,
     });
   };

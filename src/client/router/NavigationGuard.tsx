@@ -50,16 +50,26 @@ export function NavigationGuard({ children }: { children: ReactNode }) {
     if (decision) apply(decision);
   }, [blocker, apply]);
 
-  // Some locations never pass through the blocker: the first one, and those reached before the blocker
-  // is registered (it registers in an effect, after a child <Navigate> has already run). Check every
-  // committed location once more; for one the blocker let through this is always "allow".
-  const committed = useMemo(() => ({ key: location.key, decision: decideFor(location, null) }), [location.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Some locations never pass through the blocker: the first one, those reached before the blocker
+  // is registered (it registers in an effect, after a child <Navigate> has already run), and history
+  // entries made outside the router (pushState by other code; POP to them is not blocked). Check every
+  // committed location once more; for one the blocker let through this is always "allow". Entries made
+  // outside the router all carry the key "default", so a location is told apart by its identity (a
+  // new object per navigation), never by its key: keyed by key, a second such refusal drew a blank
+  // page without a warning, and an allowed page after it let the next refused one render.
+  const committed = useMemo(() => ({ location, decision: decideFor(location, null) }), [location]);
   const refused = committed.decision.type !== 'allow';
-  const appliedFor = useRef<string | null>(null);
+  const appliedFor = useRef<unknown>(null);
+  // The last page drawn: a refused location that did not pass the blocker goes back there (replacing
+  // the refused entry) rather than to /navigation, so the clerk stays where they were.
+  const lastAllowed = useRef<string | null>(null);
+  if (!refused) lastAllowed.current = location.pathname + location.search;
   useEffect(() => {
-    if (!refused || appliedFor.current === committed.key) return;
-    appliedFor.current = committed.key;
-    apply(committed.decision);
+    if (!refused || appliedFor.current === committed.location) return;
+    appliedFor.current = committed.location;
+    const d = committed.decision;
+    if (d.type === 'deny' && lastAllowed.current !== null) apply({ ...d, fallback: lastAllowed.current });
+    else apply(d);
   }, [committed, refused, apply]);
 
   useDocumentTitle(location.pathname);

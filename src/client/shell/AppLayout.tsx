@@ -74,6 +74,8 @@ export default function AppLayout() {
       fixSiderbar
       fixedHeader
       siderWidth={220}
+      // Below 1200 px the menu folds to its icons, so that a 1024-wide screen keeps the page's columns.
+      breakpoint="xl"
       route={route}
       location={{ pathname: location.pathname }}
       // Exact, not ProLayout's prefix match: a detail page must not light up the "new" page above it.

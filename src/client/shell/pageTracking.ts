@@ -9,10 +9,10 @@ import { recordVisit } from './visitHistory';
 
 const NOT_RECORDED = new Set(['/history']);
 
-/** Detail pages of the same kind need telling apart: "采购订单详情（12）". */
+/** Detail pages of the same kind need telling apart: "采购订单详情（12）"; a new one reads "（新建）". */
 export function pageTitle(screen: ScreenRoute, pathname: string): string {
   const params = matchPath(screen.route, pathname)?.params ?? {};
-  const values = Object.values(params).filter(Boolean);
+  const values = Object.values(params).filter(Boolean).map((v) => (v === 'new' ? '新建' : v));
   return values.length ? `${screen.title}（${values.join('/')}）` : screen.title;
 }
 

@@ -1,5 +1,6 @@
 // What every handler receives: the caller, its company scope, the database, and helpers.
 import type { EndpointEntry, Family } from '../../core/catalog.ts';
+import type { AuditAction } from '../../core/audit-actions.ts';
 import type { CompanyFlag } from '../../core/flags.ts';
 import type { ServerConfig } from '../config.ts';
 import type { DB, Database } from '../db/connection.ts';
@@ -59,7 +60,8 @@ export interface AuditChange {
 }
 
 export interface AuditEntry {
-  action: 'create' | 'update' | 'remove' | 'import' | string;
+  /** One of the labelled actions (src/core/audit-actions.ts): screens show its label. */
+  action: AuditAction;
   entity: string;
   recordId?: string | number | null;
   recordLabel?: string | null;

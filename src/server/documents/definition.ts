@@ -4,6 +4,7 @@
 // created from it too (tables.ts). Field declarations are the resource field types of
 // schemas/resources (FieldDef), parsed and shown by the same code (resources/fields.ts).
 import type { Family } from '../../core/catalog.ts';
+import { AUDIT_ACTION_LABELS } from '../../core/audit-actions.ts';
 import type { BusinessCode } from '../../core/codes.ts';
 import type { CallContext } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
@@ -224,7 +225,9 @@ export function definitionProblems(def: DocumentDefinition): string[] {
   for (const s of [...def.editable, ...(def.removable ?? [])]) if (!has(s)) out.push(`${where}: 状态 ${s} 未声明`);
   for (const [name, t] of Object.entries(def.transitions)) {
     for (const s of [...t.from, t.to]) if (!has(s)) out.push(`${where}: 动作 ${name} 的状态 ${s} 未声明`);
-    if (['list', 'get', 'save', 'remove', 'relate'].includes(name)) out.push(`${where}: 动作名 ${name} 与引擎操作重名`);
+    if (['list', 'get', 'save', 'remove', 'relate', 'export'].includes(name)) out.push(`${where}: 动作名 ${name} 与引擎操作重名`);
+    // the audit trail records a transition under its name: it needs a label there
+    if (!(name in AUDIT_ACTION_LABELS)) out.push(`${where}: 动作名 ${name} 不在操作记录的动作表中（src/core/audit-actions.ts）`);
   }
   for (const f of def.listFilters ?? []) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
   if (def.saveThen && !def.transitions[def.saveThen.transition]) out.push(`${where}: saveThen 的动作 ${def.saveThen.transition} 未声明`);

@@ -12,6 +12,7 @@
 //   kind draws, so screens do not restate the server's status rules.
 import { sql } from 'kysely';
 import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
+import type { AuditAction } from '../../core/audit-actions.ts';
 import { companyDateRange, formatDate } from '../../core/format.ts';
 import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
@@ -358,7 +359,7 @@ export class DocumentType {
       },
     };
     const extra = (await t.run?.(run)) ?? {};
-    await ctx.audit({ action: name, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
+    await ctx.audit({ action: name as AuditAction, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
     return { ...extra, id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
   }
 

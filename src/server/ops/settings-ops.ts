@@ -57,7 +57,7 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
           receMultiple: { ...MULTIPLE, title: '超收倍数' },
           limitMultiple: { ...MULTIPLE, title: '销售价下限倍数' },
           ceilingMultiple: { ...MULTIPLE, title: '销售价上限倍数' },
-          addRooType: { type: 'integer', minimum: 0, maximum: 9, title: '加柜方式' },
+          addRooType: { type: 'integer', enum: [0, 1, 2], title: '加柜方式' },
           containerTypes: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 20 }, title: '柜型' },
           flags: { type: 'object', properties: flagProps, additionalProperties: false, title: '公司开关' },
         },

@@ -6,7 +6,8 @@ import { DownloadOutlined, InboxOutlined } from '@ant-design/icons';
 import { Alert, Button, Modal, Space, Table, Upload } from 'antd';
 import { useState } from 'react';
 import { OK } from '../../../core/codes';
-import { callApiRef, toast, type CallOptions } from '../../request';
+import { toast, type CallOptions } from '../../request';
+import { actionCall } from './actionCall';
 import { IMPORT_ERRORS_TITLE, IMPORT_EXTENSIONS, IMPORT_FORMAT_ERROR, IMPORT_NO_FILE } from '../texts';
 
 export const IMPORT_ERROR_CODE = 'COMMON_IMPORT_4012';
@@ -58,7 +59,7 @@ export function ImportModal({ title, api, template, titles, extra, onClose, onDo
     }
     setBusy(true);
     setErrors(null);
-    const env = await callApiRef(api, undefined, { file, fileName: file.name, extra });
+    const env = await actionCall(api, undefined, { file, fileName: file.name, extra });
     setBusy(false);
     if (env.code === OK) {
       toast.success(importSummary(env.data));
@@ -82,7 +83,7 @@ export function ImportModal({ title, api, template, titles, extra, onClose, onDo
       footer={
         <Space>
           {template && (
-            <Button icon={<DownloadOutlined />} onClick={() => void callApiRef(template, {}, { template: true, extra })}>
+            <Button icon={<DownloadOutlined />} onClick={() => void actionCall(template, {}, { template: true, extra })}>
               下载模板
             </Button>
           )}

@@ -3,7 +3,8 @@
 // ("{field}" placeholders from the row, or {ids} and {rows} of the selection).
 import { useNavigate } from 'react-router-dom';
 import { OK } from '../../../core/codes';
-import { callApiRef, toast } from '../../request';
+import { toast } from '../../request';
+import { actionCall } from './actionCall';
 import { fillBody, fillRoute, fillText } from '../template';
 import { ActionButton } from './ActionButton';
 import type { ActionDef, ActionProps, Row } from './types';
@@ -21,7 +22,7 @@ function CallAction({ action, record, selection, inline, scope }: ActionProps) {
       disabled={bulk && !selection?.keys.length}
       onRun={async () => {
         const body = fillBody(action.body ?? fallback, data);
-        const env = await callApiRef(String(action.api ?? scope.api?.remove ?? ''), body);
+        const env = await actionCall(String(action.api ?? scope.api?.remove ?? ''), body);
         if (env.code !== OK) return;
         toast.success(fillText(typeof action.success === 'string' ? action.success : '操作成功', data));
         if (typeof action.then === 'string') navigate(fillRoute(action.then, (env.data ?? {}) as Row));

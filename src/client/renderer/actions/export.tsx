@@ -6,7 +6,8 @@
 // export centre's own download of a finished job.
 import { DownloadOutlined } from '@ant-design/icons';
 import { OK } from '../../../core/codes';
-import { callApiRef, toast } from '../../request';
+import { toast } from '../../request';
+import { actionCall } from './actionCall';
 import { fillBody } from '../template';
 import { ActionButton } from './ActionButton';
 import type { ActionDef, ActionProps, Row } from './types';
@@ -25,8 +26,8 @@ function ExportAction({ action, inline, scope, record }: ActionProps) {
   const ref = String(action.api ?? scope.api?.export ?? '');
   const run = async () => {
     const body = record && action.body ? (fillBody(action.body, record as Row) as Row) : (scope.exportBody?.() ?? {});
-    if (!runsInBackground(action.async, scope.listTotal?.())) return callApiRef(ref, body);
-    const env = await callApiRef(EXPORT_JOB_START, { api: ref, body });
+    if (!runsInBackground(action.async, scope.listTotal?.())) return actionCall(ref, body);
+    const env = await actionCall(EXPORT_JOB_START, { api: ref, body });
     if (env.code === OK) toast.success(EXPORT_CENTRE_TEXT);
     return env;
   };

@@ -3,7 +3,8 @@
 // select on the screen asking for the same code and body).
 
 import { OK } from '../../../core/codes';
-import { api, callApiRef } from '../../request';
+import { api } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { getAccessToken } from '../../session/storage';
 import type { OptionItem, OptionsSource, RemoteOptions, RemoteTree } from '../types';
 
@@ -83,7 +84,7 @@ function remote(ref: string, body: Record<string, unknown> | undefined): Promise
   const key = `${ref} ${JSON.stringify(body ?? {})}`;
   const hit = remoteCache.get(key);
   if (hit && Date.now() - hit.at < REMOTE_TTL_MS) return hit.promise;
-  const promise = callApiRef(ref, body ?? {}).then((env) => {
+  const promise = actionCall(ref, body ?? {}).then((env) => {
     if (env.code !== OK) {
       remoteCache.delete(key);
       return [];

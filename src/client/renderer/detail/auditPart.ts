@@ -1,18 +1,14 @@
 // The audit trail of one record as a list part: cdm 019702 (auditLog.list) filtered by entity and
 // record id, newest first. Shared by the detail `audit` section and the document kind.
+import { AUDIT_ACTION_OPTIONS } from '../../../core/audit-actions';
 import { getEndpoint, parseApiRef } from '../../request';
 import type { RenderEnv } from '../env';
 import type { ListPart } from '../types';
 
 export const AUDIT_LIST = 'cdm:019702';
 
-export const AUDIT_ACTIONS = [
-  { value: 'create', label: '新增' },
-  { value: 'update', label: '修改' },
-  { value: 'remove', label: '删除' },
-  { value: 'import', label: '导入' },
-  { value: 'state', label: '状态变更' },
-];
+/** Every action the server records, by its label (one registry with the server's audit entries). */
+export const AUDIT_ACTIONS = AUDIT_ACTION_OPTIONS;
 
 export function auditPart(api: string = AUDIT_LIST): ListPart {
   return {

@@ -5,7 +5,7 @@
 import { Card, Empty, Spin } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { OK } from '../../../core/codes';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { LineChart } from '../charts/LineChart';
 import { pointsOf, type Point } from '../charts/lineChart';
 import { readListResult } from '../data/listQuery';
@@ -33,7 +33,7 @@ function ChartView({ section, record }: SectionProps) {
     if (!body) return;
     let live = true;
     setState((st) => ({ ...st, points: st.key === key ? st.points : null }));
-    void callApiRef(s.api, body).then((res) => {
+    void actionCall(s.api, body).then((res) => {
       if (!live) return;
       const rows = res.code === OK ? readListResult<Record<string, unknown>>(res.data).list : [];
       setState({ key, points: pointsOf(rows, s.x ?? 'date', s.y ?? 'value') });

@@ -4,7 +4,7 @@ import { Divider, Table, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { OK } from '../../../core/codes';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { fillBody } from '../template';
 
 type Row = Record<string, unknown>;
@@ -14,7 +14,7 @@ export function RelatedDocuments({ api, body, record }: { api: string; body: Rec
   const key = JSON.stringify(fillBody(body, record));
   useEffect(() => {
     let live = true;
-    void callApiRef<{ chain?: Row[]; list?: Row[] }>(api, JSON.parse(key) as Row).then((env) => {
+    void actionCall<{ chain?: Row[]; list?: Row[] }>(api, JSON.parse(key) as Row).then((env) => {
       if (live) setRows(env.code === OK ? (env.data?.chain ?? env.data?.list ?? []) : []);
     });
     return () => {

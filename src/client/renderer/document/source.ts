@@ -2,7 +2,7 @@
 // receiving note): one call with a body filled from the header, rows picked by `keep`, fields mapped.
 import { OK } from '../../../core/codes';
 import { evaluate, readPath } from '../../../core/conditions';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { fillBody } from '../template';
 import type { LineSource } from '../types';
 import type { Line } from './lines';
@@ -23,6 +23,6 @@ export function mapSourceRows(source: LineSource, data: unknown): SourceResult {
 
 /** null when the call failed (the request core has told the user). */
 export async function loadSource(source: LineSource, headerValues: Record<string, unknown>): Promise<SourceResult | null> {
-  const env = await callApiRef(source.api, fillBody(source.body, headerValues));
+  const env = await actionCall(source.api, fillBody(source.body, headerValues));
   return env.code === OK ? mapSourceRows(source, env.data) : null;
 }

@@ -10,7 +10,8 @@
 import { Alert, Button, Drawer, Modal, Space, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { OK } from '../../../core/codes';
-import { callApiRef, toast } from '../../request';
+import { toast } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { SchemaProblems } from '../SchemaProblems';
 import { fillText } from '../template';
 import { SAVED_TEXT } from '../texts';
@@ -142,7 +143,7 @@ export function FormModal(props: FormModalProps) {
   useEffect(() => {
     if (!mustLoad) return;
     let live = true;
-    void callApiRef<Row>(getRef!, part.singleton ? {} : { id: recordId }).then((env) => {
+    void actionCall<Row>(getRef!, part.singleton ? {} : { id: recordId }).then((env) => {
       if (!live) return;
       if (env.code === OK && env.data) setRecord(env.data);
       else onClose();

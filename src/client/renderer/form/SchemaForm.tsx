@@ -16,7 +16,7 @@ import { Alert, Col, Row } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { OK } from '../../../core/codes';
 import { readPath } from '../../../core/conditions';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { holds, passesStatic, useRenderEnv, type RenderEnv } from '../env';
 import { widgets } from '../registries';
 import type { FieldSchema, FormPart, FormPreview } from '../types';
@@ -122,19 +122,24 @@ export function useSchemaForm(part: FormPart, record: Row | null | undefined, sa
     if (record?.id !== undefined) body.id = record.id;
     if (record?.version !== undefined) body.version = record.version;
     form.setSubmitting(true);
-    const env = await callApiRef<Row>(ref, body);
+    // Field errors go on their fields; a silent refusal naming no field of this form is shown as a
+    // message by actionCall, every other one by the request core.
+    const placed: { rest: string[] | null } = { rest: null };
+    const place = (e: { msg: string; data: unknown }): boolean => {
+      const errors = serverFieldErrors(e.msg, e.data);
+      if (!errors.length) return false;
+      placed.rest = applyServerErrors(form, errors);
+      return placed.rest.length === 0;
+    };
+    const env = await actionCall<Row>(ref, body, { inline: place });
     form.setSubmitting(false);
     if (env.code === OK) {
       saved.current = true;
       return (env.data ?? body) as Row;
     }
-    const errors = serverFieldErrors(env.msg, env.data);
-    if (errors.length) {
-      const rest = applyServerErrors(form, errors);
-      // Validation messages naming no field are listed above the form; other refusals are already
-      // in the request core's toast.
-      setOtherErrors(env.code === VALIDATION_CODE ? rest : []);
-    }
+    if (placed.rest === null) place(env);
+    // Validation messages naming no field are listed above the form.
+    setOtherErrors(env.code === VALIDATION_CODE ? (placed.rest ?? []) : []);
     return null;
   };
 
@@ -201,16 +206,20 @@ function SchemaFieldItem({ f, env, editing, locked, labelWidth }: { f: FieldSche
   const base: Pattern = locked ? 'readOnly' : f.disabled === true ? 'disabled' : editing && f.readonlyOnEdit === true ? 'readOnly' : 'editable';
   const conditionalDisable = !locked && f.disabled !== undefined && typeof f.disabled !== 'boolean';
   const needsReaction = f.visible !== undefined || conditionalDisable;
+  // A locked form (a document in a state that allows no editing, or no right to save) reads as a record:
+  // no input hints (descriptions, "请选择…" placeholders) — an empty value reads "-".
+  // A field the user never types into (constant disabled: 制单人, totals) carries no input hint either.
+  const schema = locked || f.disabled === true ? { ...f, placeholder: '-' } : f;
   return (
     <Field
       name={f.field}
       title={f.title}
-      description={f.description}
+      description={locked ? undefined : f.description}
       required={f.required && !locked}
       validator={[...(f.required ? [{ required: true, message: requiredMessage(f, !!def.choice) }] : []), validator]}
       pattern={base}
       decorator={[FormItem, { labelWidth, feedbackLayout: 'loose', asterisk: f.required && !locked }]}
-      component={[adapterFor(def), { schema: f }]}
+      component={[adapterFor(def), { schema }]}
       reactions={
         needsReaction
           ? (field) => {
@@ -232,7 +241,7 @@ function PreviewItem({ preview, labelWidth }: { preview: FormPreview; labelWidth
   const title = preview.title ?? '预览';
   return (
     <FormItem.BaseItem label={title} labelWidth={labelWidth} extra={preview.description} feedbackLayout="loose">
-      <C schema={{ field: '__preview', title, widget: 'htmlPreview', api: preview.api, body: preview.body, height: preview.height, showPlaceholders: preview.showPlaceholders }} mode="form" />
+      <C schema={{ field: '__preview', title, widget: 'htmlPreview', api: preview.api, body: preview.body, height: preview.height, showPlaceholders: preview.showPlaceholders, needs: preview.needs }} mode="form" />
     </FormItem.BaseItem>
   );
 }
@@ -274,6 +283,7 @@ export function SchemaFormView({ handle, part, editing, defaultColumns = 1, read
   const sections = part.layout?.sections;
   return (
     <FormProvider form={handle.form}>
+      <div className={locked ? 'renderer-form renderer-form-locked' : 'renderer-form'}>
       {handle.otherErrors.length > 0 && (
         <Alert type="error" showIcon style={{ marginBottom: 16 }} message={handle.otherErrors.map((m, i) => <div key={i}>{m}</div>)} />
       )}
@@ -286,6 +296,7 @@ export function SchemaFormView({ handle, part, editing, defaultColumns = 1, read
           ))
         : grid(shown)}
       {part.preview && <PreviewItem preview={part.preview} labelWidth={labelWidth} />}
+      </div>
     </FormProvider>
   );
 }

@@ -13,8 +13,9 @@ import { Button, Card, Divider, Result, Space, Spin, Tag } from 'antd';
 import { onFieldValueChange, onFormValuesChange } from '@formily/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { OK } from '../../../core/codes';
-import { callApiRef, toast } from '../../request';
+import { OK, isSilentCode } from '../../../core/codes';
+import { toast } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import type { ScreenProps } from '../../router/screenProps';
 import { ActionBar } from '../actions/ActionBar';
 import type { ActionScope } from '../actions/types';
@@ -151,14 +152,20 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
     const body: Row = { ...values, [part.lines.field]: linesToSave(lines, part.lines.columns) };
     if (record?.id !== undefined) body.id = record.id;
     if (record?.version !== undefined) body.version = record.version;
-    const res = await callApiRef<Row>(part.api.save, body);
+    // Header field errors go on their fields; a silent refusal about a line or naming no header field
+    // is shown as a message by actionCall (with the line it names).
+    const placeOnHeader = (e: { msg: string; data: unknown }) => {
+      const errors = serverFieldErrors(e.msg, e.data);
+      return errors.length > 0 && applyServerErrors(handle.form, errors).length === 0;
+    };
+    const res = await actionCall<Row>(part.api.save, body, { inline: placeOnHeader });
     setSaving(false);
     if (res.code === OK) {
       toast.success(SAVED_TEXT);
       handle.markSaved();
       linesSaved.current = true;
       onSaved(res.data ?? {}, !record);
-    } else {
+    } else if (!isSilentCode(res.code)) {
       applyServerErrors(handle.form, serverFieldErrors(res.msg, res.data));
       afterPaint(() => focusFirstInvalid(box.current));
     }

@@ -10,7 +10,8 @@ import { Alert, Button, Card, Result, Space, Spin } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { OK } from '../../../core/codes';
-import { callApiRef, toast } from '../../request';
+import { toast } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import type { ScreenProps } from '../../router/screenProps';
 import { submittedData } from '../form/FormModal';
 import { afterPaint, focusFirstInvalid, useSaveShortcut } from '../form/keyboard';
@@ -102,7 +103,7 @@ export default function FormScreen({ file }: ScreenProps) {
     let live = true;
     setRecord(undefined);
     setFailed(false);
-    void callApiRef<Row>(part.api!.get!, part.singleton ? {} : { id }).then((res) => {
+    void actionCall<Row>(part.api!.get!, part.singleton ? {} : { id }).then((res) => {
       if (!live) return;
       if (res.code === OK && res.data) setRecord(res.data);
       else setFailed(true);

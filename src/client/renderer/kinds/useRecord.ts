@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { OK } from '../../../core/codes';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 
 export type Row = Record<string, unknown>;
 
@@ -29,7 +29,7 @@ export function useRecord(getRef: string | undefined, idParam = 'id'): RecordSta
     }
     let live = true;
     // Route parameters are text; numeric ids go to the server as numbers (codes validate integer ids).
-    void callApiRef<Row>(getRef, { id: /^\d{1,15}$/.test(id) ? Number(id) : id }).then((env) => {
+    void actionCall<Row>(getRef, { id: /^\d{1,15}$/.test(id) ? Number(id) : id }).then((env) => {
       if (live) setRecord(env.code === OK && env.data ? env.data : null);
     });
     return () => {

@@ -1,13 +1,13 @@
 // A list cell edited in place (column `editable`): a click turns it into an input with the column's
 // input filter (money → decimals:2), Enter or leaving the input saves through the schema's code, Esc
 // gives up. On success the cell shows the value as stored; on failure it shows what it showed before,
-// and the server's message is on screen — the request core's toast, or ours for the codes the core
-// hands back silently (spec §8: the PRODUCT_* codes such as a stopped price list).
+// and the server's message is on screen — the request core's toast, or actionCall's for the codes the
+// core hands back silently (spec §8: the PRODUCT_* codes such as a stopped price list).
 
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { isSilentCode, OK } from '../../../core/codes';
+import { OK } from '../../../core/codes';
 import { readPath } from '../../../core/conditions';
-import { callApiRef, toast } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { FilteredInput } from '../../widgets/FilteredInput';
 import type { CellRenderer, Row } from '../columns/types';
 import { apiRight, holds, type RenderEnv } from '../env';
@@ -82,7 +82,7 @@ export function EditableCell({ column, spec, row, render }: EditableCellProps) {
     setSaving(true);
     const data: Row = { ...row, column: column.source ?? {}, value: typed, previous: value ?? null };
     const body = fillBody(spec.body ?? { id: '{id}', [column.field]: '{value}' }, data);
-    const env = await callApiRef(spec.api, body);
+    const env = await actionCall(spec.api, body);
     busy.current = false;
     setSaving(false);
     setEditing(false);
@@ -92,8 +92,7 @@ export function EditableCell({ column, spec, row, render }: EditableCellProps) {
       redraw((n) => n + 1);
       return;
     }
-    // The value shown stays what it was; the core toasted every other refusal already.
-    if (isSilentCode(env.code) && env.msg) toast.error(env.msg);
+    // The value shown stays what it was; the refusal was shown by actionCall or the request core.
   };
 
   if (editing) {

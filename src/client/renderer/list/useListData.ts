@@ -7,7 +7,8 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { OK } from '../../../core/codes';
-import { CLIENT_ABORTED, CLIENT_DUPLICATE, callApiRef } from '../../request';
+import { CLIENT_ABORTED, CLIENT_DUPLICATE } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { exportBody, listBody, readListResult, type ListQuery } from '../data/listQuery';
 import type { ListPart } from '../types';
 
@@ -90,7 +91,7 @@ export function useListData(
     const send = () => {
       inFlight.current = key;
       setLoading(true);
-      void callApiRef(part.api.list, body).then((env) => {
+      void actionCall(part.api.list, body).then((env) => {
         if (inFlight.current === key) inFlight.current = null;
         if (env.code === CLIENT_DUPLICATE || env.code === CLIENT_ABORTED || latest.current !== key) return;
         if (again.current) {

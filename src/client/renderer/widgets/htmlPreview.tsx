@@ -15,7 +15,7 @@ import { Alert, Spin } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { OK } from '../../../core/codes';
 import { readPath } from '../../../core/conditions';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { fillBody } from '../template';
 import type { WidgetDef, WidgetProps } from './types';
 
@@ -43,7 +43,7 @@ export function previewBody(template: Record<string, unknown> | undefined, value
   const filled = fillBody(template ?? {}, values) as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(filled)) {
-    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) continue;
+    if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0)) continue;
     if (typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0) continue;
     out[k] = v;
   }
@@ -102,7 +102,7 @@ function useRemotePreview(api: string | undefined, body: Record<string, unknown>
     let live = true;
     setState((s) => ({ ...s, loading: true }));
     const timer = setTimeout(() => {
-      void callApiRef<Preview>(api, body).then((env) => {
+      void actionCall<Preview>(api, body).then((env) => {
         if (!live) return;
         setState({ key, preview: env.code === OK && env.data && typeof env.data.body === 'string' ? env.data : null, loading: false });
       });
@@ -121,7 +121,11 @@ const HtmlPreviewWidget = observer(function HtmlPreviewWidget({ value, schema }:
   const form = useForm();
   // Reading every value (JSON) inside the observer re-renders the preview when any of them changes.
   const values = (form ? JSON.parse(JSON.stringify(form.values ?? {})) : {}) as Record<string, unknown>;
-  const body = schema.api ? previewBody(schema.body, values) : null;
+  // Nothing to preview until one of the fields the preview needs is filled: an empty form asks
+  // nothing (its refusal would only add a toast to the form's own field errors).
+  const needs = schema.needs ?? null;
+  const ready = !needs || needs.some((f) => { const v = readPath(values, f); return v !== undefined && v !== null && String(v).trim() !== ''; });
+  const body = schema.api && ready ? previewBody(schema.body, values) : null;
   const remote = useRemotePreview(schema.api, body);
   if (!schema.api) {
     if (value === undefined || value === null || value === '') return <span style={{ color: '#999' }}>-</span>;

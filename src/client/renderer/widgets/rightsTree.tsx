@@ -5,7 +5,7 @@
 import { Spin, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { OK } from '../../../core/codes';
-import { callApiRef } from '../../request';
+import { actionCall } from '../actions/actionCall';
 import { MENU_GROUP_TITLES, type MenuGroup } from '../../router/screenTypes';
 import type { WidgetDef, WidgetProps } from './types';
 
@@ -64,7 +64,7 @@ function RightsTreeWidget({ value, onChange, disabled, readOnly, schema }: Widge
   const [rights, setRights] = useState<RightInfo[] | null>(null);
   useEffect(() => {
     let live = true;
-    void callApiRef<RightInfo[]>(schema.api ?? 'cdm:013308', {}).then((env) => {
+    void actionCall<RightInfo[]>(schema.api ?? 'cdm:013308', {}).then((env) => {
       if (live) setRights(env.code === OK && Array.isArray(env.data) ? env.data : []);
     });
     return () => {

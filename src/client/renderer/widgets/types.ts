@@ -27,6 +27,8 @@ export interface WidgetSchema extends OptionsSource {
   body?: Record<string, unknown>;
   formatField?: string;
   showPlaceholders?: boolean;
+  /** htmlPreview: form fields of which at least one must be filled before the preview is asked for. */
+  needs?: string[];
   /** textarea: rows shown at least; htmlPreview: height in px. */
   rows?: number;
   height?: number;

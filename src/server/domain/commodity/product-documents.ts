@@ -76,11 +76,11 @@ export async function productPrices(ctx: CallContext, productId: number) {
     .innerJoin('priceTitle', (j) => j.onRef('priceTitle.id', '=', 'productPrice.priceTitleId').onRef('priceTitle.companyId', '=', 'productPrice.companyId'))
     .leftJoin('currency', (j) => j.onRef('currency.id', '=', 'priceTitle.currencyId').onRef('currency.companyId', '=', 'priceTitle.companyId'))
     .select(['productPrice.id', 'productPrice.price', 'productPrice.updatedAt', 'priceTitle.id as priceTitleId', 'priceTitle.code as priceTitleCode',
-      'priceTitle.name as priceTitleName', 'priceTitle.kind', 'priceTitle.enabled', 'currency.code as currencyCode'])
+      'priceTitle.name as priceTitleName', 'priceTitle.kind', 'priceTitle.enabled', 'currency.code as currencyCode', 'currency.currencyName'])
     .where('productPrice.productId', '=', productId).orderBy('priceTitle.kind').orderBy('priceTitle.code').execute()) as Row[];
   const list = rows.map((r) => ({
     id: Number(r.id), priceTitleId: Number(r.priceTitleId), priceTitleCode: String(r.priceTitleCode), priceTitleName: String(r.priceTitleName),
-    kind: String(r.kind), kindText: r.kind === 'purchase' ? '采购价' : '销售价', enabled: Number(r.enabled) === 1, currencyCode: text(r.currencyCode),
+    kind: String(r.kind), kindText: r.kind === 'purchase' ? '采购价' : '销售价', enabled: Number(r.enabled) === 1, currencyCode: text(r.currencyCode), currencyName: text(r.currencyName),
     // product_price.price is in minor units (cents)
     price: (Number(r.price) / 100).toFixed(2), updatedAt: text(r.updatedAt),
   }));

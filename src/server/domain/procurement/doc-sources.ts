@@ -31,31 +31,50 @@ export async function receivableOrders(ctx: CallContext, input: { keyword?: stri
  * An order that can be received, with its lines and what is still open on each. With an inbound task:
  * only the task's lines, open = what the task still expects (never more than the order has open).
  * Without one: what the order's open inbound tasks still expect is not open here (it is received
- * against those tasks; receiving.ts refuses it on the order itself).
+ * against those tasks; receiving.ts refuses it on the order itself) — and when nothing is left open
+ * outside the tasks, the note is received against the earliest open task, so that every way into a
+ * receiving note (the order's 收货 too, not only the task's) brings lines instead of an empty note.
  */
 export async function receivingSource(ctx: CallContext, orderId: number, taskId?: number) {
   const order = await getOrder(ctx, orderId);
   if (!RECEIVABLE.includes(order.status)) throw bizError('PURCHASE_DOC_STATUS_4091', { doc: PO_TITLE, docNo: order.docNo, status: order.statusText, action: '收货' }, { id: orderId, status: order.status });
-  let lines = order.lines;
-  if (taskId !== undefined) {
-    const task = (await ctx.tenant.select('inboundTask').select(['id', 'docNo', 'orderId', 'status']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
-    if (!task || Number(task.orderId) !== orderId) throw bizError('COMMON_NOT_FOUND_4004', { entity: '入库任务' });
-    // a closed, finished or cancelled task takes no receipts: say so before anything is entered
-    if (!['open', 'receiving'].includes(String(task.status))) {
-      throw bizError('PURCHASE_DOC_STATUS_4091', { doc: TASK_TITLE, docNo: String(task.docNo), status: TASK_STATUS[String(task.status) as keyof typeof TASK_STATUS] ?? String(task.status), action: '收货' }, { taskId, status: task.status });
-    }
-    const taskLines = (await ctx.tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', taskId).execute()) as Row[];
-    const open = new Map(taskLines.map((t) => [Number(t.orderLineId), Math.max(0, Number(t.qty) - Number(t.receivedQty))]));
-    lines = order.lines.filter((l) => open.has(l.id)).map((l) => ({ ...l, openQty: Math.min(l.openQty, open.get(l.id)!) }));
-  } else {
-    const inTasks = (await ctx.tenant.select('inboundTaskLine')
-      .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
-      .select(['inboundTaskLine.orderLineId', 'inboundTaskLine.qty', 'inboundTaskLine.receivedQty'])
-      .where('inboundTask.orderId', '=', orderId).where('inboundTask.status', 'in', ['open', 'receiving']).execute()) as Row[];
-    const expected = new Map<number, number>();
-    for (const t of inTasks) expected.set(Number(t.orderLineId), (expected.get(Number(t.orderLineId)) ?? 0) + Math.max(0, Number(t.qty) - Number(t.receivedQty)));
-    if (expected.size) lines = lines.map((l) => ({ ...l, openQty: Math.max(0, l.openQty - (expected.get(l.id) ?? 0)) }));
+  if (taskId === undefined) {
+    const outside = await openOutsideTasks(ctx, order);
+    if (outside.lines.some((l) => l.openQty > 0) || outside.firstTaskId === undefined) return sourceOf(order, outside.lines, undefined);
+    taskId = outside.firstTaskId;
   }
+  const task = (await ctx.tenant.select('inboundTask').select(['id', 'docNo', 'orderId', 'status']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
+  if (!task || Number(task.orderId) !== orderId) throw bizError('COMMON_NOT_FOUND_4004', { entity: '入库任务' });
+  // a closed, finished or cancelled task takes no receipts: say so before anything is entered
+  if (!['open', 'receiving'].includes(String(task.status))) {
+    throw bizError('PURCHASE_DOC_STATUS_4091', { doc: TASK_TITLE, docNo: String(task.docNo), status: TASK_STATUS[String(task.status) as keyof typeof TASK_STATUS] ?? String(task.status), action: '收货' }, { taskId, status: task.status });
+  }
+  const taskLines = (await ctx.tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', taskId).execute()) as Row[];
+  const open = new Map(taskLines.map((t) => [Number(t.orderLineId), Math.max(0, Number(t.qty) - Number(t.receivedQty))]));
+  const lines = order.lines.filter((l) => open.has(l.id)).map((l) => ({ ...l, openQty: Math.min(l.openQty, open.get(l.id)!) }));
+  return sourceOf(order, lines, taskId);
+}
+
+type Order = Awaited<ReturnType<typeof getOrder>>;
+
+/** The order's lines with what its open inbound tasks still expect taken off, and its earliest open task with something left. */
+async function openOutsideTasks(ctx: CallContext, order: Order): Promise<{ lines: Order['lines']; firstTaskId: number | undefined }> {
+  const inTasks = (await ctx.tenant.select('inboundTaskLine')
+    .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
+    .select(['inboundTask.id as taskId', 'inboundTaskLine.orderLineId', 'inboundTaskLine.qty', 'inboundTaskLine.receivedQty'])
+    .where('inboundTask.orderId', '=', order.id).where('inboundTask.status', 'in', ['open', 'receiving']).orderBy('inboundTask.id').execute()) as Row[];
+  const expected = new Map<number, number>();
+  let firstTaskId: number | undefined;
+  for (const t of inTasks) {
+    const left = Math.max(0, Number(t.qty) - Number(t.receivedQty));
+    expected.set(Number(t.orderLineId), (expected.get(Number(t.orderLineId)) ?? 0) + left);
+    if (left > 0 && firstTaskId === undefined) firstTaskId = Number(t.taskId);
+  }
+  const lines = expected.size ? order.lines.map((l) => ({ ...l, openQty: Math.max(0, l.openQty - (expected.get(l.id) ?? 0)) })) : order.lines;
+  return { lines, firstTaskId };
+}
+
+function sourceOf(order: Order, lines: Order['lines'], taskId: number | undefined) {
   return {
     orderId: order.id, orderDocNo: order.docNo, supplierName: order.supplierName, warehouseId: order.warehouseId, warehouseName: order.warehouseName, taskId: taskId ?? null,
     lines: lines.map((l) => ({

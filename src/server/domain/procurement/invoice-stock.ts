@@ -132,7 +132,7 @@ function stockView(r: Row, currency: Row | undefined) {
   return {
     id: Number(r.productId), productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName),
     specification: text(r.specification), unitSmall: text(r.unitSmall), qty, units: splitUnits(qty, packsOf(r)),
-    amount: moneyText(amount), avgPrice: averagePrice(amount, qty), currencyCode: text(currency?.code), updatedAt: text(r.updatedAt),
+    amount: moneyText(amount), avgPrice: averagePrice(amount, qty), currencyCode: text(currency?.code), currencyName: text(currency?.currencyName), updatedAt: text(r.updatedAt),
     route: `/commodity/invoiceDetail/${Number(r.productId)}`,
   };
 }

@@ -631,7 +631,7 @@ export async function exportInvoices(ctx: CallContext, input: Omit<PiListInput, 
     for (const id of ids) {
       const inv = await getInvoice(ctx, id);
       for (const l of inv.lines) {
-        sheet.addRow([inv.docNo, inv.statusText, inv.invoiceNo, inv.invoiceDate, inv.dueDate, inv.supplierName, inv.currencyCode, Number(inv.exchangeRate), l.lineNo,
+        sheet.addRow([inv.docNo, inv.statusText, inv.invoiceNo, inv.invoiceDate, inv.dueDate, inv.supplierName, inv.currencyName, Number(inv.exchangeRate), l.lineNo,
           l.receivingDocNo, l.orderDocNo, l.productCode, l.productName, l.qty, Number(l.price), Number(l.amount), inv.remark] as XlsxCell[]);
       }
       await book.drain();

@@ -737,7 +737,7 @@ function planView(r: Row) {
     warehouseId: Number(r.warehouseId), warehouseName: text(r.warehouseName),
     orderId: r.orderId == null ? null : Number(r.orderId), orderDocNo: text(r.orderDocNo),
     receivingNoteId: r.receivingNoteId == null ? null : Number(r.receivingNoteId), receivingDocNo: text(r.receivingDocNo),
-    currencyId: Number(r.currencyId), currencyCode: text(r.currencyCode),
+    currencyId: Number(r.currencyId), currencyCode: text(r.currencyCode), currencyName: text(r.currencyName),
     reason: String(r.reason), remark: text(r.remark), lineCount: Number(r.lineCount), totalQty: Number(r.totalQty), totalAmount: moneyText(r.totalAmount),
     version: Number(r.version), createdAt: text(r.createdAt), createdByName: text(r.createdByName),
     confirmedAt: text(r.confirmedAt), shippedAt: text(r.shippedAt), cancelledAt: text(r.cancelledAt),
@@ -757,7 +757,7 @@ function withNames(tenant: Tenant) {
     .leftJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${h}.receivingNoteId`).onRef('note.companyId', '=', `${h}.companyId`))
     .leftJoin('account as creator', (j) => j.onRef('creator.id', '=', `${h}.createdBy`).onRef('creator.companyId', '=', `${h}.companyId`))
     .selectAll(h)
-    .select(['supplier.code as supplierCode', 'supplier.name as supplierName', 'warehouse.name as warehouseName', 'currency.code as currencyCode',
+    .select(['supplier.code as supplierCode', 'supplier.name as supplierName', 'warehouse.name as warehouseName', 'currency.code as currencyCode', 'currency.currencyName',
       'po.docNo as orderDocNo', 'note.docNo as receivingDocNo', 'creator.userName as createdByName']);
 }
 
@@ -922,7 +922,7 @@ export async function printPlan(ctx: CallContext, input: { id?: number | null; d
   const at = (v: string | null) => (v ? formatTime(v, tz(ctx)) : '');
   const cell = 'border:1px solid #999;padding:4px 6px';
   const head = [['单号', p.docNo], ['状态', p.statusText], ['供应商', `${p.supplierCode ?? ''} ${p.supplierName ?? ''}`], ['仓库', p.warehouseName],
-    ['采购订单', p.orderDocNo ?? ''], ['收货单', p.receivingDocNo ?? ''], ['币种', p.currencyCode], ['退货原因', p.reason], ['备注', p.remark ?? ''],
+    ['采购订单', p.orderDocNo ?? ''], ['收货单', p.receivingDocNo ?? ''], ['币种', p.currencyName], ['退货原因', p.reason], ['备注', p.remark ?? ''],
     ['制单', `${p.createdByName ?? ''} ${at(p.createdAt)}`], ['确认时间', at(p.confirmedAt)], ['出库时间', at(p.shippedAt)]];
   const body = `<h2 style="text-align:center;margin:4px 0 12px">${e(RETURN_TITLE)}</h2>`
     + `<table style="width:100%;border-collapse:collapse;margin-bottom:10px">${head.map(([k, v], i) => `${i % 3 === 0 ? '<tr>' : ''}<td style="padding:2px 6px;color:#555;white-space:nowrap">${e(k)}</td><td style="padding:2px 6px">${e(v)}</td>${i % 3 === 2 ? '</tr>' : ''}`).join('')}</table>`

@@ -219,7 +219,7 @@ export async function savePutaway(ctx: CallContext, input: PaSaveInput): Promise
     await ctx.audit([
       { action: input.id !== undefined ? 'update' : 'create', entity: 'putaway', recordId: id, recordLabel: docNo,
         changes: [{ field: 'receivingNoteId', title: '收货单', from: null, to: noteDocNo }, { field: 'totalQty', title: '上架数量', from: null, to: totalQty }] },
-      ...(post ? [{ action: 'post', entity: 'putaway', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }] : []),
+      ...(post ? [{ action: 'post' as const, entity: 'putaway', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }] : []),
     ], db);
     return { id, docNo, status: post ? 'posted' : 'draft', version, totalQty };
   });

@@ -338,7 +338,7 @@ export async function saveNote(ctx: CallContext, input: RnSaveInput): Promise<Do
     await ctx.audit([
       { action: input.id !== undefined ? 'update' : 'create', entity: 'receivingNote', recordId: id, recordLabel: docNo,
         changes: [{ field: 'orderId', title: '采购订单', from: null, to: String(order.docNo) }, { field: 'totalQty', title: '收货数量', from: null, to: totalQty }] },
-      ...(post ? [{ action: 'post', entity: 'receivingNote', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }] : []),
+      ...(post ? [{ action: 'post' as const, entity: 'receivingNote', recordId: id, recordLabel: docNo, changes: [{ field: 'status', title: '状态', from: DOC_STATUS.draft, to: DOC_STATUS.posted }] }] : []),
     ], db);
     return { id, docNo, status: post ? 'posted' : 'draft', version, totalQty };
   });

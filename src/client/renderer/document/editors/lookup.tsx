@@ -13,7 +13,7 @@ import { Select } from 'antd';
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { OK } from '../../../../core/codes';
 import { readPath } from '../../../../core/conditions';
-import { callApiRef } from '../../../request';
+import { actionCall } from '../../actions/actionCall';
 import { exactMatch } from '../../data/exactMatch';
 import { fillBody, fillText } from '../../template';
 import type { LineEditorDef, LineEditorProps } from './types';
@@ -49,7 +49,7 @@ const LookupCell = memo(function LookupCell({ column, line, index, header, onPat
     const mine = ++turn.current;
     setLoading(true);
     const body = { ...(fillBody(spec.body ?? {}, { header, line }) as Row), keyword };
-    return callApiRef(spec.api, body).then((env) => {
+    return actionCall(spec.api, body).then((env) => {
       if (mine !== turn.current) return null;
       setLoading(false);
       const got = env.code === OK ? rowsOf(env.data) : [];

@@ -1,0 +1,23 @@
+// What an audit entry says was done, by code, with the label every screen shows (操作记录 on detail and
+// document screens, the operation history, exports). The server's audit entries are typed by these
+// codes, so an action without a label cannot be written.
+export const AUDIT_ACTION_LABELS = {
+  create: '新增',
+  update: '修改',
+  remove: '删除',
+  import: '导入',
+  state: '状态变更',
+  confirm: '确认',
+  post: '过账',
+  cancel: '作废',
+  close: '关闭',
+  ship: '发运',
+  arrive: '到港',
+  startUnloading: '开始拆柜',
+  unload: '拆柜完成',
+  repeal: '撤销',
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
+
+export const AUDIT_ACTION_OPTIONS: { value: AuditAction; label: string }[] = Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value: value as AuditAction, label }));
