@@ -73,3 +73,17 @@ describe('document kind: the actions the server answers', () => {
     expect(buttons('再次采购')).toHaveLength(1); // the screen's own action stays
   });
 });
+
+describe('mergeActions: the server decides which, the screen how', () => {
+  it('draws an offered action as the screen words it, hides what the server governs but does not offer, keeps the rest', async () => {
+    const { mergeActions, serverActionSchemas } = await import('../../src/client/renderer/document/serverActions');
+    const own = [
+      { action: 'call', title: '确认', api: 'oms:021204', success: '已确认，入库任务已生成', when: { status: 'draft' } },
+      { action: 'call', title: '作废', api: 'oms:021205', danger: true, when: { status: ['draft', 'confirmed'] } },
+      { action: 'link', title: '单据关联', to: '/docRelate?docNo={docNo}' },
+    ];
+    const server = serverActionSchemas([{ name: 'confirm', label: '确认', api: 'oms:021204' }]);
+    const merged = mergeActions(server, own, ['oms:021204', 'oms:021205']);
+    expect(merged.map((a) => [a.title, a.success ?? null, 'when' in a])).toEqual([['确认', '已确认，入库任务已生成', false], ['单据关联', null, false]]);
+  });
+});

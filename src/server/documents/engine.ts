@@ -166,7 +166,7 @@ export class DocumentType {
   }
 
   /** What the caller may do with a document in its status now. */
-  actions(ctx: CallContext, status: string, doc?: Row): { editable: boolean; removable: boolean; actions: DocumentAction[] } {
+  actions(ctx: CallContext, status: string, doc?: Row): { editable: boolean; removable: boolean; actions: DocumentAction[]; governed: string[] } {
     const editable = this.def.editable.includes(status) && mayUse(ctx, this.def.rights?.edit ?? this.rightOf('save')) && !!this.apiOf('save');
     const removable = (this.def.removable ?? []).includes(status) && mayUse(ctx, this.rightOf('remove')) && !!this.apiOf('remove');
     const actions: DocumentAction[] = [];
@@ -179,7 +179,14 @@ export class DocumentType {
       if (u.statuses.includes(status) && mayUse(ctx, u.right) && (!u.when || (doc !== undefined && u.when(doc)))) actions.push({ name: `followUp:${u.label}`, label: u.label, to: u.to });
     }
     if (removable) actions.push({ name: 'remove', label: '删除', api: this.apiOf('remove')!, confirm: `确定删除${this.def.title}“{docNo}”？`, danger: true });
-    return { editable, removable, actions };
+    // every call and link the server decides on, offered now or not: a screen's own button for one of
+    // them shows only when the server offers it
+    const governed = [
+      ...Object.keys(this.def.transitions).flatMap((n) => (this.apiOf(n) ? [this.apiOf(n)!] : [])),
+      ...(this.apiOf('remove') ? [this.apiOf('remove')!] : []),
+      ...(this.def.followUps ?? []).map((u) => u.to),
+    ];
+    return { editable, removable, actions, governed };
   }
 
   /** Why a conditional update changed nothing: not found, wrong status, or someone else's edit. */

@@ -34,9 +34,27 @@ export function serverActionSchemas(list: ServerAction[], afterRemove?: string):
   });
 }
 
-/** The screen's own actions without those the server answered for (same endpoint), after the server's. */
-export function mergeActions(server: ActionSchema[], own: readonly ActionSchema[] | undefined): ActionSchema[] {
-  const apis = new Set(server.flatMap((a) => (typeof a.api === 'string' ? [a.api] : [])));
-  const links = new Set(server.flatMap((a) => (a.action === 'link' ? [String(a.to)] : [])));
-  return [...server, ...(own ?? []).filter((a) => !(typeof a.api === 'string' && apis.has(a.api)) && !(a.action === 'link' && links.has(String(a.to))))];
+const keyOf = (a: ActionSchema) => (a.action === 'link' ? `link:${String(a.to)}` : typeof a.api === 'string' ? `api:${a.api}` : undefined);
+
+/**
+ * The buttons of a document the server answers for: each action it offers, drawn as the screen's own
+ * button for the same call or link when the screen has one (its wording, success text and `then` kept,
+ * its `when` dropped: the server decided), else as generated; then the screen's other actions, less
+ * those the server governs (`governed`: every call and link it decides on) but does not offer now.
+ */
+export function mergeActions(server: ActionSchema[], own: readonly ActionSchema[] | undefined, governed: readonly string[] = []): ActionSchema[] {
+  const mine = own ?? [];
+  const offered = new Set(server.map(keyOf));
+  const ruled = new Set([...governed.map((g) => (g.startsWith('/') ? `link:${g}` : `api:${g}`)), ...offered]);
+  const drawn = server.map((s) => {
+    const same = mine.find((a) => keyOf(a) === keyOf(s));
+    if (!same) return s;
+    const { when: _when, ...rest } = same;
+    return rest as ActionSchema;
+  });
+  return [...drawn, ...mine.filter((a) => !ruled.has(keyOf(a)))];
+}
+
+export function governedOf(record: Record<string, unknown> | null | undefined): string[] {
+  return Array.isArray(record?.governed) ? (record!.governed as unknown[]).filter((g): g is string => typeof g === 'string') : [];
 }

@@ -27,7 +27,7 @@ import { LineTable, newLineKey } from '../document/LineTable';
 import type { Line } from '../document/lines';
 import { RelatedDocuments } from '../document/RelatedDocuments';
 import { linesToSave } from '../document/saveBody';
-import { mergeActions, serverActionSchemas, serverActionsOf } from '../document/serverActions';
+import { governedOf, mergeActions, serverActionSchemas, serverActionsOf } from '../document/serverActions';
 import { loadSource } from '../document/source';
 import { apiRight, holds, useRenderEnv } from '../env';
 import { applyServerErrors, SchemaFormView, serverFieldErrors, useSchemaForm } from '../form/SchemaForm';
@@ -132,7 +132,7 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
 
   const actionList = useMemo(() => {
     const fromServer = serverActionsOf(record);
-    const list = fromServer ? mergeActions(serverActionSchemas(fromServer, part.afterRemove), part.actions) : part.actions;
+    const list = fromServer ? mergeActions(serverActionSchemas(fromServer, part.afterRemove), part.actions, governedOf(record)) : part.actions;
     return usableActions(list, 'actions', env, { api: part.api, forms: part.forms });
   }, [part, env, record]);
 
