@@ -193,12 +193,16 @@ describe('order → plan → task → receiving', () => {
     const a = await product();
     const b = await product();
     const po = await confirmedPo([{ productId: a.id, qty: 10 }, { productId: b.id, qty: 5 }]);
+    const offered = async () => (await ok(t.call('oms', PO.get, { id: po.id }, demo))).actions.map((x: any) => x.label);
+    expect(await offered()).toEqual(expect.arrayContaining(['收货', '入库计划']));
     const p1 = await ok(savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[0].id, qty: 10 }] }));
     const p2 = await ok(savePlan({ orderId: po.id, lines: [{ orderLineId: po.lines[1].id, qty: 5 }] }));
     const t1 = (await ok(t.call('oms', PL.confirm, { id: p1.id, version: p1.version }, demo))).taskId;
     const t2 = (await ok(t.call('oms', PL.confirm, { id: p2.id, version: p2.version }, demo))).taskId;
     // nothing left to plan: the order says so (its screen no longer offers 入库计划)
     expect((await ok(t.call('oms', PO.get, { id: po.id }, demo))).unplannedQty).toBe(0);
+    expect(await offered()).toContain('收货');
+    expect(await offered()).not.toContain('入库计划');
     const source = await ok(t.call('oms', '021407', { orderId: po.id }, demo));
     expect(source.taskId).toBe(t1);
     expect(source.lines.map((l: any) => [l.productCode, l.openQty])).toEqual([[a.code, 10]]);

@@ -174,7 +174,7 @@ export async function settle(ms = 30) {
 }
 
 /** Wait until `check` holds (polling inside act), or fail with `what`. */
-export async function until(check: () => boolean, what: string, timeout = 4000) {
+export async function until(check: () => boolean, what: string, timeout = 15_000) {
   const start = Date.now();
   while (!check()) {
     if (Date.now() - start > timeout) throw new Error(`等待超时：${what}`);
