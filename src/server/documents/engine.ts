@@ -13,6 +13,7 @@
 import { sql } from 'kysely';
 import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
 import type { AuditAction } from '../../core/audit-actions.ts';
+import type { DocumentAction, DocumentPermissions } from '../../core/document-actions.ts';
 import { companyDateRange, formatDate } from '../../core/format.ts';
 import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
@@ -46,18 +47,6 @@ export const ENGINE_ID_VERSION_INPUT: InputSchema = {
 const tzOf = (ctx: CallContext) => ctx.caller?.company.timeZone ?? 8;
 const mayUse = (ctx: CallContext, right: string | undefined) => !right || right === '1' || !!ctx.caller?.allRights || !!ctx.caller?.rights.has(right);
 
-/** An action the caller may take on a document now; the screen draws a button from it. */
-export interface DocumentAction {
-  name: string;
-  label: string;
-  /** `family:code` the button calls with {id, version} (transitions, remove) */
-  api?: string;
-  /** route the button opens, `{field}` from the document (follow-up documents) */
-  to?: string;
-  confirm?: string;
-  danger?: boolean;
-  overlay?: boolean;
-}
 
 /** One document type, resolved against the resources and the catalog. */
 export class DocumentType {
@@ -98,18 +87,23 @@ export class DocumentType {
     return [...new Set([this.def.table, 'account', 'company', ...[...this.refs.values()].map((r) => r.table), ...(this.def.listReads ?? [])])];
   }
 
-  /** Header rows with their reference labels and the creator's name. */
-  labelled(tenant: Tenant) {
-    const h = this.def.table;
-    let q = tenant.select(h);
+  /** Joins the row each reference field names (same company) and selects its label and `reads` columns. */
+  private withReferences(q: any, table: string, fields: Field[], reads: Record<string, string[]> | undefined): { q: any; cols: string[] } {
     const cols: string[] = [];
-    for (const f of this.header) {
+    for (const f of fields) {
       if (f.type !== 'reference') continue;
       const r = this.refs.get(f.resource!)!;
       const alias = `r_${f.name}`;
-      q = q.leftJoin(`${r.table} as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${h}.${f.column}`).onRef(`${alias}.companyId`, '=', `${h}.companyId`));
-      for (const [col, as] of labelColumns(f, r, alias, this.def.reads?.[f.name])) cols.push(`${col} as ${as}`);
+      q = q.leftJoin(`${r.table} as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${table}.${f.column}`).onRef(`${alias}.companyId`, '=', `${table}.companyId`));
+      for (const [col, as] of labelColumns(f, r, alias, reads?.[f.name])) cols.push(`${col} as ${as}`);
     }
+    return { q, cols };
+  }
+
+  /** Header rows with their reference labels and the creator's name. */
+  labelled(tenant: Tenant) {
+    const h = this.def.table;
+    let { q, cols } = this.withReferences(tenant.select(h), h, this.header, this.def.reads);
     q = q.leftJoin('account as creator', (j: any) => j.onRef('creator.id', '=', `${h}.createdBy`).onRef('creator.companyId', '=', `${h}.companyId`));
     // who took each stamped step (postedBy → postedByName)
     for (const stamp of this.stamps) {
@@ -141,19 +135,9 @@ export class DocumentType {
     return out;
   }
 
-
-
   async lines(tenant: Tenant, id: number): Promise<Row[]> {
     const l = this.def.lines.table;
-    let q = tenant.select(l);
-    const cols: string[] = [];
-    for (const f of this.lineFields) {
-      if (f.type !== 'reference') continue;
-      const r = this.refs.get(f.resource!)!;
-      const alias = `r_${f.name}`;
-      q = q.leftJoin(`${r.table} as ${alias}`, (j: any) => j.onRef(`${alias}.id`, '=', `${l}.${f.column}`).onRef(`${alias}.companyId`, '=', `${l}.companyId`));
-      for (const [col, as] of labelColumns(f, r, alias, this.def.lines.reads?.[f.name])) cols.push(`${col} as ${as}`);
-    }
+    const { q, cols } = this.withReferences(tenant.select(l), l, this.lineFields, this.def.lines.reads);
     const rows = (await q.selectAll(l).select(cols as any).where(`${l}.${this.lineParent}`, '=', id).orderBy(`${l}.lineNo`).execute()) as Row[];
     return rows.map((r) => {
       const out: Row = { id: Number(r.id), lineNo: Number(r.lineNo) };
@@ -166,7 +150,7 @@ export class DocumentType {
   }
 
   /** What the caller may do with a document in its status now. */
-  actions(ctx: CallContext, status: string, doc?: Row): { editable: boolean; removable: boolean; actions: DocumentAction[]; governed: string[] } {
+  actions(ctx: CallContext, status: string, doc?: Row): DocumentPermissions {
     const editable = this.def.editable.includes(status) && mayUse(ctx, this.def.rights?.edit ?? this.rightOf('save')) && !!this.apiOf('save');
     const removable = (this.def.removable ?? []).includes(status) && mayUse(ctx, this.rightOf('remove')) && !!this.apiOf('remove');
     const actions: DocumentAction[] = [];

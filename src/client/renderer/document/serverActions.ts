@@ -2,17 +2,10 @@
 // the renderer's own action schemas: transitions and removal become `call` actions sending {id, version},
 // follow-up documents become `link` actions. Screens therefore do not restate the server's status rules;
 // an action the screen file also lists (same api) is drawn once, from the server's answer.
+import type { DocumentAction } from '../../../core/document-actions';
 import type { ActionSchema, CallAction, LinkAction } from '../types';
 
-export interface ServerAction {
-  name: string;
-  label: string;
-  api?: string;
-  to?: string;
-  confirm?: string;
-  danger?: boolean;
-  overlay?: boolean;
-}
+type ServerAction = DocumentAction;
 
 export function serverActionsOf(record: Record<string, unknown> | null | undefined): ServerAction[] | undefined {
   const list = record?.actions;
