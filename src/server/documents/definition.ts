@@ -33,6 +33,8 @@ export interface TransitionRun {
   /** header row after the update (camelCase columns) */
   doc: Row;
   lines(): Promise<Row[]>;
+  /** The line rows as stored (camelCase columns, no labels): what a posting needs, read cheaply. */
+  storedLines(): Promise<Row[]>;
   /** Posts stock moves of this document (docType/docId filled in) through the ledger, in this transaction. */
   postMoves(moves: Array<Omit<StockMove, 'docType' | 'docId'>>): Promise<void>;
   /** Appends moves that undo every ledger move this document posted so far (kind `reverse`). */
@@ -75,6 +77,11 @@ export interface SaveRun {
   id?: number;
   /** where each line sits, for messages ("第 3 行", or a spreadsheet row of an import) */
   lineAt(i: number): LineAt;
+  /**
+   * Reference fields the hook has checked itself against the company (existence, and whatever else it
+   * refuses): the engine does not read them again.
+   */
+  verified: Set<string>;
 }
 
 /** A line's place in messages and field paths. */

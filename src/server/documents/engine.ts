@@ -199,11 +199,11 @@ export class DocumentType {
   }
 
   /** Every referenced row exists in the caller's company and is enabled. */
-  async checkReferences(ctx: CallContext, header: Row, lines: Row[], lineAt: (i: number) => LineAt = defaultLineAt): Promise<Map<string, Map<number, string>>> {
+  async checkReferences(ctx: CallContext, header: Row, lines: Row[], lineAt: (i: number) => LineAt = defaultLineAt, verified: ReadonlySet<string> = new Set()): Promise<Map<string, Map<number, string>>> {
     const errors: FieldError[] = [];
     const checks = new Map<string, RefCheck>();
     const use = (f: Field, id: unknown, path: string, message: (m: string) => string) => {
-      if (id === null || id === undefined) return;
+      if (id === null || id === undefined || verified.has(f.name)) return;
       let c = checks.get(f.name);
       if (!c) checks.set(f.name, (c = { field: f, resource: this.refs.get(f.resource!)!, uses: new Map() }));
       const list = c.uses.get(Number(id)) ?? [];
@@ -225,8 +225,9 @@ export class DocumentType {
     const caller = ctx.caller!;
     if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
     const { header, lines } = this.parse(input, lineAt);
-    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt });
-    const labels = await this.checkReferences(ctx, header, lines, lineAt);
+    const verified = new Set<string>();
+    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified });
+    const labels = await this.checkReferences(ctx, header, lines, lineAt, verified);
     const then = this.def.saveThen && input[this.def.saveThen.flag] === true ? this.def.saveThen.transition : undefined;
     Object.assign(header, extra);
     const before = input.id !== undefined ? ((await ctx.tenant.select(this.def.table).selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined) : undefined;
@@ -245,7 +246,7 @@ export class DocumentType {
         docNo = String(updated.docNo);
         version = Number(updated.version);
         status = String(updated.status);
-        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, db, tenant, docId: id, created: false });
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, db, tenant, docId: id, created: false });
         await tenant.delete(this.def.lines.table).where(this.lineParent, '=', id).execute();
       } else {
         docNo = await nextDocumentNo(db, tenant.companyId, this.def.prefix, tzOf(ctx));
@@ -254,7 +255,7 @@ export class DocumentType {
           ...defaults, ...header, docNo, status, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
         }).returning('id').executeTakeFirstOrThrow()) as Row;
         id = Number(inserted.id);
-        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: undefined, lineAt, db, tenant, docId: id, created: true });
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: undefined, lineAt, verified, db, tenant, docId: id, created: true });
       }
       await this.insertLines(db, tenant.companyId, id, lines);
       // references by their labels (the earlier one read now: it may have been renamed since)
@@ -336,6 +337,7 @@ export class DocumentType {
     const run: TransitionRun = {
       ctx, db, tenant, def: this.def, name, from, doc,
       lines: () => this.lines(tenant, id),
+      storedLines: async () => (await tenant.select(this.def.lines.table).selectAll().where(this.lineParent, '=', id).orderBy('lineNo').execute()) as Row[],
       postMoves: async (moves) => {
         if (moves.length) await ledgerPost(db, caller, moves.map((m) => ({ ...m, docType: this.def.type, docId: id } as StockMove)));
       },

@@ -95,7 +95,7 @@ export const purchaseOrder = defineDocument({
     inputs: packInputs,
   },
   hooks: {
-    async validate({ ctx, input, header, lines }) {
+    async validate({ ctx, input, header, lines, verified }) {
       const tenant = ctx.tenant;
       const supplier = (await tenant.select('supplier').select(['id', 'name', 'enabled', 'currencyId']).where('id', '=', Number(header.supplierId)).executeTakeFirst()) as Row | undefined;
       if (!supplier) throw validationError([{ field: 'supplierId', message: '供应商不存在' }]);
@@ -143,6 +143,8 @@ export const purchaseOrder = defineDocument({
         l.amount = amount.toNumber();
       });
       if (errors.length) throw validationError(errors.slice(0, 200));
+      // read above through the company's scope, with their own refusals: the engine need not again
+      for (const f of ['supplierId', 'warehouseId', 'productId']) verified.add(f);
       const totalQty = lines.reduce((s, l) => s + Number(l.qty), 0);
       const totalAmount = lines.reduce((s, l) => s + Number(l.amount), 0);
       if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);

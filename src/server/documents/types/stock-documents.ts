@@ -22,7 +22,8 @@ interface StockKind {
 }
 
 /** Lines checked against the company's data, with messages that name the line (postMoves checks again). */
-async function checkLines(kind: StockKind, { ctx, header, lines, input, lineAt }: SaveRun): Promise<void> {
+async function checkLines(kind: StockKind, run: SaveRun): Promise<void> {
+  const { ctx, header, lines, input, lineAt } = run;
   const tenant = ctx.tenant;
   const warehouseId = Number(header.warehouseId);
   const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
@@ -67,6 +68,9 @@ async function checkLines(kind: StockKind, { ctx, header, lines, input, lineAt }
     l.qty = qty;
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
+  // products and locations were read above through the company's scope: the engine need not again
+  run.verified.add('productId');
+  run.verified.add('locationId');
   header.lineCount = lines.length;
   header.totalQty = lines.reduce((s, l) => s + Number(l.qty), 0);
 }
@@ -123,7 +127,7 @@ function stockDocument(kind: StockKind): DocumentDefinition {
         label: '过账', from: ['draft'], to: 'posted', stamp: 'posted', overlay: true, confirm: `确定过账${kind.title}“{docNo}”？过账后库存立即变动。`,
         async run(t) {
           const warehouseId = Number(t.doc.warehouseId);
-          const lines = await t.lines();
+          const lines = await t.storedLines();
           await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, locationId: l.locationId == null ? null : Number(l.locationId), qty: Number(l.qty), kind: kind.moveKind, docLine: Number(l.lineNo) })));
         },
       },
