@@ -80,7 +80,9 @@ const LookupCell = memo(function LookupCell({ column, line, index, header, onPat
   const resolve = async (keyword: string, from: HTMLElement) => {
     clearTimeout(timer.current);
     const got = await ask(keyword);
-    if (got === null || typed.current !== keyword) return; // typed on meanwhile: that text counts now
+    // Typed on meanwhile: that text counts now. Text cleared without typing (the cell lost focus, the
+    // list closed) does not undo the Enter: what was scanned is still resolved or said to be missing.
+    if (got === null || (typed.current !== keyword && typed.current !== '')) return;
     const row = exactMatch(got, keyword);
     if (row) {
       choose(row);
@@ -143,9 +145,9 @@ const LookupCell = memo(function LookupCell({ column, line, index, header, onPat
           if (!rows.length && !typed.current) void ask('');
         }}
         onBlur={() => {
+          // the no-match warning stays on the cell until the next search or choice
           typed.current = '';
           setText('');
-          setMissing(undefined);
         }}
         onChange={(v: string) => {
           const row = rows.find((r) => String(r[valueKey]) === v);
