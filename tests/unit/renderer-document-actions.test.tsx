@@ -87,3 +87,17 @@ describe('mergeActions: the server decides which, the screen how', () => {
     expect(merged.map((a) => [a.title, a.success ?? null, 'when' in a])).toEqual([['确认', '已确认，入库任务已生成', false], ['单据关联', null, false]]);
   });
 });
+
+describe('list rows of documents on the engine', () => {
+  it('show a governed row action only while the row offers it; other actions follow their when', async () => {
+    const { offeredOnRow } = await import('../../src/client/renderer/document/serverActions');
+    const confirm = { action: 'call', title: '确认', api: 'oms:020205' };
+    const copy = { action: 'call', title: '再次采购', api: 'oms:020208' };
+    const draft = { id: 1, status: 'draft', actions: [{ name: 'confirm', label: '确认', api: 'oms:020205' }], governed: ['oms:020205', 'oms:020206'] };
+    const confirmed = { id: 2, status: 'confirmed', actions: [{ name: 'cancel', label: '作废', api: 'oms:020206' }], governed: ['oms:020205', 'oms:020206'] };
+    expect(offeredOnRow(confirm, draft)).toBe(true);
+    expect(offeredOnRow(confirm, confirmed)).toBe(false);
+    expect(offeredOnRow(copy, confirmed)).toBeUndefined();
+    expect(offeredOnRow(confirm, { id: 3, status: 'draft' })).toBeUndefined(); // not from the engine: `when` decides
+  });
+});

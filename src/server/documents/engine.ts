@@ -463,6 +463,12 @@ export class DocumentType {
     }
     const list = rows.map((r) => this.view(r));
     await this.def.hooks?.present?.(ctx, list);
+    // each row says which of its buttons the caller may use now (a list draws only those it offers)
+    for (const row of list) {
+      const { actions, governed } = this.actions(ctx, String(row.status), row);
+      row.actions = actions;
+      row.governed = governed;
+    }
     return { list, total, page: input.page, pageSize: input.pageSize };
   }
 

@@ -51,3 +51,17 @@ export function mergeActions(server: ActionSchema[], own: readonly ActionSchema[
 export function governedOf(record: Record<string, unknown> | null | undefined): string[] {
   return Array.isArray(record?.governed) ? (record!.governed as unknown[]).filter((g): g is string => typeof g === 'string') : [];
 }
+
+/**
+ * Whether a list row shows one of the screen's row actions: for a call or link the server governs, only
+ * while the row's `actions` offer it; undefined for the others (their own `when` decides).
+ */
+export function offeredOnRow(action: ActionSchema, row: Record<string, unknown>): boolean | undefined {
+  const server = serverActionsOf(row);
+  if (!server) return undefined;
+  const key = keyOf(action);
+  if (!key) return undefined;
+  const governed = new Set(governedOf(row).map((g) => (g.startsWith('/') ? `link:${g}` : `api:${g}`)));
+  if (!governed.has(key)) return undefined;
+  return serverActionSchemas(server).some((s) => keyOf(s) === key);
+}

@@ -15,6 +15,7 @@ import { cleanFilters } from '../data/listQuery';
 import { SectionList } from '../detail/SectionList';
 import { applyPrefs, EMPTY_PREFS, isCustomised, moveColumn, setFixed, setHidden, setWidth, type ColumnPrefs } from '../data/columnConfig';
 import { saveColumnPrefs } from '../data/columnConfigStore';
+import { offeredOnRow } from '../document/serverActions';
 import { holds, useRenderEnv, type RenderEnv } from '../env';
 import { SchemaProblems } from '../SchemaProblems';
 import { ACTIONS_TITLE } from '../texts';
@@ -343,7 +344,8 @@ function RowActions({ row, list, env, scope }: { row: Row; list: UsableAction[];
   return (
     <Space size={0} wrap={false}>
       {list
-        .filter((a) => holds(a.action.when, env, row))
+        // a document on the engine says per row which of these it offers now; other actions follow `when`
+        .filter((a) => offeredOnRow(a.action, row) ?? holds(a.action.when, env, row))
         .map(({ action, path, def }) => {
           const C = def.component;
           return <C key={path} action={action} path={path} scope={scope} record={row} inline />;
