@@ -38,8 +38,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // the dev script and the API server it started (its own process group)
-  if (child?.pid) try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
-  await new Promise((r) => setTimeout(r, 500));
+  if (child?.pid && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+    await exited; // the dev script is gone before its data folder is removed
+  }
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
