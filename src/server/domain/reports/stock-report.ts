@@ -81,7 +81,7 @@ async function stockGroups(ctx: CallContext, input: StockReportInput) {
   const rows = (await where(tenant.select('stockSummary'))
     .select((eb: Q) => [
       `${keyRef} as k`, eb.fn.count('stockSummary.productId').distinct().as('productCount'),
-      eb.fn.sum('stockSummary.onHand').as('onHand'), eb.fn.sum('stockSummary.reserved').as('reserved'), value.as('value'),
+      eb.fn.sum('stockSummary.onHand').as('onHand'), eb.fn.sum(eb('stockSummary.reserved', '+', eb.ref('stockSummary.committed'))).as('reserved'), value.as('value'),
     ]).groupBy(keyRef).execute()) as Row[];
   // Products over all groups (a product in two warehouses is one product).
   const all = (await where(tenant.select('stockSummary')).select((eb: Q) => eb.fn.count('stockSummary.productId').distinct().as('n')).executeTakeFirst()) as Row | undefined;

@@ -195,7 +195,8 @@ function quantities(onHand: number, reserved: number, packs: PackSizes) {
 export const INVENTORY_TABLES = ['stockSummary', 'product', 'productKeyword', 'category', 'warehouse', 'inboundTaskLine', 'inboundTask', 'company'].map(sqlTableName);
 
 /**
- * Inventory per product × warehouse: on hand, reserved, available (= on hand − reserved), inbound.
+ * Inventory per product × warehouse: on hand, reserved (at locations + committed to sales orders),
+ * available (= on hand − reserved), inbound.
  * `token`: the write state of INVENTORY_TABLES the page is read under (keptPage).
  */
 export async function inventoryList(ctx: CallContext, input: InventoryInput, token: string) {
@@ -221,7 +222,7 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput, tok
   // Walked in product code order: product.id is at hand before the stock row is read.
   const rows = async () => ((await base(true, await keywordCandidates(tenant, dialect, input.keyword, input.page * input.pageSize, 'product.id'))
     .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockSummary.warehouseId').onRef('warehouse.companyId', '=', 'stockSummary.companyId'))
-    .select(['stockSummary.productId', 'stockSummary.warehouseId', 'stockSummary.onHand', 'stockSummary.reserved', 'stockSummary.updatedAt',
+    .select(['stockSummary.productId', 'stockSummary.warehouseId', 'stockSummary.onHand', 'stockSummary.reserved', 'stockSummary.committed', 'stockSummary.updatedAt',
       'product.code as productCode', 'product.name as productName', 'product.specification', 'product.categoryId', 'product.barcode',
       'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall',
       'warehouse.code as warehouseCode', 'warehouse.name as warehouseName'])
@@ -232,7 +233,9 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput, tok
       productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName), specification: text(r.specification),
       barcode: text(r.barcode), categoryId: r.categoryId == null ? null : Number(r.categoryId),
       warehouseId: Number(r.warehouseId), warehouseCode: String(r.warehouseCode), warehouseName: String(r.warehouseName),
-      ...quantities(Number(r.onHand), Number(r.reserved), packs),
+      // reserved at locations (returns) and committed to sales orders: both are not available
+      ...quantities(Number(r.onHand), Number(r.reserved) + Number(r.committed), packs),
+      committed: Number(r.committed),
       bigQty: packs.bigQty, midQty: packs.midQty, unitBig: packs.unitBig, unitMid: packs.unitMid, unitSmall: packs.unitSmall,
       updatedAt: text(r.updatedAt),
     };

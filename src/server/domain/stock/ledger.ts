@@ -25,6 +25,12 @@
 //   a snapshot that went stale is retried by inTransaction as SQLITE_BUSY_SNAPSHOT).
 // - The per product × warehouse totals (stock_summary) change by the same net amounts in the same
 //   transaction, and one ledger row per move is appended.
+// - Orders commit stock per product × warehouse (`committed`, kept on stock_summary: which location the
+//   goods leave from is decided later, by picking): available = on hand − reserved − committed. A move
+//   that commits (committed > 0), and one that takes stock or reserves at a location while anything is
+//   committed, is guarded on the totals row by the same kind of conditional update; a delivery consumes
+//   its commitment in the same move that takes the goods (qty −q, committed −q). Totals rows are updated
+//   in (product, warehouse) order after the balances.
 // - Products, warehouses and locations must belong to the caller's company (an id of another company
 //   behaves as one that does not exist); a location must belong to the move's warehouse and not be
 //   locked; the warehouse must be enabled; with the `locationRequired` flag every move needs a location.
@@ -55,8 +61,10 @@ export interface StockMove {
   locationId?: number | null;
   /** change of on-hand quantity, small units */
   qty?: number;
-  /** change of the reserved quantity, small units */
+  /** change of the reserved quantity at the location, small units */
   reserved?: number;
+  /** change of the quantity committed to orders in the warehouse (no location), small units */
+  committed?: number;
   kind: MoveKind;
   /** the document that caused the move: type name (e.g. 'stockAdjust'), id and line number */
   docType: string;
@@ -124,6 +132,7 @@ interface Prepared {
   loc: number;
   qty: number;
   reserved: number;
+  committed: number;
   kind: MoveKind;
   docType: string;
   docId: number;
@@ -192,14 +201,17 @@ function prepare(moves: StockMove[]): Prepared[] {
   const qty = (v: unknown) => v === undefined || v === null || (typeof v === 'number' && Number.isSafeInteger(v) && Math.abs(v) <= MAX_MOVE_QTY);
   return moves.map((m, index) => {
     if (!id(m.productId) || !id(m.warehouseId) || !(m.locationId === undefined || m.locationId === null || id(m.locationId))) throw bad(index, '商品、仓库或库位编号不正确');
-    if (!qty(m.qty) || !qty(m.reserved)) throw bad(index, `数量必须是整数（最小单位），且绝对值不超过 ${MAX_MOVE_QTY}`);
+    if (!qty(m.qty) || !qty(m.reserved) || !qty(m.committed)) throw bad(index, `数量必须是整数（最小单位），且绝对值不超过 ${MAX_MOVE_QTY}`);
     if (!(m.kind in MOVE_KINDS)) throw bad(index, `变动类型 ${String(m.kind)} 不正确`);
     if (!m.docType || !id(m.docId)) throw bad(index, '来源单据不正确');
     const q = m.qty ?? 0;
     const r = m.reserved ?? 0;
-    if (q === 0 && r === 0) throw bad(index, '数量不能为 0');
+    const c = m.committed ?? 0;
+    if (q === 0 && r === 0 && c === 0) throw bad(index, '数量不能为 0');
+    // a commitment is the warehouse's, not a location's
+    if (q === 0 && r === 0 && m.locationId) throw bad(index, '订单预留不指定库位');
     return {
-      productId: m.productId, warehouseId: m.warehouseId, loc: m.locationId ?? 0, qty: q, reserved: r,
+      productId: m.productId, warehouseId: m.warehouseId, loc: m.locationId ?? 0, qty: q, reserved: r, committed: c,
       kind: m.kind, docType: m.docType, docId: m.docId, docLine: m.docLine ?? null, index,
     };
   });
@@ -212,7 +224,8 @@ function checkRefs(m: Prepared, refs: Refs, locationRequired: boolean): void {
   if (!wh) throw bizError('COMMON_NOT_FOUND_4004', { entity: '仓库' }, { warehouseId: m.warehouseId });
   if (!wh.enabled) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: wh.name }, { warehouseId: m.warehouseId });
   if (m.loc === 0) {
-    if (locationRequired) throw bizError('STOCK_LOCATION_REQUIRED_4074', { code: product.code, warehouse: wh.name }, { productId: m.productId, warehouseId: m.warehouseId });
+    // a commitment alone touches no location
+    if (locationRequired && (m.qty !== 0 || m.reserved !== 0)) throw bizError('STOCK_LOCATION_REQUIRED_4074', { code: product.code, warehouse: wh.name }, { productId: m.productId, warehouseId: m.warehouseId });
     return;
   }
   const loc = refs.locations.get(m.loc);
@@ -327,6 +340,117 @@ async function updateBalances(db: DB, companyId: number, keys: Prepared[], negat
   return runSql(db, text, params);
 }
 
+interface Total {
+  productId: number;
+  warehouseId: number;
+  onHand: number;
+  reserved: number;
+  committed: number;
+}
+
+/**
+ * The per product × warehouse totals change by the net amounts of the call, in key order. Changes that
+ * cannot take what is committed to orders (receipts, putaways, releases at locations) are one multi-row
+ * upsert, as they always were; those that commit, or take or reserve stock, are a guarded UPDATE ...
+ * FROM (VALUES ...) like the balances' (rows created first where missing), and a key it does not return
+ * was refused: committing more than is available, releasing more than is committed, or taking stock that
+ * is committed to orders.
+ */
+async function applyTotals(db: DB, companyId: number, sorted: Prepared[], refs: Refs, negative: boolean, now: string): Promise<void> {
+  const totals = new Map<string, Total>();
+  for (const m of sorted) {
+    const k = `${m.productId}:${m.warehouseId}`;
+    const t = totals.get(k) ?? { productId: m.productId, warehouseId: m.warehouseId, onHand: 0, reserved: 0, committed: 0 };
+    t.onHand += m.qty;
+    t.reserved += m.reserved;
+    t.committed += m.committed;
+    totals.set(k, t);
+  }
+  const changed = [...totals.values()].filter((t) => t.onHand !== 0 || t.reserved !== 0 || t.committed !== 0);
+  const guarded = changed.filter((t) => t.committed !== 0 || t.reserved > 0 || t.onHand < 0);
+  const free = changed.filter((t) => !guarded.includes(t));
+  if (free.length) {
+    await insertMany(db, 'stock_summary', ['company_id', 'product_id', 'warehouse_id', 'on_hand', 'reserved', 'updated_at'],
+      free.map((t) => [companyId, t.productId, t.warehouseId, t.onHand, t.reserved, now]),
+      'on conflict (company_id, product_id, warehouse_id) do update set on_hand = stock_summary.on_hand + excluded.on_hand, '
+      + 'reserved = stock_summary.reserved + excluded.reserved, updated_at = excluded.updated_at');
+  }
+  const pg = !isSqlite(db);
+  for (let i = 0; i < guarded.length; i += 500) {
+    const chunk = guarded.slice(i, i + 500);
+    const done = new Set<string>();
+    const apply = async (keys: Total[]) => {
+      for (const r of await updateTotals(db, companyId, keys, negative, now)) done.add(`${Number(r.productId)}:${Number(r.warehouseId)}`);
+    };
+    let tried = chunk;
+    if (pg) {
+      await createTotals(db, companyId, chunk, now);
+      await lockTotals(db, companyId, chunk);
+      await apply(chunk);
+    } else {
+      await apply(chunk);
+      tried = chunk.filter((t) => !done.has(`${t.productId}:${t.warehouseId}`));
+      if (tried.length) {
+        await createTotals(db, companyId, tried, now);
+        await apply(tried);
+      }
+    }
+    const refused = tried.find((t) => !done.has(`${t.productId}:${t.warehouseId}`));
+    if (refused) throw await totalsError(db, companyId, refused, refs);
+  }
+}
+
+async function createTotals(db: DB, companyId: number, keys: Total[], now: string): Promise<void> {
+  await insertMany(db, 'stock_summary', ['company_id', 'product_id', 'warehouse_id', 'on_hand', 'reserved', 'committed', 'updated_at'],
+    keys.map((t) => [companyId, t.productId, t.warehouseId, 0, 0, 0, now]), 'on conflict (company_id, product_id, warehouse_id) do nothing');
+}
+
+/** PostgreSQL: the totals rows locked in (product, warehouse) order, as the balances are. */
+async function lockTotals(db: DB, companyId: number, keys: Total[]): Promise<void> {
+  const text = sqlText(`lock totals ${keys.length}`, () => `select 1 from stock_summary where company_id = ? and (product_id, warehouse_id) in (values ${tuples('(cast(? as integer), cast(? as integer))', keys.length)})
+    order by product_id, warehouse_id for update`);
+  const params: unknown[] = [companyId];
+  for (const t of keys) params.push(t.productId, t.warehouseId);
+  await runSql(db, text, params);
+}
+
+/**
+ * The guarded update of the totals. Availability (on hand − reserved − committed after the change ≥ 0) is
+ * checked when the call commits stock, and when it takes or reserves stock while something is committed
+ * (without commitments the balances' own guards decide, as before). Negative stock allowed by the
+ * company lets goods go out, never commits what is not there.
+ */
+async function updateTotals(db: DB, companyId: number, keys: Total[], negative: boolean, now: string) {
+  const pg = !isSqlite(db);
+  const tuple = pg ? '(cast(? as integer), cast(? as integer), cast(? as bigint), cast(? as bigint), cast(? as bigint))' : '(?, ?, ?, ?, ?)';
+  const text = sqlText(`apply totals ${pg} ${keys.length}`, () => `
+    with v(p, w, d, r, c) as (values ${tuples(tuple, keys.length)})
+    update stock_summary
+    set on_hand = on_hand + v.d, reserved = reserved + v.r, committed = committed + v.c, updated_at = ?
+    from v
+    where stock_summary.company_id = ? and stock_summary.product_id = v.p and stock_summary.warehouse_id = v.w
+      and stock_summary.committed + v.c >= 0
+      and (not (v.c > 0 or ((v.r > 0 or (v.d < 0 and ? = 0)) and stock_summary.committed + v.c > 0))
+        or stock_summary.on_hand + v.d >= stock_summary.reserved + v.r + stock_summary.committed + v.c)
+    returning product_id, warehouse_id`);
+  const params: unknown[] = [];
+  for (const t of keys) params.push(t.productId, t.warehouseId, t.onHand, t.reserved, t.committed);
+  params.push(now, companyId, negative ? 1 : 0);
+  return runSql(db, text, params);
+}
+
+async function totalsError(db: DB, companyId: number, t: Total, refs: Refs) {
+  const row = (await db.selectFrom('stockSummary').select(['onHand', 'reserved', 'committed'])
+    .where('companyId', '=', companyId).where('productId', '=', t.productId).where('warehouseId', '=', t.warehouseId).executeTakeFirst()) as Row | undefined;
+  const onHand = Number(row?.onHand ?? 0);
+  const held = Number(row?.reserved ?? 0) + Number(row?.committed ?? 0);
+  const params = { code: refs.products.get(t.productId)!.code, place: refs.warehouses.get(t.warehouseId)!.name, onHand, reserved: held };
+  const data = { productId: t.productId, warehouseId: t.warehouseId, onHand, reserved: held, committed: Number(row?.committed ?? 0), qty: t.onHand, committedQty: t.committed };
+  if (t.committed < 0 && Number(row?.committed ?? 0) + t.committed < 0) return bizError('STOCK_RELEASE_4073', { ...params, reserved: Number(row?.committed ?? 0), qty: -t.committed }, data);
+  if (t.committed > 0 || t.reserved > 0) return bizError('STOCK_RESERVE_NOT_ENOUGH_4072', { ...params, qty: t.committed + t.reserved }, data);
+  return bizError('STOCK_NOT_ENOUGH_4071', { ...params, qty: -t.onHand }, data);
+}
+
 /**
  * Applies stock moves inside the caller's transaction `db` (see the guarantees at the top of this
  * file). Throws a business error — and so rolls the caller's transaction back — when any move is refused.
@@ -346,26 +470,15 @@ export async function postMoves(db: DB, caller: Caller | StockActor, moves: Stoc
   // One order for everyone: product, warehouse, location (then the document's own order).
   const sorted = [...prepared].sort((a, b) => a.productId - b.productId || a.warehouseId - b.warehouseId || a.loc - b.loc || a.index - b.index);
   if (TEST_HOOK_POST_DELAY_MS > 0) console.log(`[test-hook] slow posting: ${sorted.length} moves, ${TEST_HOOK_POST_DELAY_MS} ms each`);
-  const after = await applyBatch(db, actor.companyId, sorted, refs, negative, now);
+  // commitments alone change no balance row
+  const after = await applyBatch(db, actor.companyId, sorted.filter((m) => m.qty !== 0 || m.reserved !== 0), refs, negative, now);
   // (test hook: the pause comes after the balances changed and before the ledger rows exist)
   if (TEST_HOOK_POST_DELAY_MS > 0) await new Promise((res) => setTimeout(res, TEST_HOOK_POST_DELAY_MS * sorted.length));
 
-  // Per product × warehouse totals: one multi-row upsert of the net changes, in the same key order.
-  const totals = new Map<string, { productId: number; warehouseId: number; onHand: number; reserved: number }>();
-  for (const m of sorted) {
-    const k = `${m.productId}:${m.warehouseId}`;
-    const t = totals.get(k) ?? { productId: m.productId, warehouseId: m.warehouseId, onHand: 0, reserved: 0 };
-    t.onHand += m.qty;
-    t.reserved += m.reserved;
-    totals.set(k, t);
-  }
-  await insertMany(db, 'stock_summary', ['company_id', 'product_id', 'warehouse_id', 'on_hand', 'reserved', 'updated_at'],
-    [...totals.values()].filter((t) => t.onHand !== 0 || t.reserved !== 0).map((t) => [actor.companyId, t.productId, t.warehouseId, t.onHand, t.reserved, now]),
-    'on conflict (company_id, product_id, warehouse_id) do update set on_hand = stock_summary.on_hand + excluded.on_hand, '
-    + 'reserved = stock_summary.reserved + excluded.reserved, updated_at = excluded.updated_at');
+  await applyTotals(db, actor.companyId, sorted, refs, negative, now);
 
   // The ledger rows, in the document's order.
-  await insertMany(db, 'stock_move', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'qty', 'reserved_qty', 'kind', 'doc_type', 'doc_id', 'doc_line', 'account_id', 'created_at'],
-    prepared.map((m) => [actor.companyId, m.productId, m.warehouseId, m.loc || null, m.qty, m.reserved, m.kind, m.docType, m.docId, m.docLine, actor.accountId, now]));
+  await insertMany(db, 'stock_move', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'qty', 'reserved_qty', 'committed_qty', 'kind', 'doc_type', 'doc_id', 'doc_line', 'account_id', 'created_at'],
+    prepared.map((m) => [actor.companyId, m.productId, m.warehouseId, m.loc || null, m.qty, m.reserved, m.committed, m.kind, m.docType, m.docId, m.docLine, actor.accountId, now]));
   return { moves: prepared.length, balances: [...after.values()] };
 }

@@ -3,6 +3,7 @@
 // - ledger vs stock_balance: sum of qty / reserved_qty per company × product × warehouse × location
 //   against on_hand / reserved (a key with moves but no balance row, or the reverse, is a difference too);
 // - stock_balance vs stock_summary: the per product × warehouse totals against the sum of their locations;
+// - ledger vs stock_summary.committed: what the ledger committed to orders per product × warehouse;
 // - balances the company's flags forbid: on hand below zero, or more reserved than on hand, where
 //   negativeStock is off.
 import { sql } from 'kysely';
@@ -11,11 +12,12 @@ import type { DB } from '../../db/connection.ts';
 
 type Row = Record<string, unknown>;
 
-export type DifferenceKind = 'ledger' | 'summary' | 'negative' | 'overReserved';
+export type DifferenceKind = 'ledger' | 'summary' | 'committed' | 'negative' | 'overReserved';
 
 export const DIFFERENCE_TITLES: Record<DifferenceKind, string> = {
   ledger: '库存余额与流水合计不符',
   summary: '仓库汇总与库位余额合计不符',
+  committed: '订单预留与流水合计不符',
   negative: '负库存（公司未允许负库存）',
   overReserved: '预留数量超过现有库存',
 };
@@ -91,6 +93,21 @@ export async function verifyStock(db: DB, opts: { companyId?: number; limit?: nu
     having sum(b_on) <> sum(s_on) or sum(b_res) <> sum(s_res)
   `.execute(db)).rows;
 
+  const committed = (await sql<Row>`
+    select company_id, product_id, warehouse_id, cast(sum(l_c) as bigint) as ledger_committed,
+      cast(sum(s_c) as bigint) as summary_committed, cast(sum(s_on) as bigint) as summary_on_hand,
+      cast(sum(s_res) as bigint) as summary_reserved, cast(sum(has_s) as bigint) as has_summary
+    from (
+      select company_id, product_id, warehouse_id, committed_qty as l_c, 0 as s_c, 0 as s_on, 0 as s_res, 0 as has_s
+      from stock_move ${only('stockMove')}
+      union all
+      select company_id, product_id, warehouse_id, 0, committed, on_hand, reserved, 1
+      from stock_summary ${only('stockSummary')}
+    ) x
+    group by company_id, product_id, warehouse_id
+    having sum(l_c) <> sum(s_c)
+  `.execute(db)).rows;
+
   // Companies whose flags forbid negative stock.
   let cq = db.selectFrom('company').select(['id', 'flags']);
   if (opts.companyId !== undefined) cq = cq.where('id', '=', opts.companyId);
@@ -124,6 +141,26 @@ export async function verifyStock(db: DB, opts: { companyId?: number; limit?: nu
       actualOnHand: Number(r.hasSummary) ? num(r.summaryOnHand) : null, actualReserved: Number(r.hasSummary) ? num(r.summaryReserved) : null,
     });
   }
+  for (const r of committed) {
+    raw.push({
+      kind: 'committed', companyId: Number(r.companyId), productId: Number(r.productId), warehouseId: Number(r.warehouseId), locationId: null,
+      expectedOnHand: null, expectedReserved: num(r.ledgerCommitted),
+      actualOnHand: Number(r.hasSummary) ? num(r.summaryOnHand) : null, actualReserved: Number(r.hasSummary) ? num(r.summaryCommitted) : null,
+    });
+  }
+  // more committed to orders than the warehouse holds, where the company does not allow negative stock
+  const overCommitted = strict.length
+    ? ((await db.selectFrom('stockSummary').select(['companyId', 'productId', 'warehouseId', 'onHand', 'reserved', 'committed'])
+      .where('companyId', 'in', strict).where('committed', '>', 0)
+      .where((eb) => eb(eb('reserved', '+', eb.ref('committed')), '>', eb.ref('onHand')))
+      .execute()) as Row[])
+    : [];
+  for (const r of overCommitted) {
+    raw.push({
+      kind: 'overReserved', companyId: Number(r.companyId), productId: Number(r.productId), warehouseId: Number(r.warehouseId), locationId: null,
+      expectedOnHand: null, expectedReserved: null, actualOnHand: num(r.onHand), actualReserved: Number(r.reserved) + Number(r.committed),
+    });
+  }
   for (const r of forbidden) {
     raw.push({
       kind: Number(r.onHand) < 0 ? 'negative' : 'overReserved', companyId: Number(r.companyId), productId: Number(r.productId), warehouseId: Number(r.warehouseId),
@@ -155,6 +192,7 @@ export async function verifyStock(db: DB, opts: { companyId?: number; limit?: nu
     let message: string;
     if (d.kind === 'ledger') message = `${where}：流水合计 现有 ${d.expectedOnHand}、预留 ${d.expectedReserved}，余额表 现有 ${shownNum(d.actualOnHand)}、预留 ${shownNum(d.actualReserved)}`;
     else if (d.kind === 'summary') message = `${where}：各库位合计 现有 ${d.expectedOnHand}、预留 ${d.expectedReserved}，仓库汇总 现有 ${shownNum(d.actualOnHand)}、预留 ${shownNum(d.actualReserved)}`;
+    else if (d.kind === 'committed') message = `${where}：流水合计 订单预留 ${d.expectedReserved}，仓库汇总 订单预留 ${shownNum(d.actualReserved)}`;
     else message = `${where}：现有 ${d.actualOnHand}，预留 ${d.actualReserved}`;
     return { ...d, title: DIFFERENCE_TITLES[d.kind], companyCode, productCode, warehouseCode, lcCode, message: `${DIFFERENCE_TITLES[d.kind]}｜${message}` };
   });
