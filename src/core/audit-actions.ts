@@ -16,6 +16,9 @@ export const AUDIT_ACTION_LABELS = {
   startUnloading: '开始拆柜',
   unload: '拆柜完成',
   repeal: '撤销',
+  reopen: '重新打开',
+  // a price or credit bound passed by someone holding the right to (sales orders)
+  override: '超限放行',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

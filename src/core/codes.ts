@@ -126,6 +126,13 @@ export const BUSINESS_CODES = {
   RETURN_STOCK_SHORT_4124: '商品 {code} 在仓库 {warehouse} 的可用库存为 {available}，不足退货数量 {qty}，请减少数量或指定库位',
   RETURN_CURRENCY_4125: '退货明细来自不同币种的采购订单（{currencies}），请分开建立退货出库计划',
   RETURN_LAST_LINE_4126: '退货出库计划 {docNo} 至少要保留一行明细；整单不退请作废',
+  // sales: orders, price bounds, credit
+  SALES_CLIENT_DISABLED_4141: '客户“{name}”已停用，不能用于销售订单',
+  SALES_PRODUCT_STOPPED_4142: '商品 {code} 已停售，不能销售',
+  SALES_PRICE_LOW_4143: '第 {line} 行商品 {code} 的成交价 {price} 低于最低售价 {bound}（价格表价 {list} × 销售价下限倍数 {multiple}）；超限销售需要“销售订单超限放行”权限',
+  SALES_PRICE_HIGH_4144: '第 {line} 行商品 {code} 的成交价 {price} 高于最高售价 {bound}（价格表价 {list} × 销售价上限倍数 {multiple}）；超限销售需要“销售订单超限放行”权限',
+  SALES_CREDIT_LIMIT_4145: '客户“{name}”超出信用额度：额度 {limit}，未结订单 {open}，本单 {amount}，合计 {total}（本位币）；超额确认需要“销售订单超限放行”权限',
+  SALES_PRICE_LIST_4146: '价格表“{name}”已停用，不能用于销售订单',
   // the document engine (src/server/documents): refusals every document type shares
   DOCUMENT_STATUS_4131: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   DOCUMENT_NOT_FOUND_4132: '没有找到单号为 {docNo} 的单据',

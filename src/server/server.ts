@@ -10,7 +10,7 @@ import { seedIfEmpty } from './db/seed.ts';
 import { seedDemoWalk } from './db/seed-demo-walk.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
-import { allDocumentDefinitions, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
+import { allDocumentDefinitions, documentRights, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
 import { startIdempotencySweep } from './http/idempotency.ts';
 import { allOps } from './ops/index.ts';
 import { loadResources, resourceResolver } from './resources/index.ts';
@@ -35,7 +35,7 @@ export type CreateServerOptions = ServerOptions;
 export async function createServer(config: ServerConfig, opts: ServerOptions = {}): Promise<Server> {
   const definitions = allDocumentDefinitions(opts.documents);
   const catalog = withDocumentEndpoints(loadCatalog(), definitions);
-  const rights = buildRightsCatalog(catalog);
+  const rights = buildRightsCatalog(catalog, undefined, documentRights(definitions));
   const resources = loadResources();
   const documents = loadDocumentTypes(catalog, resources, definitions);
   const ops = allOps({ catalog, rights, resources, documents });

@@ -35,8 +35,13 @@ function collect(node: unknown, screen: { route?: string; group?: string }, out:
   for (const [k, v] of Object.entries(obj)) if (k !== 'permission') collect(v, screen, out, here);
 }
 
-export function buildRightsCatalog(catalog: Catalog, screensDir = path.join(SCHEMAS_DIR, 'screens')): RightInfo[] {
+/**
+ * `also`: rights no screen button or endpoint names, checked by server rules themselves (e.g. passing a
+ * sales order's price bounds), declared by document definitions.
+ */
+export function buildRightsCatalog(catalog: Catalog, screensDir = path.join(SCHEMAS_DIR, 'screens'), also: RightInfo[] = []): RightInfo[] {
   const out = new Map<string, RightInfo>();
+  for (const r of also) out.set(r.code, r);
   for (const file of walkJson(screensDir)) {
     const screen = JSON.parse(fs.readFileSync(file, 'utf8')) as { route?: string; menu?: { group?: string } };
     collect(screen, { route: screen.route, group: screen.menu?.group }, out);

@@ -184,8 +184,11 @@ export interface DocumentDefinition {
   editable: string[];
   /** statuses in which the document may be deleted (default: none) */
   removable?: string[];
-  /** rights of reading and saving (defaults: the catalog entries' permissions) */
-  rights?: { read?: string; edit?: string };
+  /**
+   * rights of reading and saving (defaults: the catalog entries' permissions); `also`: rights the hooks
+   * check themselves (code → name), added to the rights catalog so roles can grant them
+   */
+  rights?: { read?: string; edit?: string; also?: Record<string, string> };
   header: Record<string, FieldDef>;
   /** more columns of a referenced row shown with the header: reference field → columns of its resource */
   reads?: Record<string, string[]>;

@@ -342,11 +342,11 @@ export class DocumentType {
         if (moves.length) await ledgerPost(db, caller, moves.map((m) => ({ ...m, docType: this.def.type, docId: id } as StockMove)));
       },
       reverseMoves: async () => {
-        const posted = (await tenant.select('stockMove').select(['productId', 'warehouseId', 'locationId', 'qty', 'reservedQty', 'docLine'])
+        const posted = (await tenant.select('stockMove').select(['productId', 'warehouseId', 'locationId', 'qty', 'reservedQty', 'committedQty', 'docLine'])
           .where('docType', '=', this.def.type).where('docId', '=', id).orderBy('id').execute()) as Row[];
-        const moves: StockMove[] = posted.filter((m) => Number(m.qty) !== 0 || Number(m.reservedQty) !== 0).map((m) => ({
+        const moves: StockMove[] = posted.filter((m) => Number(m.qty) !== 0 || Number(m.reservedQty) !== 0 || Number(m.committedQty) !== 0).map((m) => ({
           productId: Number(m.productId), warehouseId: Number(m.warehouseId), locationId: m.locationId == null ? null : Number(m.locationId),
-          qty: -Number(m.qty), reserved: -Number(m.reservedQty), kind: 'reverse', docType: this.def.type, docId: id, docLine: m.docLine == null ? null : Number(m.docLine),
+          qty: -Number(m.qty), reserved: -Number(m.reservedQty), committed: -Number(m.committedQty), kind: 'reverse', docType: this.def.type, docId: id, docLine: m.docLine == null ? null : Number(m.docLine),
         }));
         if (moves.length) await ledgerPost(db, caller, moves);
       },

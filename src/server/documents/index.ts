@@ -3,6 +3,7 @@
 // declare `endpoints` get their catalog entries generated here, so the catalog stays the one list of
 // calls (served by /api/catalog, documented in OpenAPI, checked for rights) without restating them.
 import type { Catalog, EndpointEntry } from '../../core/catalog.ts';
+import type { RightInfo } from '../catalog/rights-catalog.ts';
 import type { ResourceRegistry } from '../resources/types.ts';
 import type { DocumentDefinition } from './definition.ts';
 import { DocumentType } from './engine.ts';
@@ -56,6 +57,11 @@ export function loadDocumentTypes(catalog: Catalog, resources: ResourceRegistry,
     types.set(def.type, new DocumentType(def, { catalog, resources }));
   }
   return types;
+}
+
+/** The rights definitions check in their hooks (rights.also), for the rights catalog. */
+export function documentRights(defs: DocumentDefinition[]): RightInfo[] {
+  return defs.flatMap((d) => Object.entries(d.rights?.also ?? {}).map(([code, name]) => ({ code, name, group: d.route.split('/')[1] })));
 }
 
 export function allDocumentDefinitions(extra: DocumentDefinition[] = []): DocumentDefinition[] {

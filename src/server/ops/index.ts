@@ -13,6 +13,7 @@ import { masterDataOps } from './master-data-ops.ts';
 import { priceMatrixOps } from './price-matrix-ops.ts';
 import { procurementOps } from './procurement-ops.ts';
 import { purchaseReturnOps } from './purchase-return-ops.ts';
+import { salesOps } from './sales-ops.ts';
 import { productDetailOps } from './product-detail-ops.ts';
 import { settingsOps } from './settings-ops.ts';
 import { stockOps } from './stock-ops.ts';
@@ -41,6 +42,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...inboundOps(deps),
     ...invoiceOps(deps),
     ...purchaseReturnOps(deps),
+    ...salesOps(deps),
     ...commodityExtraOps(deps),
     ...productDetailOps(deps),
     ...priceMatrixOps(deps),

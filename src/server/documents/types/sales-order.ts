@@ -1,0 +1,315 @@
+// 销售订单 on the document engine (DESIGN §4.4, issue 13): draft → confirmed (stock committed to the
+// order) → partlyShipped → shipped → closed; cancelled from draft, or from confirmed while nothing has
+// shipped; a cancelled order can be reopened as a draft (its confirmation checks credit again).
+// - Prices: per small unit with up to 4 decimals (× 10^4), a discount in percent (× 10^2), line amount =
+//   qty × price × (1 − discount) rounded half-up to the cent; the list price of the order's price list is
+//   kept on the line. A net price outside list × limitMultiple … list × ceilingMultiple (company
+//   settings, 0 = not checked) is refused on save — the one path every line price is written through
+//   (new, edit, copy, import) — unless the caller holds market.order.override; the override is written to
+//   the audit trail (超限放行) naming each line.
+// - Credit: confirming checks the client's open orders (confirmed, partly shipped, shipped, in company
+//   currency) plus this one against the client's credit limit (0 = no limit), with the client row locked
+//   so two confirmations for one client are checked one after the other; override as above. Until the
+//   finance documents exist, shipped orders count as open receivables.
+// - Reservation: confirming commits each line's quantity to the order in its warehouse through the ledger
+//   (stock_summary.committed, guarded: available = on hand − reserved − committed, so two confirmations
+//   for the last units cannot both pass), recorded on the line (reservedQty) so cancelling or closing
+//   releases exactly what is held.
+import Decimal from 'decimal.js';
+import { splitUnits } from '../../../core/stock-units.ts';
+import { holdsRight } from '../../auth/caller.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import { isSqlite, runSql } from '../../db/raw-sql.ts';
+import { bizError, validationError, type FieldError } from '../../http/errors.ts';
+import { rateOn, today, type Row } from '../../domain/procurement/common.ts';
+import { lineQty } from '../../domain/procurement/purchase-order.ts';
+import { checkBounds, listPrices, netPrice, priceBounds, salePriceListId, type BoundBreach } from '../../domain/sales/pricing.ts';
+import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
+import { packInputs } from '../pack-inputs.ts';
+import { defineDocument, type TransitionRun } from '../definition.ts';
+
+export const SO_TITLE = '销售订单';
+export const OVERRIDE_RIGHT = 'market.order.override';
+const OPEN_STATUSES = ['confirmed', 'partlyShipped', 'shipped'];
+
+/** The bounds a save passed by override, kept from validate to the in-transaction audit. */
+const overridden = new WeakMap<Row, BoundBreach[]>();
+
+const cents = (v: unknown) => new Decimal(String(v ?? 0)).div(100).toFixed(2);
+
+/** Products of the lines that cannot be sold now (locked, stopped): the first one refuses. */
+async function refuseUnsellable(tenant: Tenant, orderId: number) {
+  const bad = (await tenant.select('salesOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
+    .select(['salesOrderLine.lineNo', 'salesOrderLine.productId', 'product.code', 'product.locked', 'product.status']).where('salesOrderLine.orderId', '=', orderId)
+    .where((eb) => eb.or([eb('product.locked', '=', 1), eb('product.status', '=', 'stopped')])).orderBy('salesOrderLine.lineNo').limit(1).executeTakeFirst()) as Row | undefined;
+  if (!bad) return;
+  const where = { line: Number(bad.lineNo), productId: Number(bad.productId), productCode: String(bad.code) };
+  if (Number(bad.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, where);
+  throw bizError('SALES_PRODUCT_STOPPED_4142', { code: String(bad.code) }, where);
+}
+
+/** The client row, locked on PostgreSQL until the transaction ends (SQLite has one writer anyway). */
+async function lockedClient(t: TransitionRun): Promise<Row> {
+  const id = Number(t.doc.clientId);
+  if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [t.tenant.companyId, id]);
+  return (await t.tenant.select('client').select(['id', 'name', 'enabled', 'creditLimit']).where('id', '=', id).executeTakeFirstOrThrow()) as Row;
+}
+
+async function checkCredit(t: TransitionRun, client: Row) {
+  const limit = Number(client.creditLimit ?? 0);
+  if (!(limit > 0)) return;
+  const open = (await t.tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
+    .where('clientId', '=', Number(client.id)).where('status', 'in', OPEN_STATUSES).where('id', '!=', Number(t.doc.id)).executeTakeFirst()) as Row | undefined;
+  const openCents = Number(open?.open ?? 0);
+  const amount = Number(t.doc.totalAmountBase ?? 0);
+  if (openCents + amount <= limit) return;
+  const figures = { name: String(client.name), limit: cents(limit), open: cents(openCents), amount: cents(amount), total: cents(openCents + amount) };
+  if (!holdsRight(t.ctx.caller!, OVERRIDE_RIGHT)) throw bizError('SALES_CREDIT_LIMIT_4145', figures, { id: Number(t.doc.id), clientId: Number(client.id), ...figures });
+  await t.ctx.audit({
+    action: 'override', entity: 'salesOrder', recordId: Number(t.doc.id), recordLabel: String(t.doc.docNo),
+    changes: [{ field: 'creditLimit', title: '信用额度', from: `额度 ${figures.limit}`, to: `未结 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
+  }, t.db);
+}
+
+/** Commits every line's quantity to the order in its warehouse (the ledger refuses what is not available). */
+async function reserve(t: TransitionRun) {
+  const lines = await t.storedLines();
+  const warehouseId = Number(t.doc.warehouseId);
+  await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, committed: Number(l.qty), kind: 'reserve' as const, docLine: Number(l.lineNo) })));
+  await t.tenant.update('salesOrderLine').set((eb) => ({ reservedQty: eb.ref('qty') })).where('orderId', '=', Number(t.doc.id)).execute();
+  await t.tenant.update('salesOrder').set({ reservedQty: Number(t.doc.totalQty) }).where('id', '=', Number(t.doc.id)).execute();
+}
+
+/** Gives back exactly what the lines still hold. */
+async function release(t: TransitionRun) {
+  const lines = (await t.storedLines()).filter((l) => Number(l.reservedQty) > 0);
+  const warehouseId = Number(t.doc.warehouseId);
+  await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, committed: -Number(l.reservedQty), kind: 'release' as const, docLine: Number(l.lineNo) })));
+  if (lines.length) await t.tenant.update('salesOrderLine').set({ reservedQty: 0 }).where('orderId', '=', Number(t.doc.id)).execute();
+  await t.tenant.update('salesOrder').set({ reservedQty: 0 }).where('id', '=', Number(t.doc.id)).execute();
+}
+
+export const salesOrder = defineDocument({
+  type: 'salesOrder',
+  title: SO_TITLE,
+  prefix: 'SO',
+  table: 'salesOrder',
+  managed: true,
+  statuses: {
+    draft: { label: '草稿', color: 'default' },
+    confirmed: { label: '已确认', color: 'blue' },
+    partlyShipped: { label: '部分发货', color: 'orange' },
+    shipped: { label: '已发货', color: 'green' },
+    closed: { label: '已关闭', color: 'purple' },
+    cancelled: { label: '已作废', color: 'red' },
+  },
+  editable: ['draft'],
+  removable: ['draft'],
+  rights: { read: 'market.list', edit: 'market.order.edit', also: { [OVERRIDE_RIGHT]: '销售订单超限放行（价格上下限、信用额度）' } },
+  header: {
+    clientId: { type: 'reference', resource: 'client', title: '客户', required: true },
+    salesmanId: { type: 'reference', resource: 'staff', title: '业务员' },
+    warehouseId: { type: 'reference', resource: 'warehouse', title: '发货仓库', required: true },
+    currencyId: { type: 'reference', resource: 'currency', title: '币种' },
+    orderDate: { type: 'date', title: '订单日期' },
+    priceTitleId: { type: 'reference', resource: 'priceTitle', title: '价格表' },
+    companyRiseId: { type: 'reference', resource: 'companyRise', title: '公司抬头' },
+    deliveryAddress: { type: 'string', title: '收货地址', maxLength: 200 },
+    deliveryDate: { type: 'date', title: '交货日期' },
+    paymentTerms: { type: 'string', title: '付款条件', maxLength: 100 },
+    backOrderPolicy: {
+      type: 'enum', title: '欠货处理',
+      values: [{ value: 'keep', label: '保留欠货' }, { value: 'cancel', label: '取消欠货' }, { value: 'complete', label: '整单发货' }],
+    },
+    remark: { type: 'string', title: '备注', maxLength: 500 },
+    exchangeRate: { type: 'decimal', scale: 6, title: '汇率', readonly: true },
+    rateDate: { type: 'date', title: '汇率日期', readonly: true },
+    lineCount: { type: 'integer', title: '明细行数', readonly: true },
+    totalQty: { type: 'integer', title: '数量合计', readonly: true },
+    totalAmount: { type: 'money', title: '金额合计', readonly: true },
+    totalAmountBase: { type: 'money', title: '本位币金额', readonly: true },
+    reservedQty: { type: 'integer', title: '已预留', readonly: true, default: 0 },
+    shippedQty: { type: 'integer', title: '已发货', readonly: true, default: 0 },
+  },
+  lines: {
+    table: 'salesOrderLine',
+    parent: 'orderId',
+    max: 2000,
+    fields: {
+      productId: { type: 'reference', resource: 'product', title: '商品', required: true },
+      // in small units, or entered as big/mid/small packs (turned into small units by the hook)
+      qty: { type: 'integer', title: '数量', min: 0, max: MAX_MOVE_QTY },
+      // empty: the list price
+      price: { type: 'decimal', scale: 4, title: '单价', min: 0, max: '1000000000' },
+      discount: { type: 'decimal', scale: 2, title: '折扣(%)', min: 0, max: 100, default: 0 },
+      listPrice: { type: 'decimal', scale: 4, title: '价格表价', readonly: true },
+      amount: { type: 'money', title: '金额', readonly: true },
+      reservedQty: { type: 'integer', title: '已预留', readonly: true, default: 0 },
+      shippedQty: { type: 'integer', title: '已发货', readonly: true, default: 0 },
+      remark: { type: 'string', title: '备注', maxLength: 200 },
+    },
+    reads: { productId: ['specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty'] },
+    inputs: packInputs,
+  },
+  hooks: {
+    async validate({ ctx, input, header, lines, verified }) {
+      const tenant = ctx.tenant;
+      const client = (await tenant.select('client').select(['id', 'name', 'enabled', 'currencyId', 'priceTitleId', 'address', 'backOrderPolicy']).where('id', '=', Number(header.clientId)).executeTakeFirst()) as Row | undefined;
+      if (!client) throw validationError([{ field: 'clientId', message: '客户不存在' }]);
+      if (Number(client.enabled) !== 1) throw bizError('SALES_CLIENT_DISABLED_4141', { name: String(client.name) }, { clientId: Number(header.clientId) });
+      const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', Number(header.warehouseId)).executeTakeFirst()) as Row | undefined;
+      if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
+      if (Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh.name) });
+      // the currency: chosen, else the client's, else the company's
+      let currencyId = header.currencyId ?? client.currencyId ?? undefined;
+      if (currencyId == null) {
+        const company = (await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+        currencyId = company?.currencyId ?? undefined;
+      }
+      if (currencyId == null) throw validationError([{ field: 'currencyId', message: '币种不能为空' }]);
+      header.currencyId = Number(currencyId);
+      header.orderDate ??= today(ctx);
+      const { rate, rateDate } = await rateOn(tenant, Number(currencyId), String(header.orderDate));
+      header.exchangeRate = rate;
+      header.rateDate = rateDate;
+      header.deliveryAddress ??= client.address ?? null;
+      header.backOrderPolicy ??= client.backOrderPolicy ?? 'keep';
+      // the price list: chosen, else the client's, else the clerk's or the company's sale list
+      const priceTitleId = await salePriceListId(ctx, header.priceTitleId ?? client.priceTitleId);
+      if (priceTitleId !== undefined) {
+        const list = (await tenant.select('priceTitle').select(['name', 'enabled']).where('id', '=', priceTitleId).executeTakeFirst()) as Row | undefined;
+        if (!list) throw validationError([{ field: 'priceTitleId', message: '价格表不存在' }]);
+        if (Number(list.enabled) !== 1) throw bizError('SALES_PRICE_LIST_4146', { name: String(list.name) }, { priceTitleId });
+        header.priceTitleId = priceTitleId;
+      }
+
+      const products = new Map<number, Row>();
+      const ids = [...new Set(lines.map((l) => Number(l.productId)))];
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = (await tenant.select('product').select(['id', 'code', 'status', 'locked', 'bigQty', 'midQty', 'unitBig', 'unitMid'])
+          .where('id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+        for (const r of rows) products.set(Number(r.id), r);
+      }
+      const listed = await listPrices(tenant, { priceTitleId, productIds: [...products.keys()], currencyId: Number(currencyId), date: String(header.orderDate), orderRate: rate });
+      const bounds = await priceBounds(ctx);
+      const raw = input.lines as Row[];
+      const errors: FieldError[] = [];
+      const breaches: BoundBreach[] = [];
+      lines.forEach((l, i) => {
+        const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
+        const p = products.get(Number(l.productId));
+        if (!p) { err('productId', '商品不存在'); return; }
+        const where = { line: i + 1, productId: Number(l.productId) };
+        if (Number(p.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, { ...where, productCode: String(p.code) });
+        if (p.status === 'stopped') throw bizError('SALES_PRODUCT_STOPPED_4142', { code: String(p.code) }, where);
+        const r = raw[i]!;
+        const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, p, where);
+        if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '数量不能为空' : '数量超出范围'); return; }
+        if (qty <= 0) { err('qty', '数量必须大于 0'); return; }
+        if (qty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return; }
+        const list = listed.get(Number(l.productId));
+        const price = l.price == null ? list?.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) : new Decimal(Number(l.price)).div(10_000);
+        if (price === undefined) { err('price', '单价不能为空（商品在价格表中没有价格）'); return; }
+        const discount = new Decimal(Number(l.discount ?? 0)).div(100);
+        const net = netPrice(price, discount);
+        const breach = checkBounds(i + 1, String(p.code), net, list, bounds);
+        if (breach) breaches.push(breach);
+        const amount = net.times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).times(100);
+        if (amount.greaterThan(Number.MAX_SAFE_INTEGER / 1000)) { err('qty', '金额超出范围'); return; }
+        l.qty = qty;
+        l.price = price.times(10_000).toNumber();
+        l.discount = discount.times(100).toNumber();
+        l.listPrice = list === undefined ? null : list.toDecimalPlaces(4, Decimal.ROUND_HALF_UP).times(10_000).toNumber();
+        l.amount = amount.toNumber();
+      });
+      if (errors.length) throw validationError(errors.slice(0, 200));
+      if (breaches.length) {
+        if (!holdsRight(ctx.caller!, OVERRIDE_RIGHT)) {
+          const b = breaches[0]!;
+          throw bizError(b.kind === 'low' ? 'SALES_PRICE_LOW_4143' : 'SALES_PRICE_HIGH_4144', { line: b.line, code: b.code, price: b.price, bound: b.bound, list: b.list, multiple: b.multiple },
+            { line: b.line, field: `lines.${b.line - 1}.price`, breaches });
+        }
+        overridden.set(header, breaches);
+      }
+      for (const f of ['clientId', 'warehouseId', 'productId']) verified.add(f);
+      const totalQty = lines.reduce((s, l) => s + Number(l.qty), 0);
+      const totalAmount = lines.reduce((s, l) => s + Number(l.amount), 0);
+      if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);
+      const totalAmountBase = new Decimal(totalAmount).times(rate).div(1_000_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+      Object.assign(header, { lineCount: lines.length, totalQty, totalAmount, totalAmountBase });
+    },
+    async saving({ ctx, header, db, tenant, docId }) {
+      const breaches = overridden.get(header);
+      if (!breaches) return;
+      const doc = (await tenant.select('salesOrder').select('docNo').where('id', '=', docId).executeTakeFirst()) as Row | undefined;
+      await ctx.audit({
+        action: 'override', entity: 'salesOrder', recordId: docId, recordLabel: doc ? String(doc.docNo) : null,
+        changes: breaches.map((b) => ({
+          field: `lines.${b.line - 1}.price`, title: `第 ${b.line} 行 ${b.code} 成交价`,
+          from: `${b.kind === 'low' ? '最低售价' : '最高售价'} ${b.bound}`, to: b.price,
+        })),
+      }, db);
+    },
+    async present(ctx, docs, lines) {
+      for (const l of lines ?? []) {
+        const qty = Number(l.qty);
+        l.units = splitUnits(qty, { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null });
+        l.openQty = Math.max(0, qty - Number(l.shippedQty));
+      }
+      // what the warehouse can still promise, shown while the order is a draft (get only)
+      const doc = docs[0];
+      if (lines?.length && doc && doc.status === 'draft') {
+        const ids = [...new Set(lines.map((l) => Number(l.productId)))];
+        const stock = new Map<number, number>();
+        for (let i = 0; i < ids.length; i += 500) {
+          const rows = (await ctx.tenant.select('stockSummary').select(['productId', 'onHand', 'reserved', 'committed'])
+            .where('warehouseId', '=', Number(doc.warehouseId)).where('productId', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+          for (const r of rows) stock.set(Number(r.productId), Number(r.onHand) - Number(r.reserved) - Number(r.committed));
+        }
+        for (const l of lines) l.available = stock.get(Number(l.productId)) ?? 0;
+      }
+    },
+  },
+  transitions: {
+    confirm: {
+      label: '确认', from: ['draft'], to: 'confirmed', right: 'market.order.confirm', stamp: 'confirmed', overlay: true,
+      confirm: '确定确认销售订单“{docNo}”？确认后预留库存，不能再修改。',
+      async run(t) {
+        const client = await lockedClient(t);
+        if (Number(client.enabled) !== 1) throw bizError('SALES_CLIENT_DISABLED_4141', { name: String(client.name) }, { id: Number(t.doc.id) });
+        await refuseUnsellable(t.tenant, Number(t.doc.id));
+        await checkCredit(t, client);
+        await reserve(t);
+      },
+    },
+    cancel: {
+      label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', right: 'market.order.confirm', stamp: 'cancelled', danger: true, overlay: true,
+      // a confirmed order can be cancelled only while nothing has shipped
+      onlyWhen: { confirmed: { shippedQty: 0 } },
+      confirm: '确定作废销售订单“{docNo}”？已预留的库存将释放。', run: release,
+    },
+    close: {
+      label: '关闭', from: ['partlyShipped'], to: 'closed', right: 'market.order.confirm', stamp: 'closed',
+      confirm: '确定关闭销售订单“{docNo}”？未发货部分不再发货，预留的库存将释放。', run: release,
+    },
+    reopen: {
+      label: '重新打开', from: ['cancelled'], to: 'draft', right: 'market.order.confirm',
+      onlyWhen: { cancelled: { shippedQty: 0 } },
+      confirm: '将已作废的销售订单“{docNo}”恢复为草稿？再次确认时重新检查信用额度并预留库存。',
+    },
+  },
+  listFilters: ['clientId', 'warehouseId', 'salesmanId'],
+  dateField: 'orderDate',
+  export: {
+    header: ['docNo', 'statusText', 'orderDate', 'clientId', 'salesmanId', 'warehouseId', 'currencyId', 'exchangeRate'],
+    lines: [
+      'lineNo', { key: 'productCode', title: '商品编码', width: 16 }, { key: 'productName', title: '商品名称', width: 30 }, 'qty', 'listPrice', 'price', 'discount', 'amount',
+      'reservedQty', 'shippedQty', { key: 'deliveryDate', title: '交货日期', width: 12, from: 'doc' }, { key: 'remark', title: '备注', width: 30, from: 'doc' },
+    ],
+  },
+  route: '/market/orderDetail/{id}',
+  endpoints: {
+    family: 'oms',
+    codes: { list: '020901', get: '020902', save: '020903', remove: '020904', confirm: '020905', cancel: '020906', close: '020907', reopen: '020908', export: '020909', relate: '020910' },
+  },
+});
