@@ -3,11 +3,12 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EndpointEntry, Family } from '../../src/core/catalog.ts';
-import { loadCatalog } from '../../src/server/catalog/load-catalog.ts';
+import { servedCatalog } from '../../src/server/documents/index.ts';
 import { CLERK_RIGHTS } from '../../src/server/db/seed.ts';
 import { startTestServer, type TestServer } from './helpers.ts';
 
-const catalog = loadCatalog();
+// with the codes document definitions generate
+const catalog = servedCatalog();
 const all: Array<{ family: Family; e: EndpointEntry }> = (Object.entries(catalog.families) as [Family, EndpointEntry[]][])
   .flatMap(([family, list]) => list.map((e) => ({ family, e })));
 

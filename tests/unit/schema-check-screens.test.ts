@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS_DIR } from '../../src/server/catalog/load-catalog.ts';
+import { generatedEndpoints } from '../../src/server/documents/index.ts';
 import { checkSchemas, formatProblem } from '../../src/server/catalog/schema-check.ts';
 
 let root: string;
@@ -23,7 +24,7 @@ function linesAfter(edit: (screen: any) => void): string[] {
   edit(screen);
   fs.writeFileSync(currencyFile(), JSON.stringify(screen));
   try {
-    return checkSchemas(root).map(formatProblem);
+    return checkSchemas(root, generatedEndpoints()).map(formatProblem);
   } finally {
     fs.writeFileSync(currencyFile(), original);
   }
@@ -31,7 +32,7 @@ function linesAfter(edit: (screen: any) => void): string[] {
 
 describe('screen mistakes', () => {
   it('the real schemas pass', () => {
-    expect(checkSchemas(root)).toEqual([]);
+    expect(checkSchemas(root, generatedEndpoints())).toEqual([]);
   });
   it('a meta-schema violation (unknown kind)', () => {
     expect(linesAfter((s) => { s.kind = 'grid'; }).join('\n')).toMatch(/currency\.json#\/kind: /);
@@ -63,7 +64,7 @@ describe('screen mistakes', () => {
     const copy = path.join(root, 'screens/baseConfig/currencyCopy.json');
     fs.writeFileSync(copy, original);
     try {
-      expect(checkSchemas(root).map(formatProblem)).toContainEqual(expect.stringMatching(/currencyCopy\.json#\/route: 路由 \/baseConfig\/currency 与 .* 重复/));
+      expect(checkSchemas(root, generatedEndpoints()).map(formatProblem)).toContainEqual(expect.stringMatching(/currencyCopy\.json#\/route: 路由 \/baseConfig\/currency 与 .* 重复/));
     } finally {
       fs.rmSync(copy);
     }
@@ -71,7 +72,7 @@ describe('screen mistakes', () => {
   it('a file that is not JSON', () => {
     fs.writeFileSync(currencyFile(), '{"route": ');
     try {
-      expect(checkSchemas(root).map(formatProblem)).toContainEqual(expect.stringMatching(/currency\.json#\/: 不是合法的 JSON/));
+      expect(checkSchemas(root, generatedEndpoints()).map(formatProblem)).toContainEqual(expect.stringMatching(/currency\.json#\/: 不是合法的 JSON/));
     } finally {
       fs.writeFileSync(currencyFile(), original);
     }
@@ -86,7 +87,7 @@ function linesAfterEditing(file: string, edit: (screen: any) => void): string[] 
   edit(screen);
   fs.writeFileSync(full, JSON.stringify(screen));
   try {
-    return checkSchemas(root).map(formatProblem);
+    return checkSchemas(root, generatedEndpoints()).map(formatProblem);
   } finally {
     fs.writeFileSync(full, before);
   }

@@ -509,6 +509,8 @@ export interface LineColumn extends Omit<ColumnSchema, 'editable' | 'source'> {
   editor?: string;
   /** Computed as the product of two line fields (e.g. ["qty", "price"]), exact. */
   product?: [string, string];
+  /** With product: a line field holding a discount in percent (the product × (100 − discount) / 100). */
+  discount?: string;
   /** editor lookup. */
   lookup?: LineLookup;
 }

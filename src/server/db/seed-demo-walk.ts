@@ -11,6 +11,7 @@
 
 import type { FastifyInstance } from 'fastify';
 import { DEMO_PASSWORD } from './seed.ts';
+import { seedDemoSales } from './seed-demo-sales.ts';
 
 type Row = Record<string, any>;
 
@@ -96,4 +97,6 @@ export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
   await call('oms', '021503', { receivingNoteId: fullNote.id });
   const fullLines = (await call('oms', '021402', { id: fullNote.id })).lines as Row[];
   await call('oms', '020303', { supplierId: cups, invoiceNo: 'FP-DEMO-0002', lines: fullLines.map((l) => ({ receivingLineId: l.id, qty: l.qty ?? l.countedQty })) });
+
+  await seedDemoSales(call, warehouseId, Object.fromEntries(DEMO_PRODUCTS.map((p, i) => [p.code, productIds[i]!])));
 }

@@ -13,6 +13,17 @@ export const CLERK_RIGHTS = [
   'procurement.purchaseOrder.edit',
   'procurement.purchaseOrder.confirm',
 ];
+/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), stock lookup — no override of price or credit bounds. */
+export const SALES_RIGHTS = [
+  'market.client',
+  'market.client.edit',
+  'market.list',
+  'market.order',
+  'market.orderDetail',
+  'market.order.edit',
+  'market.order.confirm',
+  'commodity.inventory',
+];
 
 interface CompanySeed {
   code: string;
@@ -94,6 +105,11 @@ export async function seedIfEmpty(db: DB, dialect: Dialect): Promise<boolean> {
     const clerkRole = await insertId(trx, 'role', { ...s, name: '采购员', allRights: 0, rights: JSON.stringify(CLERK_RIGHTS) });
     const wh = await trx.selectFrom('warehouse').select('id').where('companyId', '=', demo.companyId).executeTakeFirstOrThrow();
     await insertId(trx, 'account', { ...s, userName: 'clerk', staffId: clerkStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([clerkRole]), warehouseId: wh.id });
+    const top = await trx.selectFrom('department').select('id').where('companyId', '=', demo.companyId).where('code', '=', 'D01').executeTakeFirstOrThrow();
+    const saleDept = await insertId(trx, 'department', { ...s, code: 'D03', name: '销售部', sort: 3, parentId: top.id });
+    const salesStaff = await insertId(trx, 'staff', { ...s, code: 'E003', name: '销售员小李', departmentId: saleDept, enabled: 1 });
+    const salesRole = await insertId(trx, 'role', { ...s, name: '销售员', allRights: 0, rights: JSON.stringify(SALES_RIGHTS) });
+    await insertId(trx, 'account', { ...s, userName: 'sales', staffId: salesStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([salesRole]), warehouseId: wh.id });
     await insertId(trx, 'supplier', { ...s, code: 'S001', name: '宁波华东五金制品厂', contact: '陈经理', phone: '0574-88886666', paymentDays: 30, enabled: 1 });
     await insertId(trx, 'client', { ...s, code: 'C001', name: '杭州百货贸易公司', contact: '李小姐', phone: '0571-86668888', creditLimit: 5_000_000, enabled: 1 });
     await seedSettings(trx, demo.companyId);

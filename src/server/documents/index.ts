@@ -2,7 +2,8 @@
 // adds (tests declare new ones), resolved against the resources and the catalog. Definitions that
 // declare `endpoints` get their catalog entries generated here, so the catalog stays the one list of
 // calls (served by /api/catalog, documented in OpenAPI, checked for rights) without restating them.
-import type { Catalog, EndpointEntry } from '../../core/catalog.ts';
+import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
+import { loadCatalog } from '../catalog/load-catalog.ts';
 import type { RightInfo } from '../catalog/rights-catalog.ts';
 import type { ResourceRegistry } from '../resources/types.ts';
 import type { DocumentDefinition } from './definition.ts';
@@ -66,4 +67,19 @@ export function documentRights(defs: DocumentDefinition[]): RightInfo[] {
 
 export function allDocumentDefinitions(extra: DocumentDefinition[] = []): DocumentDefinition[] {
   return [...BUILT_IN_DOCUMENTS, ...extra];
+}
+
+/** The catalog the server serves: the JSON catalog plus the entries document definitions generate. */
+export function servedCatalog(extra: DocumentDefinition[] = []): Catalog {
+  return withDocumentEndpoints(loadCatalog(), allDocumentDefinitions(extra));
+}
+
+/** Only the generated entries, per family (what `npm run schemas:check` adds to the JSON catalog's codes). */
+export function generatedEndpoints(extra: DocumentDefinition[] = []): Array<{ family: Family; endpoints: EndpointEntry[] }> {
+  const base = loadCatalog();
+  const served = servedCatalog(extra);
+  return (Object.keys(served.families) as Family[]).map((family) => {
+    const known = new Set(base.families[family].map((e) => e.code));
+    return { family, endpoints: served.families[family].filter((e) => !known.has(e.code)) };
+  }).filter((g) => g.endpoints.length);
 }

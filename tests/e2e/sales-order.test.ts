@@ -1,0 +1,180 @@
+// Sales in Chromium from the demo company a new user gets (issue 13): the demo sales clerk (sales /
+// demo123, role 销售员) enters a client order of three lines in big/mid/small packs with a discount,
+// priced from the client's list, saves and confirms it; 商品库存 shows the stock reserved and what is
+// still available; a second clerk's confirmation for more than the last units gets the clear refusal
+// and the order stays a draft. Screenshots: test-output/e2e/sales-order/NN-*.png.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { btn, cells, choose, confirmPopup, exact, item, openList, row, rowByTitle } from './support/antd';
+import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
+import { startServer, type TestServer } from './support/server';
+
+const SHOT_DIR = 'sales-order';
+const SALES: Account = { companyCode: 'demo', userName: 'sales', password: 'demo123' };
+// the demo walk's products and stock (seed-demo-walk.ts, seed-demo-sales.ts): 主仓库 holds 1000 bolts
+// (500 committed to a confirmed demo order), 1500 nuts and 24 cups (12 committed)
+const BOLT = 'DM-1001 不锈钢六角螺栓 M8×30';
+const NUT = 'DM-1002 不锈钢六角螺母 M8';
+const CUP = 'DM-2001 真空保温杯 400ml';
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.mouse.move(600, 890);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, `${SHOT_DIR}/${name}`);
+}
+
+const doc = (page: Page) => page.locator('.renderer-document-screen');
+const stateTag = (page: Page) => doc(page).locator('.ant-card-head-title .ant-tag');
+const docNo = async (page: Page) => (await doc(page).locator('.renderer-document-no').innerText()).trim();
+const lineRows = (page: Page) => doc(page).locator('.renderer-line-table tr.ant-table-row');
+const lineTotals = (page: Page) => doc(page).locator('.renderer-line-table .ant-table-summary tr').first();
+
+async function expectState(page: Page, label: string): Promise<void> {
+  await expect.poll(async () => (await stateTag(page).innerText()).trim(), { timeout: 10_000 }).toBe(label);
+}
+
+async function lines(page: Page): Promise<Record<string, string>[]> {
+  const table = doc(page).locator('.renderer-line-table');
+  const out: Record<string, string>[] = [];
+  for (const r of await lineRows(page).all()) out.push(await rowByTitle(table, r));
+  return out;
+}
+
+async function pickProduct(page: Page, line: Locator, code: string, label: string): Promise<void> {
+  const box = line.getByRole('combobox', { name: '商品' });
+  await box.click();
+  await box.fill(code);
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact(label) }).click();
+  await expect.poll(async () => (await line.locator('.ant-select-selection-item').innerText()).trim()).toBe(label);
+}
+
+/** Saving a new document opens it at its own URL (the unsaved-changes question answered if it asks). */
+async function openedAfterSave(page: Page, url: RegExp): Promise<void> {
+  const question = page.locator('.ant-modal-confirm', { hasText: '有未保存的修改' });
+  await expect.poll(async () => url.test(pathOf(page)) || (await question.isVisible()), { timeout: 15_000 }).toBe(true);
+  if (!url.test(pathOf(page))) {
+    await btn(question, '离开').click();
+    await page.waitForURL((u) => url.test(u.pathname));
+  }
+}
+
+describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let orderNo = '';
+
+  beforeAll(async () => {
+    fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true });
+    server = await startServer();
+    browser = await launchBrowser();
+    ({ context, page } = await newPage(browser, server.baseUrl));
+    await login(page, SALES);
+  });
+
+  let broken = false;
+  beforeEach((ctx) => {
+    if (broken) ctx.skip();
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail') return;
+    broken = true;
+    console.log(`failed at ${page.url()}; toasts: ${JSON.stringify(await page.locator('.ant-message-notice-content').allInnerTexts())}`);
+    await shot(page, 'failure').catch(() => undefined);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('the sales clerk enters a three-line order in big/mid/small packs at the client\'s list prices, saves and confirms it', async () => {
+    await page.goto('/market/order');
+    await waitForScreen(page, '新建销售订单');
+    await choose(page, item(doc(page), '客户'), '杭州百货贸易公司');
+    await choose(page, item(doc(page), '发货仓库'), '主仓库');
+    for (let i = 0; i < 3; i++) await btn(doc(page), '添加行').click();
+    await expect.poll(() => lineRows(page).count()).toBe(3);
+    const [la, lb, lc] = [lineRows(page).nth(0), lineRows(page).nth(1), lineRows(page).nth(2)];
+
+    // bolts: 2 盒 10 个 = 110 at the list price 0.60
+    await pickProduct(page, la, 'DM-1001', BOLT);
+    expect(await la.getByRole('textbox', { name: '单价' }).inputValue()).toBe('0.60');
+    await la.getByRole('textbox', { name: '数量（中包装）' }).fill('2');
+    await la.getByRole('textbox', { name: '数量（最小单位）' }).fill('10');
+    // nuts: 3 盒 = 300 at 0.25 less 10 %
+    await pickProduct(page, lb, 'DM-1002', NUT);
+    await lb.getByRole('textbox', { name: '数量（中包装）' }).fill('3');
+    await lb.getByRole('textbox', { name: '折扣(%)' }).fill('10');
+    // cups: 1 盒 4 个 = 10 at 25.00; only 12 are still available
+    await pickProduct(page, lc, 'DM-2001', CUP);
+    await lc.getByRole('textbox', { name: '数量（中包装）' }).fill('1');
+    await lc.getByRole('textbox', { name: '数量（最小单位）' }).fill('4');
+
+    const typed = await lines(page);
+    expect(typed.map((l) => [l.可用库存, l.金额])).toEqual([['500', '66.00'], ['1,500', '67.50'], ['12', '250.00']]);
+    expect(await cells(lineTotals(page))).toEqual(expect.arrayContaining(['合计', '420', '383.50']));
+    await shot(page, '01-order-new');
+
+    await btn(doc(page), '保存').click();
+    await expectToast(page, '保存成功');
+    await openedAfterSave(page, /^\/market\/orderDetail\/\d+$/);
+    await waitForScreen(page, '销售订单详情');
+    await expectState(page, '草稿');
+    orderNo = await docNo(page);
+    expect(orderNo).toMatch(/^SO\d{12}$/);
+
+    await btn(doc(page), '确认').click();
+    await confirmPopup(page, `确定确认销售订单“${orderNo}”？确认后预留库存，不能再修改。`);
+    await expectToast(page, '成功');
+    await expectState(page, '已确认');
+    expect(await btn(doc(page), '保存').count()).toBe(0);
+    expect((await lines(page)).map((l) => [l.商品, l.数量, l.已预留, l.单价, l.金额])).toEqual([
+      [BOLT, '110', '110', '0.6000', '66.00'],
+      [NUT, '300', '300', '0.2500', '67.50'],
+      [CUP, '10', '10', '25.0000', '250.00'],
+    ]);
+    await shot(page, '02-order-confirmed');
+  });
+
+  it('商品库存 shows the stock reserved by the orders and what is left available', async () => {
+    await openList(page, '/commodity/inventory', '商品库存');
+    await page.locator('.renderer-list input[placeholder^="商品编码"]').fill('DM-2001');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.renderer-list tr.ant-table-row').count()).toBe(1);
+    const cup = await rowByTitle(page.locator('.renderer-list'), row(page, 'DM-2001'));
+    expect([cup.现有, cup.预留, cup.可用]).toEqual(['24', '22', '2']);
+    await shot(page, '03-inventory-reserved');
+  });
+
+  it('a second clerk confirming more than the last units gets the clear refusal; the order stays a draft', async () => {
+    const other = await newPage(browser, server.baseUrl);
+    try {
+      await login(other.page, ADMIN);
+      const p2 = other.page;
+      await p2.goto('/market/order');
+      await waitForScreen(p2, '新建销售订单');
+      await choose(p2, item(doc(p2), '客户'), '上海优品百货有限公司');
+      await choose(p2, item(doc(p2), '发货仓库'), '主仓库');
+      await btn(doc(p2), '添加行').click();
+      const line = lineRows(p2).first();
+      await pickProduct(p2, line, 'DM-2001', CUP);
+      await line.getByRole('textbox', { name: '数量（最小单位）' }).fill('5');
+      await btn(doc(p2), '保存').click();
+      await expectToast(p2, '保存成功');
+      await openedAfterSave(p2, /^\/market\/orderDetail\/\d+$/);
+      const second = await docNo(p2);
+      await btn(doc(p2), '确认').click();
+      await confirmPopup(p2, `确定确认销售订单“${second}”？确认后预留库存，不能再修改。`);
+      await expectToast(p2, '商品 DM-2001 在 主仓库 的可预留库存不足：现有 24，已预留 22，需要预留 5');
+      await expectState(p2, '草稿');
+      await shot(p2, '04-second-clerk-refused');
+    } finally {
+      await other.context.close();
+    }
+  });
+});
