@@ -56,7 +56,7 @@ beforeAll(async () => {
   listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
   client = (await ok(t.call('cdm', '011703', { code: 'KH001', name: '华南贸易', priceTitleId: listId, address: '广州市天河路 1 号', creditLimit: '0' }, admin))).id;
   // a sales clerk: may order and confirm, not pass the bounds
-  const role = await ok(t.call('cdm', '013303', { name: '销售员', rights: ['market.list', 'market.order', 'market.orderDetail', 'market.order.edit', 'market.order.confirm'] }, admin));
+  const role = await ok(t.call('cdm', '013303', { name: '销售助理', rights: ['market.list', 'market.order', 'market.orderDetail', 'market.order.edit', 'market.order.confirm'] }, admin));
   await ok(t.call('cdm', '013403', { userName: 'seller', password: 'secret-111', roleIds: [role.id], warehouseId: wh }, admin));
   clerk = await t.login('demo', 'seller', 'secret-111');
 });
@@ -210,5 +210,54 @@ describe('sales orders', () => {
     const res = await t.raw('oms', SO.export, { clientId: client }, admin);
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['content-type'])).toContain('spreadsheetml');
+  });
+});
+
+describe('outbound plans (发货计划) of confirmed sales orders', () => {
+  const DP = { list: '020701', get: '020702', save: '020703', remove: '020704', confirm: '020705', cancel: '020706', export: '020707', relate: '020708', plannable: '020709' };
+
+  it('plans what is left of each line, refuses more with the figures, holds the order until the plan is cancelled, and shows the chain', async () => {
+    const p = await product();
+    const q = await product();
+    await listPrice(p, '2');
+    await listPrice(q, '3');
+    await stock(p, 50);
+    await stock(q, 50);
+    const so = await ok(order([{ productId: p, qty: 20 }, { productId: q, big: 1 }]));
+    expect((await t.call('oms', DP.plannable, { orderId: so.id }, admin)).data.plannable).toBe(false);
+    expect((await t.call('oms', DP.save, { orderId: so.id, lines: [] }, admin)).code).not.toBe('200');
+    await ok(t.call('oms', SO.confirm, { id: so.id }, admin));
+    const soDoc = await ok(t.call('oms', SO.get, { id: so.id }, admin));
+    expect(soDoc.followUps ?? soDoc.actions).toBeDefined();
+    const src = await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin));
+    expect(src).toMatchObject({ plannable: true, clientName: '华南贸易', warehouseName: '销售仓' });
+    expect(src.lines.map((l: any) => [l.qty, l.leftQty])).toEqual([[20, 20], [24, 24]]);
+    const [l1, l2] = src.lines;
+
+    const plan = await ok(t.call('oms', DP.save, { orderId: so.id, shipDate: '2026-12-01', transportMode: 'truck', carrier: '顺丰物流', lines: [{ orderLineId: l1.orderLineId, qty: 15 }, { orderLineId: l2.orderLineId, mid: 2 }] }, admin));
+    expect(plan.docNo).toMatch(/^DP\d{12}$/);
+    const got = await ok(t.call('oms', DP.get, { id: plan.id }, admin));
+    expect(got).toMatchObject({ status: 'draft', orderDocNo: so.docNo, clientName: '华南贸易', warehouseName: '销售仓', totalQty: 27, transportMode: 'truck' });
+    expect(got.lines.map((l: any) => [l.productId, l.qty, l.orderedQty])).toEqual([[p, 15, 20], [q, 12, 24]]);
+
+    const over = await t.call('oms', DP.save, { orderId: so.id, lines: [{ orderLineId: l1.orderLineId, qty: 6 }] }, admin);
+    expect(over.code).toBe('SALES_PLAN_OVER_4147');
+    expect(over.msg).toContain('订购 20，已发货 0，已计划 15，本次 6，最多还可计划 5');
+    const other = await ok(t.call('oms', SO.save, { clientId: client, warehouseId: wh, lines: [{ productId: p, qty: 1 }] }, admin));
+    await ok(t.call('oms', SO.confirm, { id: other.id }, admin));
+    const foreign = await ok(t.call('oms', DP.plannable, { orderId: other.id }, admin));
+    expect((await t.call('oms', DP.save, { orderId: so.id, lines: [{ orderLineId: foreign.lines[0].orderLineId, qty: 1 }] }, admin)).code).toBe('PURCHASE_LINE_MISMATCH_4098');
+
+    await ok(t.call('oms', DP.confirm, { id: plan.id }, admin));
+    const refused = await t.call('oms', SO.cancel, { id: so.id }, admin);
+    expect(refused).toMatchObject({ code: 'SALES_OPEN_PLANS_4148', msg: `销售订单 ${so.docNo} 还有未完成的发货计划 ${plan.docNo}，请先作废发货计划` });
+    const chain = await ok(t.call('oms', DP.relate, { id: plan.id }, admin));
+    expect(JSON.stringify(chain)).toContain(so.docNo);
+
+    await ok(t.call('oms', DP.cancel, { id: plan.id }, admin));
+    expect((await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin))).lines.map((l: any) => l.leftQty)).toEqual([20, 24]);
+    await ok(t.call('oms', SO.cancel, { id: so.id }, admin));
+    expect(await summary(p)).toMatchObject({ committed: 1 });
+    await verifyClean();
   });
 });

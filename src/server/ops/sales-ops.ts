@@ -1,13 +1,19 @@
 // Sales calls beyond the document engine's (sales orders are served from
-// src/server/documents/types/sales-order.ts): picking products for an order line and copying an order.
+// src/server/documents/types/sales-order.ts): picking products for an order line, copying an order, and
+// the order lines an outbound plan can still take.
 import type { OpHandler } from '../catalog/context.ts';
 import { ID_INPUT } from '../domain/procurement/common.ts';
 import { copySalesOrder, pickSaleProducts, SALE_PICK_INPUT, type SalePickInput } from '../domain/sales/sales-order.ts';
+import { plannableSalesLines } from '../documents/types/delivery-plan.ts';
 import type { OpsDeps } from './index.ts';
 
 export function salesOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
     'salesOrder.pickProducts': { input: SALE_PICK_INPUT, run: (ctx, input: SalePickInput) => pickSaleProducts(ctx, input) },
+    'deliveryPlan.plannable': {
+      input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },
+      run: (ctx, input: { orderId: number }) => plannableSalesLines(ctx.tenant, input.orderId),
+    },
     'salesOrder.copy': { input: ID_INPUT, run: (ctx, input: { id: number }) => copySalesOrder(ctx, input.id) },
   };
 }

@@ -1,8 +1,9 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
+import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { salesOrder } from './sales-order.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, salesOrder];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, salesOrder, deliveryPlan];

@@ -80,8 +80,15 @@ async function reserve(t: TransitionRun) {
   await t.tenant.update('salesOrder').set({ reservedQty: Number(t.doc.totalQty) }).where('id', '=', Number(t.doc.id)).execute();
 }
 
+/** Open outbound plans still hold lines of the order: they go first. */
+async function refuseIfOpenPlans(t: TransitionRun) {
+  const plans = (await t.tenant.select('deliveryPlan').select('docNo').where('orderId', '=', Number(t.doc.id)).where('status', 'in', ['draft', 'confirmed']).orderBy('id').limit(3).execute()) as Row[];
+  if (plans.length) throw bizError('SALES_OPEN_PLANS_4148', { docNo: String(t.doc.docNo), plans: plans.map((p) => String(p.docNo)).join('、') }, { id: Number(t.doc.id), plans: plans.map((p) => String(p.docNo)) });
+}
+
 /** Gives back exactly what the lines still hold. */
 async function release(t: TransitionRun) {
+  await refuseIfOpenPlans(t);
   const lines = (await t.storedLines()).filter((l) => Number(l.reservedQty) > 0);
   const warehouseId = Number(t.doc.warehouseId);
   await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, committed: -Number(l.reservedQty), kind: 'release' as const, docLine: Number(l.lineNo) })));
@@ -146,6 +153,8 @@ export const salesOrder = defineDocument({
       amount: { type: 'money', title: '金额', readonly: true },
       reservedQty: { type: 'integer', title: '已预留', readonly: true, default: 0 },
       shippedQty: { type: 'integer', title: '已发货', readonly: true, default: 0 },
+      // held by outbound plans (delivery-plan.ts takes and gives it back)
+      plannedQty: { type: 'integer', title: '已计划', readonly: true, default: 0 },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
     reads: { productId: ['specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty'] },
@@ -251,6 +260,8 @@ export const salesOrder = defineDocument({
       }, db);
     },
     async present(ctx, docs, lines) {
+      // what outbound plans can still take (发货计划 is offered only while something is left)
+      if (lines) for (const doc of docs) doc.unplannedQty = lines.reduce((s, l) => s + Math.max(0, Number(l.qty) - Number(l.shippedQty) - Number(l.plannedQty ?? 0)), 0);
       for (const l of lines ?? []) {
         const qty = Number(l.qty);
         l.units = splitUnits(qty, { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null });
@@ -298,6 +309,12 @@ export const salesOrder = defineDocument({
       confirm: '将已作废的销售订单“{docNo}”恢复为草稿？再次确认时重新检查信用额度并预留库存。',
     },
   },
+  followUps: [
+    {
+      label: '发货计划', to: '/market/deliveryPlanOrder?orderId={id}', statuses: ['confirmed', 'partlyShipped'], right: 'market.deliveryPlan.edit',
+      when: (doc) => Number(doc.unplannedQty) > 0,
+    },
+  ],
   listFilters: ['clientId', 'warehouseId', 'salesmanId'],
   dateField: 'orderDate',
   export: {

@@ -1,0 +1,244 @@
+// 发货计划 (outbound plan) on the document engine (DESIGN §4.4, issue 13; oms 0207xx): which lines of a confirmed sales
+// order leave when, from the order's warehouse, by which means of transport and carrier.
+// draft → confirmed (待出库: the warehouse floor works from it) → done (已出库, set by the delivery that
+// ships it); cancelled from draft or confirmed. What a plan holds of an order line is kept on the line
+// (plannedQty): saving takes it by one conditional UPDATE per line (never more than ordered less
+// shipped), editing a draft gives its old quantities back first, cancelling gives them back — all in the
+// document's own transaction, with the order row claimed while it can be planned (serialises with its
+// cancelling and closing, which refuse while plans are open).
+import { sql } from 'kysely';
+import { splitUnits } from '../../../core/stock-units.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import { bizError, validationError, type FieldError } from '../../http/errors.ts';
+import { text, type Row } from '../../domain/procurement/common.ts';
+import { lineQty } from '../../domain/procurement/purchase-order.ts';
+import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
+import { defineDocument } from '../definition.ts';
+import { packInputs } from '../pack-inputs.ts';
+
+export const DP_TITLE = '发货计划';
+/** Sales order statuses an outbound plan can be made in. */
+export const PLANNABLE_ORDER = ['confirmed', 'partlyShipped'];
+const ORDER_STATUS: Record<string, string> = { draft: '草稿', confirmed: '已确认', partlyShipped: '部分发货', shipped: '已发货', closed: '已关闭', cancelled: '已作废' };
+
+function orderStatusError(order: Row, action: string) {
+  const status = String(order.status);
+  return bizError('DOCUMENT_STATUS_4131', { doc: '销售订单', docNo: String(order.docNo), status: ORDER_STATUS[status] ?? status, action }, { id: Number(order.id), status });
+}
+
+function overPlan(order: Row, ol: Row, qty: number) {
+  const ordered = Number(ol.qty);
+  const planned = Number(ol.plannedQty);
+  const shipped = Number(ol.shippedQty);
+  const left = Math.max(0, ordered - shipped - planned);
+  return bizError('SALES_PLAN_OVER_4147', { docNo: String(order.docNo), line: Number(ol.lineNo), code: String(ol.code), ordered, planned, shipped, qty, left },
+    { orderLineId: Number(ol.id), lineNo: Number(ol.lineNo), ordered, planned, shipped, qty, left });
+}
+
+/** The order's lines with their products and planned/shipped quantities. */
+export async function salesOrderLines(tenant: Tenant, orderId: number): Promise<Row[]> {
+  const l = 'salesOrderLine';
+  return (await tenant.select(l)
+    .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
+    .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.plannedQty`, `${l}.shippedQty`, `${l}.reservedQty`,
+      'product.code', 'product.name', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
+    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute()) as Row[];
+}
+
+async function claimOrder(tenant: Tenant, orderId: number, action: string): Promise<Row> {
+  const row = (await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', PLANNABLE_ORDER)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+  if (row) return row;
+  const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
+  throw orderStatusError(doc, action);
+}
+
+async function takeLines(tenant: Tenant, order: Row, lines: Array<{ orderLineId: number; qty: number }>): Promise<void> {
+  for (const l of [...lines].sort((a, b) => a.orderLineId - b.orderLineId)) {
+    const ok = await tenant.update('salesOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} + ${l.qty}` })
+      .where('id', '=', l.orderLineId).where('orderId', '=', Number(order.id))
+      .where(sql<boolean>`${sql.ref('plannedQty')} + ${sql.ref('shippedQty')} + ${l.qty} <= ${sql.ref('qty')}`)
+      .returning('id').executeTakeFirst();
+    if (!ok) {
+      const ol = (await salesOrderLines(tenant, Number(order.id))).find((r) => Number(r.id) === l.orderLineId);
+      if (!ol) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单明细' });
+      throw overPlan(order, ol, l.qty);
+    }
+  }
+}
+
+async function releaseLines(tenant: Tenant, planId: number): Promise<void> {
+  const per = new Map<number, number>();
+  for (const r of (await tenant.select('deliveryPlanLine').select(['orderLineId', 'qty']).where('planId', '=', planId).execute()) as Row[]) {
+    per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
+  }
+  for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
+    const ok = await tenant.update('salesOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} - ${q}` })
+      .where('id', '=', orderLineId).where('plannedQty', '>=', q).returning('id').executeTakeFirst();
+    if (!ok) throw new Error(`delivery plan ${planId}: order line ${orderLineId} has less planned than the plan`);
+  }
+}
+
+/** What a new plan of the order can take, line by line (the screen loads it when the order is chosen). */
+export async function plannableSalesLines(tenant: Tenant, orderId: number) {
+  const order = (await tenant.select('salesOrder')
+    .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
+    .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'salesOrder.warehouseId').onRef('warehouse.companyId', '=', 'salesOrder.companyId'))
+    .select(['salesOrder.id', 'salesOrder.docNo', 'salesOrder.status', 'salesOrder.warehouseId', 'salesOrder.deliveryDate', 'client.name as clientName', 'warehouse.name as warehouseName'])
+    .where('salesOrder.id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  if (!order) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
+  const status = String(order.status);
+  return {
+    orderId, orderDocNo: String(order.docNo), status, statusText: ORDER_STATUS[status] ?? status, plannable: PLANNABLE_ORDER.includes(status),
+    clientName: String(order.clientName), warehouseId: Number(order.warehouseId), warehouseName: String(order.warehouseName), deliveryDate: text(order.deliveryDate),
+    lines: (await salesOrderLines(tenant, orderId)).map((r) => {
+      const packs = { bigQty: Number(r.bigQty), midQty: Number(r.midQty), unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall) };
+      const left = Math.max(0, Number(r.qty) - Number(r.shippedQty) - Number(r.plannedQty));
+      return {
+        orderLineId: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.code), productName: String(r.name),
+        specification: text(r.specification), ...packs, qty: Number(r.qty), plannedQty: Number(r.plannedQty), shippedQty: Number(r.shippedQty), leftQty: left, leftUnits: splitUnits(left, packs),
+      };
+    }),
+  };
+}
+
+export const deliveryPlan = defineDocument({
+  type: 'deliveryPlan',
+  title: DP_TITLE,
+  prefix: 'DP',
+  table: 'deliveryPlan',
+  managed: true,
+  statuses: {
+    draft: { label: '草稿', color: 'default' },
+    confirmed: { label: '待出库', color: 'blue' },
+    done: { label: '已出库', color: 'green' },
+    cancelled: { label: '已作废', color: 'red' },
+  },
+  editable: ['draft'],
+  removable: ['draft'],
+  rights: { read: 'market.deliveryPlan', edit: 'market.deliveryPlan.edit' },
+  header: {
+    orderId: { type: 'integer', title: '销售订单', required: true, min: 1, max: 2_147_483_647 },
+    clientId: { type: 'reference', resource: 'client', title: '客户', readonly: true },
+    warehouseId: { type: 'reference', resource: 'warehouse', title: '发货仓库', readonly: true },
+    shipDate: { type: 'date', title: '计划出库日期' },
+    transportMode: {
+      type: 'enum', title: '运输方式',
+      values: [{ value: 'truck', label: '汽车' }, { value: 'container', label: '集装箱' }, { value: 'express', label: '快递' }, { value: 'pickup', label: '客户自提' }],
+    },
+    carrier: { type: 'string', title: '承运商', maxLength: 100 },
+    vehicleNo: { type: 'string', title: '车牌/柜号', maxLength: 50 },
+    remark: { type: 'string', title: '备注', maxLength: 500 },
+    lineCount: { type: 'integer', title: '明细行数', readonly: true },
+    totalQty: { type: 'integer', title: '计划数量', readonly: true },
+  },
+  lines: {
+    table: 'deliveryPlanLine',
+    parent: 'planId',
+    max: 2000,
+    fields: {
+      orderLineId: { type: 'integer', title: '订单明细', required: true, min: 1, max: 2_147_483_647 },
+      productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
+      qty: { type: 'integer', title: '计划数量', min: 0, max: MAX_MOVE_QTY },
+      remark: { type: 'string', title: '备注', maxLength: 200 },
+    },
+    reads: { productId: ['specification', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },
+    inputs: packInputs,
+  },
+  hooks: {
+    async validate({ ctx, header, lines, input, id, verified }) {
+      const tenant = ctx.tenant;
+      const orderId = Number(header.orderId);
+      const order = (await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'warehouseId', 'deliveryDate']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+      if (!order) throw validationError([{ field: 'orderId', message: '销售订单不存在' }]);
+      if (!PLANNABLE_ORDER.includes(String(order.status))) throw orderStatusError(order, '制定发货计划');
+      header.clientId = Number(order.clientId);
+      header.warehouseId = Number(order.warehouseId);
+      header.shipDate ??= text(order.deliveryDate);
+      const ols = new Map((await salesOrderLines(tenant, orderId)).map((r) => [Number(r.id), r]));
+      // a draft being edited gives back what it holds now
+      const own = new Map<number, number>();
+      if (id !== undefined) {
+        for (const r of (await tenant.select('deliveryPlanLine').select(['orderLineId', 'qty']).where('planId', '=', id).execute()) as Row[]) {
+          own.set(Number(r.orderLineId), (own.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
+        }
+      }
+      const raw = input.lines as Row[];
+      const errors: FieldError[] = [];
+      const seen = new Set<number>();
+      lines.forEach((l, i) => {
+        const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
+        const orderLineId = Number(l.orderLineId);
+        const ol = ols.get(orderLineId);
+        if (!ol) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: DP_TITLE, line: i + 1, source: '销售订单', docNo: String(order.docNo) }, { line: i + 1, orderLineId });
+        if (seen.has(orderLineId)) { err('orderLineId', `订单第 ${Number(ol.lineNo)} 行重复，请合并为一行`); return; }
+        seen.add(orderLineId);
+        const r = raw[i]!;
+        const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, ol, { line: i + 1, productId: Number(ol.productId) });
+        if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '计划数量不能为空' : '计划数量超出范围'); return; }
+        if (qty <= 0) { err('qty', '计划数量必须大于 0'); return; }
+        // early, friendly check; the transaction enforces it again with a conditional update
+        const planned = Number(ol.plannedQty) - (own.get(orderLineId) ?? 0);
+        if (planned + Number(ol.shippedQty) + qty > Number(ol.qty)) throw overPlan(order, { ...ol, plannedQty: planned }, qty);
+        l.qty = qty;
+        l.productId = Number(ol.productId);
+      });
+      if (errors.length) throw validationError(errors.slice(0, 200));
+      verified.add('productId');
+      header.lineCount = lines.length;
+      header.totalQty = lines.reduce((s, l) => s + Number(l.qty), 0);
+    },
+    async saving({ tenant, header, lines, docId, created }) {
+      if (!created) await releaseLines(tenant, docId);
+      const order = await claimOrder(tenant, Number(header.orderId), '制定发货计划');
+      await takeLines(tenant, order, lines.map((l) => ({ orderLineId: Number(l.orderLineId), qty: Number(l.qty) })));
+    },
+    async present(ctx, docs, lines) {
+      if (!docs.length) return;
+      const orders = new Map(((await ctx.tenant.select('salesOrder').select(['id', 'docNo'])
+        .where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      for (const d of docs) d.orderDocNo = text(orders.get(Number(d.orderId))?.docNo);
+      if (!lines?.length) return;
+      const ols = new Map(((await ctx.tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'plannedQty', 'shippedQty'])
+        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      for (const l of lines) {
+        const ol = ols.get(Number(l.orderLineId));
+        Object.assign(l, {
+          orderLineNo: Number(ol?.lineNo), orderedQty: Number(ol?.qty), shippedQty: Number(ol?.shippedQty ?? 0),
+          units: splitUnits(Number(l.qty), { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null }),
+        });
+      }
+    },
+  },
+  transitions: {
+    confirm: {
+      label: '确认', from: ['draft'], to: 'confirmed', right: 'market.deliveryPlan.confirm', stamp: 'confirmed', overlay: true,
+      confirm: '确定确认发货计划“{docNo}”？确认后仓库按计划出库。',
+      async run({ tenant, doc }) {
+        await claimOrder(tenant, Number(doc.orderId), '确认发货计划');
+      },
+    },
+    cancel: {
+      label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', right: 'market.deliveryPlan.confirm', stamp: 'cancelled', danger: true, overlay: true,
+      confirm: '确定作废发货计划“{docNo}”？计划数量退回销售订单。',
+      run: ({ tenant, doc }) => releaseLines(tenant, Number(doc.id)),
+    },
+  },
+  links: [{ field: 'orderId', type: 'salesOrder' }],
+  names: { orderId: { table: 'salesOrder', column: 'docNo' } },
+  audit: ['orderId', 'shipDate', 'transportMode', 'carrier', 'totalQty'],
+  stampsAlso: ['done'],
+  listFilters: ['orderId', 'clientId', 'warehouseId', 'transportMode'],
+  dateField: 'shipDate',
+  listReads: ['salesOrder'],
+  export: {
+    header: ['docNo', 'statusText', { key: 'orderDocNo', title: '销售订单', width: 18 }, 'clientId', 'warehouseId', 'shipDate', 'transportMode', 'carrier', 'vehicleNo'],
+    lines: ['lineNo', { key: 'productCode', title: '商品编码', width: 16 }, { key: 'productName', title: '商品名称', width: 30 }, 'qty', 'remark'],
+  },
+  route: '/market/deliveryPlanOrderDetail/{id}',
+  endpoints: {
+    family: 'oms',
+    codes: { list: '020701', get: '020702', save: '020703', remove: '020704', confirm: '020705', cancel: '020706', export: '020707', relate: '020708' },
+  },
+});
