@@ -18,6 +18,7 @@ import * as m014 from './migrations/014-putaway-line-indexes.ts';
 import * as m015 from './migrations/015-inbound-close-export-expiry.ts';
 import * as m016 from './migrations/016-idempotency-keys.ts';
 import * as m017 from './migrations/017-table-write-log.ts';
+import * as m020 from './migrations/020-market-master.ts';
 
 interface Migration {
   name: string;
@@ -41,6 +42,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '015-inbound-close-export-expiry', up: m015.up },
   { name: '016-idempotency-keys', up: m016.up },
   { name: '017-table-write-log', up: m017.up },
+  { name: '020-market-master', up: m020.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */
