@@ -74,6 +74,7 @@ describe('detail screen with a picker (price query)', () => {
     await open();
     expect(text()).toContain('输入或扫描商品编码、条码，或输入商品名称');
     expect(server.bodies('022501')).toEqual([]);
+    expect(document.activeElement).toBe(picker()); // ready for a scanner
 
     // PQ01 is a part of PQ011 too: the exact code wins, not the first row.
     await scan(picker(), 'PQ01');

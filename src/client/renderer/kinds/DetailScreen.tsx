@@ -3,7 +3,7 @@
 // whose actions see the record. With `pick`, the record is chosen on the screen itself (a price query
 // picks a product): the picker's value goes to the URL query, which loads the record.
 import { Card, Empty, Form, Result, Spin } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { ScreenProps } from '../../router/screenProps';
 import { ActionBar } from '../actions/ActionBar';
@@ -23,25 +23,37 @@ import { useRecord } from './useRecord';
 function Picker({ pick, param, value: raw }: { pick: FilterSchema; param: string; value: string | undefined }) {
   const [, setSearch] = useSearchParams();
   const value = raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
+  const box = useRef<HTMLDivElement>(null);
+  // Nothing chosen yet: the caret waits in the picker, ready for a scanner.
+  useEffect(() => {
+    if (raw === undefined) box.current?.querySelector('input')?.focus();
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const def = widgets.peek(pick.widget ?? 'input') as WidgetDef | undefined;
   if (!def) return null;
   const W = def.component;
   return (
     <Form layout="inline" className="renderer-detail-pick" style={{ marginBottom: 16 }}>
       <Form.Item label={pick.title} style={{ minWidth: 420 }}>
-        <W
-          schema={pick}
-          mode="form"
-          value={value}
-          onChange={(v) =>
-            setSearch((prev) => {
-              const next = new URLSearchParams(prev);
-              if (v === undefined || v === null || v === '') next.delete(param);
-              else next.set(param, String(v));
-              return next;
-            })
-          }
-        />
+        <div ref={box}>
+          <W
+            schema={pick}
+            mode="form"
+            value={value}
+            onChange={(v) =>
+              // Replacing, not pushing: choosing another record is like changing a filter (the shell
+              // keeps one tab for the page, and Back leaves the page rather than stepping through choices).
+              setSearch(
+                (prev) => {
+                  const next = new URLSearchParams(prev);
+                  if (v === undefined || v === null || v === '') next.delete(param);
+                  else next.set(param, String(v));
+                  return next;
+                },
+                { replace: true },
+              )
+            }
+          />
+        </div>
       </Form.Item>
     </Form>
   );
