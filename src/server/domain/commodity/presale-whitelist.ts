@@ -22,7 +22,7 @@ export interface PresaleGrant {
   planId: number;
   planCode: string;
   planName: string;
-  /** the plan's presale price of the product, × 10^4 as stored */
+  /** the plan's presale price of the product, in cents (minor units) as stored (presale_item.price) */
   price: number;
   /** the plan's presale quantity of the product, small units */
   qty: number;
