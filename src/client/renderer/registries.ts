@@ -58,7 +58,8 @@ widgets
   .register('tags', () => basicWidget().then((m) => m.tags))
   .register('keyValue', () => import('./widgets/keyValue'))
   .register('htmlPreview', () => import('./widgets/htmlPreview'))
-  .register('timestamp', () => import('./widgets/timestamp'));
+  .register('timestamp', () => import('./widgets/timestamp'))
+  .register('lookup', () => import('./widgets/lookup'));
 
 actions
   .register('link', () => basicAction().then((m) => m.link))
@@ -75,7 +76,8 @@ sections
   .register('list', () => import('./detail/relatedList'))
   .register('tabs', () => import('./detail/tabs'))
   .register('audit', () => import('./detail/audit'))
-  .register('chart', () => import('./detail/chart'));
+  .register('chart', () => import('./detail/chart'))
+  .register('table', () => import('./detail/table'));
 
 lineEditors
   .register('input', () => basicLineEditor().then((m) => m.input))

@@ -476,11 +476,30 @@ export interface ChartSection extends Gated {
   hint?: string;
 }
 
-export type DetailSection = DescriptionsSection | ListSection | TabsSection | AuditSection | ChartSection | ({ type: string } & Gated);
+/** table: rows the record carries (record[field], an array), drawn with column types; no paging. */
+export interface TableSection extends Gated {
+  type: 'table';
+  title?: string;
+  /** Record field holding the rows (dotted path allowed). */
+  field: string;
+  columns: ColumnSchema[];
+  /** Row property identifying a row (default id). */
+  rowKey?: string;
+  /** Text shown when there are no rows (default 暂无数据). */
+  empty?: string;
+}
+
+export type DetailSection = DescriptionsSection | ListSection | TabsSection | AuditSection | ChartSection | TableSection | ({ type: string } & Gated);
 
 export interface DetailScreenPart {
   api: { get: ApiRef };
   idParam?: string;
+  /**
+   * The record is chosen on the screen: this filter's widget (e.g. a `lookup`) is drawn above the
+   * sections and its value goes to the URL query `?<idParam>=` (a route without :id), which loads the
+   * record; with none chosen yet the screen shows the picker and its placeholder.
+   */
+  pick?: FilterSchema;
   /** Field shown after the title. */
   titleField?: string;
   actions?: ActionSchema[];

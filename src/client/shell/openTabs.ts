@@ -55,6 +55,11 @@ export function useOpenTabs(): TabsState {
   return useSyncExternalStore(subscribe, () => state, () => state);
 }
 
+/** The open tabs now, outside React. */
+export function currentTabs(): readonly OpenTab[] {
+  return state.tabs;
+}
+
 export function isClosable(key: string): boolean {
   return key !== HOME_PATH;
 }
@@ -63,6 +68,16 @@ export function openTab(tab: OpenTab): void {
   const existing = state.tabs.find((t) => t.key === tab.key);
   if (existing && existing.title === tab.title) return;
   const tabs = existing ? state.tabs.map((t) => (t.key === tab.key ? tab : t)) : [...state.tabs, tab];
+  set({ ...state, tabs: withHome(tabs) });
+}
+
+/**
+ * Points the tab `oldKey` at `tab` in its place (the page changed its own query, e.g. the product a price
+ * query shows): one tab per page rather than one per query. Opens `tab` when `oldKey` is not open.
+ */
+export function replaceTab(oldKey: string, tab: OpenTab): void {
+  if (!state.tabs.some((t) => t.key === oldKey) || oldKey === HOME_PATH) return openTab(tab);
+  const tabs = state.tabs.filter((t) => t.key !== tab.key || t.key === oldKey).map((t) => (t.key === oldKey ? tab : t));
   set({ ...state, tabs: withHome(tabs) });
 }
 

@@ -1,10 +1,10 @@
 // Each page the layout shows becomes an open tab and a history entry.
 
-import { useEffect } from 'react';
-import { matchPath } from 'react-router-dom';
+import { useEffect, useRef } from 'react';
+import { matchPath, useNavigationType } from 'react-router-dom';
 import { fullPath, type PathLike } from '../router/guardInput';
 import type { ScreenRoute } from '../router/screenTypes';
-import { openTab } from './openTabs';
+import { openTab, replaceTab } from './openTabs';
 import { recordVisit } from './visitHistory';
 
 const NOT_RECORDED = new Set(['/history']);
@@ -18,10 +18,17 @@ export function pageTitle(screen: ScreenRoute, pathname: string): string {
 
 export function useTrackPage(location: PathLike, screen: ScreenRoute | null): void {
   const key = fullPath(location);
+  const navigation = useNavigationType();
+  // The page shown before this one: a page that replaced its own query (same path, navigate with
+  // replace — a picker on the page) keeps its tab instead of opening one per query.
+  const previous = useRef<{ key: string; pathname: string } | null>(null);
   useEffect(() => {
     if (!screen) return;
     const title = pageTitle(screen, location.pathname);
-    openTab({ key, title });
+    const before = previous.current;
+    if (navigation === 'REPLACE' && before && before.pathname === location.pathname && before.key !== key) replaceTab(before.key, { key, title });
+    else openTab({ key, title });
+    previous.current = { key, pathname: location.pathname };
     if (!NOT_RECORDED.has(screen.route)) recordVisit(key, title);
-  }, [key, screen, location.pathname]);
+  }, [key, screen, location.pathname, navigation]);
 }

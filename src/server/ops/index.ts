@@ -11,6 +11,7 @@ import { inboundOps } from './inbound-ops.ts';
 import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
 import { priceMatrixOps } from './price-matrix-ops.ts';
+import { priceQueryOps } from './price-query-ops.ts';
 import { procurementOps } from './procurement-ops.ts';
 import { purchaseReturnOps } from './purchase-return-ops.ts';
 import { salesOps } from './sales-ops.ts';
@@ -46,6 +47,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...commodityExtraOps(deps),
     ...productDetailOps(deps),
     ...priceMatrixOps(deps),
+    ...priceQueryOps(deps),
     ...reportOps(deps),
     ...exportJobOps(deps),
     ...documentOps(deps.documents),

@@ -165,6 +165,14 @@ export const HOOKS: Record<string, ResourceHooks> = {
       return [];
     },
   },
+  presaleWhitelist: {
+    async validate({ merged }) {
+      if (merged.validFrom && merged.validTo && String(merged.validTo) < String(merged.validFrom)) {
+        return [{ field: 'validTo', message: '失效日期不能早于生效日期' }];
+      }
+      return [];
+    },
+  },
   auditLog: {
     decorate(rows, reg) {
       for (const row of rows) row.entityTitle = reg.get(String(row.entity))?.title ?? row.entity;

@@ -102,6 +102,18 @@ export async function loadRemoteOptions(src: RemoteOptions): Promise<OptionItem[
     .filter((x): x is OptionItem => x !== null);
 }
 
+/**
+ * Choices a remote code answers for one search (`extra` merged into the source's body: {keyword} or
+ * {id}). Never cached: each search asks afresh, so a product created a moment ago is found.
+ */
+export async function searchRemoteOptions(src: RemoteOptions, extra: Record<string, unknown>): Promise<OptionItem[]> {
+  const env = await actionCall(src.api, { ...(src.body ?? {}), ...extra });
+  if (env.code !== OK) return [];
+  return rowsOf(env.data)
+    .map((r) => asItem(r, src.label, src.value))
+    .filter((x): x is OptionItem => x !== null);
+}
+
 /** The choices of a source; [] when it names none. */
 export async function loadOptions(src: OptionsSource): Promise<OptionItem[]> {
   if (Array.isArray(src.options)) return src.options;

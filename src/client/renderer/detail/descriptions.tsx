@@ -12,7 +12,8 @@ import type { SectionDef, SectionProps } from './types';
 
 type OptionMaps = Map<string, Map<string, OptionItem>>;
 
-function useItemOptions(items: readonly ColumnSchema[]): OptionMaps | null {
+/** The choices of the enumerated columns among `items`, by field (null while they load). */
+export function useItemOptions(items: readonly ColumnSchema[]): OptionMaps | null {
   const wanted = items.filter((c) => columnTypes.peek(c.type ?? 'text')?.needsOptions && hasOptions(c));
   const [maps, setMaps] = useState<OptionMaps | null>(wanted.length ? null : new Map());
   useEffect(() => {

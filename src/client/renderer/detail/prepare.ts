@@ -5,8 +5,8 @@ import type { ActionDef } from '../actions/types';
 import { formOf } from '../actions/types';
 import { formUses } from '../form/useFormReady';
 import { resolveAll, type SchemaProblem, type Use } from '../registry';
-import { actions, columnTypes, sections } from '../registries';
-import type { ActionSchema, DescriptionsSection, DetailSection, FormPart, TabsSection } from '../types';
+import { actions, columnTypes, sections, widgets } from '../registries';
+import type { ActionSchema, DescriptionsSection, DetailSection, FilterSchema, FormPart, TableSection, TabsSection } from '../types';
 
 export function sectionUses(list: readonly DetailSection[], base: string, uses: Use[], problems: SchemaProblem[]): void {
   list.forEach((s, i) => {
@@ -18,6 +18,9 @@ export function sectionUses(list: readonly DetailSection[], base: string, uses: 
     }
     if (s.type === 'descriptions') {
       (s as DescriptionsSection).items.forEach((c, j) => uses.push({ registry: columnTypes, type: c.type ?? 'text', path: `${path}.items[${j}].type` }));
+    }
+    if (s.type === 'table') {
+      (s as TableSection).columns.forEach((c, j) => uses.push({ registry: columnTypes, type: c.type ?? 'text', path: `${path}.columns[${j}].type` }));
     }
     if (s.type === 'tabs') {
       (s as TabsSection).tabs.forEach((t, j) => sectionUses(t.sections, `${path}.tabs[${j}].sections`, uses, problems));
@@ -44,9 +47,10 @@ export function actionProblems(list: readonly ActionSchema[] | undefined, base: 
   return out;
 }
 
-export async function prepareDetail(part: { sections: DetailSection[]; actions?: ActionSchema[]; forms?: Record<string, FormPart> }): Promise<SchemaProblem[]> {
+export async function prepareDetail(part: { sections: DetailSection[]; actions?: ActionSchema[]; forms?: Record<string, FormPart>; pick?: FilterSchema }): Promise<SchemaProblem[]> {
   const uses: Use[] = [];
   const problems: SchemaProblem[] = [];
+  if (part.pick) uses.push({ registry: widgets, type: part.pick.widget ?? 'input', path: 'pick.widget' });
   sectionUses(part.sections ?? [], 'sections', uses, problems);
   uses.push(...actionUses(part.actions, 'actions', part.forms));
   problems.push(...(await resolveAll(uses)));

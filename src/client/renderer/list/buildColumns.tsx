@@ -35,7 +35,8 @@ export function columnDefaults(columns: readonly ColumnSchema[]): ColumnDefault[
   });
 }
 
-function cellOf(c: ColumnSchema, def: ColumnTypeDef, env: RenderEnv, options: Map<string, OptionItem> | undefined): CellRenderer {
+/** One column's cell function: its type's cell, wrapped in a link when the column names a route. */
+export function cellOf(c: ColumnSchema, def: ColumnTypeDef, env: RenderEnv, options: Map<string, OptionItem> | undefined): CellRenderer {
   const inner = c.editable ? editableCell(c, env, def.cell(c, { env, options })) : def.cell(c, { env, options });
   if (c.linkField) {
     const field = c.linkField;
