@@ -124,6 +124,7 @@ export const salesOrder = defineDocument({
     deliveryAddress: { type: 'string', title: '收货地址', maxLength: 200 },
     deliveryDate: { type: 'date', title: '交货日期' },
     paymentTerms: { type: 'string', title: '付款条件', maxLength: 100 },
+    facilitatorId: { type: 'reference', resource: 'facilitator', title: '服务商' },
     backOrderPolicy: {
       type: 'enum', title: '欠货处理',
       values: [{ value: 'keep', label: '保留欠货' }, { value: 'cancel', label: '取消欠货' }, { value: 'complete', label: '整单发货' }],
