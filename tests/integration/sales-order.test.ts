@@ -203,6 +203,17 @@ describe('sales orders', () => {
     expect((await order([{ productId: p, qty: 1 }], { clientId: off }, clerk))).toMatchObject({ code: 'SALES_CLIENT_DISABLED_4141', msg: '客户“停用客户”已停用，不能用于销售订单' });
   });
 
+  it('价格查询 shows the last sale prices of confirmed orders, net of discount; drafts do not count', async () => {
+    const p = await product();
+    await listPrice(p, '10');
+    await stock(p, 10);
+    await ok(order([{ productId: p, qty: 1, price: '9', discount: '5' }]));
+    const sold = await ok(order([{ productId: p, qty: 2, price: '10', discount: '12.5' }]));
+    await ok(t.call('oms', SO.confirm, { id: sold.id }, admin));
+    const r = await ok(t.call('oms', '022501', { id: p }, admin));
+    expect(r.sales).toEqual([expect.objectContaining({ docNo: sold.docNo, clientName: '华南贸易', price: '8.7500', discount: '12.50', qty: 2, statusText: '已确认', route: `/market/orderDetail/${sold.id}` })]);
+  });
+
   it('lists with filters and exports', async () => {
     const page = await ok(t.call('oms', SO.list, { page: 1, pageSize: 50, clientId: client, status: 'confirmed' }, clerk));
     expect(page.total).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 // 价格查询 (/price, oms 022501–022502): what a clerk asks before quoting — one product's price on every
 // price list, what we paid for it lately and what competitors charge. One call answers all three, so the
-// screen draws from one record. Last sale prices join when sales orders exist (issue 13); until then the
-// answer has no such part rather than an always-empty one.
+// screen draws from one record, with the last sale prices (confirmed sales orders, net of discount).
+import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Dialect } from '../../db/connection.ts';
@@ -38,8 +38,8 @@ export async function priceQuery(ctx: CallContext, productId: number) {
     .where('product.id', '=', productId).executeTakeFirst()) as Row | undefined;
   if (!product) throw bizError('PRODUCT_NOT_EXIST_4001');
 
-  const [priceLists, purchases, competitors] = await Promise.all([
-    priceListPrices(ctx, productId), lastPurchases(ctx, productId), competitorPrices(ctx, productId),
+  const [priceLists, purchases, sales, competitors] = await Promise.all([
+    priceListPrices(ctx, productId), lastPurchases(ctx, productId), lastSales(ctx, productId), competitorPrices(ctx, productId),
   ]);
   return {
     id: Number(product.id), code: String(product.code), barcode: text(product.barcode), name: String(product.name),
@@ -47,7 +47,7 @@ export async function priceQuery(ctx: CallContext, productId: number) {
     status: String(product.status), unitSmall: text(product.unitSmall),
     // product.price is the reference price in cents
     referencePrice: moneyText(product.price),
-    priceLists, purchases, competitors,
+    priceLists, purchases, sales, competitors,
   };
 }
 
@@ -87,6 +87,34 @@ async function lastPurchases(ctx: CallContext, productId: number) {
     supplierCode: text(r.supplierCode), supplierName: text(r.supplierName), currencyName: text(r.currencyName),
     qty: Number(r.qty), price: priceText(r.price), route: `/procurement/purchaseOrder/${Number(r.orderId)}`,
   }));
+}
+
+/** Sales orders that were confirmed (later states too) show what a client paid. */
+const PRICED_SO_STATUSES = ['confirmed', 'partlyShipped', 'shipped', 'closed'];
+const SO_STATUS: Record<string, string> = { confirmed: '已确认', partlyShipped: '部分发货', shipped: '已发货', closed: '已关闭' };
+
+/** The product's last sales order lines (confirmed or later), newest order date first, net of discount. */
+async function lastSales(ctx: CallContext, productId: number) {
+  const rows = (await ctx.tenant.select('salesOrderLine')
+    .innerJoin('salesOrder', (j) => j.onRef('salesOrder.id', '=', 'salesOrderLine.orderId').onRef('salesOrder.companyId', '=', 'salesOrderLine.companyId'))
+    .leftJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
+    .leftJoin('currency', (j) => j.onRef('currency.id', '=', 'salesOrder.currencyId').onRef('currency.companyId', '=', 'salesOrder.companyId'))
+    .select(['salesOrderLine.id', 'salesOrderLine.qty', 'salesOrderLine.price', 'salesOrderLine.discount', 'salesOrder.id as orderId', 'salesOrder.docNo',
+      'salesOrder.orderDate', 'salesOrder.status', 'client.name as clientName', 'currency.currencyName'])
+    .where('salesOrderLine.productId', '=', productId)
+    .where('salesOrder.status', 'in', PRICED_SO_STATUSES)
+    .orderBy('salesOrder.orderDate', 'desc').orderBy('salesOrder.id', 'desc').orderBy('salesOrderLine.id', 'desc')
+    .limit(LAST_PURCHASES).execute()) as Row[];
+  return rows.map((r) => {
+    // price × 10^4, discount in percent × 10^2: the net price per small unit, 4 decimals
+    const net = new Decimal(String(r.price ?? 0)).div(10_000).times(new Decimal(100).minus(new Decimal(String(r.discount ?? 0)).div(100))).div(100);
+    return {
+      id: Number(r.id), orderId: Number(r.orderId), docNo: String(r.docNo), orderDate: text(r.orderDate), status: String(r.status),
+      statusText: SO_STATUS[String(r.status)] ?? String(r.status), clientName: text(r.clientName), currencyName: text(r.currencyName),
+      qty: Number(r.qty), price: net.toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(4),
+      discount: new Decimal(String(r.discount ?? 0)).div(100).toFixed(2), route: `/market/orderDetail/${Number(r.orderId)}`,
+    };
+  });
 }
 
 /** Each competitor product linked to ours with its latest observed price (none yet: nulls). */
