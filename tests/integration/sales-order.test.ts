@@ -3,6 +3,7 @@
 // written to the audit trail), the credit limit at confirmation, stock committed on confirm (available =
 // on hand − reserved − committed; concurrent confirmations for the last units: exactly what is available
 // is committed), release on cancel, reopen, copy, and stock the ledger will not let other documents take.
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
@@ -270,5 +271,29 @@ describe('outbound plans (发货计划) of confirmed sales orders', () => {
     await ok(t.call('oms', SO.cancel, { id: so.id }, admin));
     expect(await summary(p)).toMatchObject({ committed: 1 });
     await verifyClean();
+  });
+});
+
+describe('销售订单数据查询 (oms 021001–021002)', () => {
+  it('lists the lines of every order with net prices and open quantities, filtered, and exports them', async () => {
+    const p = await product();
+    await listPrice(p, '4');
+    await stock(p, 30);
+    const a = await ok(order([{ productId: p, qty: 10, discount: '25' }]));
+    await ok(t.call('oms', SO.confirm, { id: a.id }, admin));
+    await ok(order([{ productId: p, qty: 3 }], { orderDate: '2026-11-20' }));
+    const all = await ok(t.call('oms', '021001', { page: 1, pageSize: 20, productId: p }, admin));
+    expect(all.total).toBe(2);
+    expect(all.list[0]).toMatchObject({ docNo: a.docNo, qty: 10, reservedQty: 10, shippedQty: 0, openQty: 10, price: '4.0000', discount: '25.00', netPrice: '3.0000', amount: '30.00', statusText: '已确认', clientName: '华南贸易' });
+    expect((await ok(t.call('oms', '021001', { page: 1, pageSize: 20, productId: p, status: 'draft' }, admin))).list.map((r: any) => r.qty)).toEqual([3]);
+    expect((await ok(t.call('oms', '021001', { page: 1, pageSize: 20, productId: p, dateTo: '2026-11-21' }, admin))).total).toBe(1);
+    expect((await t.call('oms', '021001', { page: 1, pageSize: 20, dateFrom: '2026-13-01' }, admin)).msg).toContain('订单日期从不是有效的日期');
+    const file = await t.raw('oms', '021002', { productId: p }, admin);
+    expect(file.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect(sheet.rowCount).toBe(3);
+    expect(sheet.getRow(2).getCell(18).value).toBe(30);
   });
 });

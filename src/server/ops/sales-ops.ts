@@ -5,6 +5,8 @@ import type { OpHandler } from '../catalog/context.ts';
 import { ID_INPUT } from '../domain/procurement/common.ts';
 import { copySalesOrder, pickSaleProducts, SALE_PICK_INPUT, type SalePickInput } from '../domain/sales/sales-order.ts';
 import { plannableSalesLines } from '../documents/types/delivery-plan.ts';
+import { exportOrderLines, listOrderLines, ORDER_LINES_INPUT, type OrderLinesInput } from '../domain/sales/order-lines.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
 import type { OpsDeps } from './index.ts';
 
 export function salesOps(_deps: OpsDeps): Record<string, OpHandler> {
@@ -14,6 +16,8 @@ export function salesOps(_deps: OpsDeps): Record<string, OpHandler> {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },
       run: (ctx, input: { orderId: number }) => plannableSalesLines(ctx.tenant, input.orderId),
     },
+    'salesOrder.lines': acceptingFilters({ input: ORDER_LINES_INPUT, run: (ctx, input: OrderLinesInput) => listOrderLines(ctx, input) }),
+    'salesOrder.exportLines': acceptingFilters({ input: ORDER_LINES_INPUT, run: (ctx, input: OrderLinesInput) => exportOrderLines(ctx, input) }),
     'salesOrder.copy': { input: ID_INPUT, run: (ctx, input: { id: number }) => copySalesOrder(ctx, input.id) },
   };
 }
