@@ -102,6 +102,12 @@ export interface SavingRun extends SaveRun {
 
 export interface DocumentHooks {
   /**
+   * Completes the raw input of a save before anything is parsed (runs outside the transaction): a
+   * document made from a source document may be sent without lines, which the hook brings in. With it
+   * the save's input does not require `lines`. Throw validationError / bizError to refuse.
+   */
+  prepare?(ctx: CallContext, input: Row): Promise<void>;
+  /**
    * Runs inside the save's transaction after the header row is written and before the lines are
    * replaced (the old ones are still there on an update): claims and quantities held elsewhere.
    */
@@ -216,7 +222,7 @@ export interface DocumentDefinition {
   statusCode?: BusinessCode;
   /** the export: document columns, then line columns (default: every exported header and line field) */
   export?: { header?: ExportColumn[]; lines?: ExportColumn[] };
-  /** the screen that opens one document, `{id}` filled in */
+  /** the screen that opens one document, `{id}` (and `{docNo}`) filled in */
   route: string;
   /** catalog entries generated from the definition (documents the JSON catalog does not list) */
   endpoints?: EndpointCodes;

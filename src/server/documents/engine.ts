@@ -81,6 +81,8 @@ export class DocumentType {
   apiOf(op: string) { const e = this.entries.get(op); return e ? `${e.family}:${e.entry.code}` : undefined; }
   rightOf(op: string) { return this.entries.get(op)?.entry.permission; }
   transitionRight(name: string, t: TransitionDef) { return t.right ?? this.rightOf(name); }
+  /** The screen of one document: `{id}` and `{docNo}` filled in (a document shown only in its list opens the list on its number). */
+  routeOf(r: Row) { return this.def.route.replace('{id}', String(r.id)).replace('{docNo}', encodeURIComponent(String(r.docNo))); }
 
   /** Every table a list page reads (kept pages are dropped when one of them is written). */
   listTables(): string[] {
@@ -120,7 +122,7 @@ export class DocumentType {
     const out: Row = {
       id: Number(r.id), docNo: String(r.docNo), docType: this.def.type, status, statusText: this.statusLabel(status), version: Number(r.version),
       createdAt: r.createdAt ?? null, createdBy: r.createdBy == null ? null : Number(r.createdBy), createdByName: r.createdByName ?? null, updatedAt: r.updatedAt ?? null,
-      route: this.def.route.replace('{id}', String(r.id)),
+      route: this.routeOf(r),
     };
     for (const f of this.header) {
       out[f.name] = expose(f, r[f.column]);
@@ -224,6 +226,8 @@ export class DocumentType {
   async save(ctx: CallContext, input: Row & { id?: number; version?: number }, extra: Row = {}, lineAt: (i: number) => LineAt = defaultLineAt) {
     const caller = ctx.caller!;
     if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
+    // a document made from its source may be given without lines: the hook completes the input first
+    if (this.def.hooks?.prepare) await this.def.hooks.prepare(ctx, input);
     const { header, lines } = this.parse(input, lineAt);
     const verified = new Set<string>();
     await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified });
@@ -478,7 +482,7 @@ export class DocumentType {
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
     const item = (t: DocumentType, r: Row, from: string | null, level: number) => ({
       docType: t.def.type, docTypeText: t.def.title, id: Number(r.id), number: String(r.docNo), status: String(r.status), statusText: t.statusLabel(String(r.status)),
-      route: t.def.route.replace('{id}', String(r.id)), from, level,
+      route: t.routeOf(r), from, level,
     });
     // up: follow the first link of each document to its source
     const ups: Array<{ t: DocumentType; r: Row }> = [];
@@ -519,7 +523,8 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
   for (const t of types.values()) {
     const p = t.def.type;
     const saveInput: InputSchema = {
-      type: 'object', required: ['lines'],
+      // with a prepare hook the lines may be left out (the hook brings them in from the source)
+      type: 'object', required: t.def.hooks?.prepare ? [] : ['lines'],
       properties: {
         id: { ...ID, title: t.def.title }, version: { ...ID, title: '版本' },
         ...(t.def.saveThen ? { [t.def.saveThen.flag]: { type: 'boolean', title: `保存后立即${t.def.transitions[t.def.saveThen.transition]!.label}` } } : {}),
