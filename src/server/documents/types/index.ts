@@ -2,6 +2,7 @@
 import type { DocumentDefinition } from '../definition.ts';
 import { inboundPlan } from './inbound-plan.ts';
 import { purchaseOrder } from './purchase-order.ts';
+import { returnPlan } from './purchase-return.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, returnPlan];

@@ -23,7 +23,7 @@ import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { cancelTask } from './inbound-task.ts';
 import { cancelInvoice } from './invoice.ts';
 import { purchaseOrders } from './purchase-order.ts';
-import { cancelPlan as cancelReturnPlan, RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
+import { RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
 import { cancelPutaway } from './putaway.ts';
 import { cancelNote } from './receiving.ts';
 
@@ -171,7 +171,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   returnPlan: {
     title: '退货出库计划', table: 'returnPlan', statuses: RETURN_STATUS, route: (_id, docNo) => returnPlanRoute(docNo),
-    cancel: cancelReturnPlan,
+    cancel: (ctx, input) => ctx.documents.get('returnPlan')!.transition(ctx, 'cancel', input),
     columns: ['lineCount', 'totalQty'],
     async describe(_tenant, f) {
       const t = TARGETS.returnPlan;
