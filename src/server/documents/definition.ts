@@ -119,6 +119,11 @@ export interface DocumentHooks {
    * `lines` (computed totals, rates) are written too.
    */
   validate?(run: SaveRun): Promise<void>;
+  /**
+   * A unique index refused the save's write (two saves passed the validate hook's own check at once):
+   * the document's refusal for it (undefined lets the database error through).
+   */
+  conflict?(ctx: CallContext, input: Row, header: Row): Promise<Error | undefined>;
   /** Adds computed values to documents as the API shows them (lines only for get, undefined in lists). */
   present?(ctx: CallContext, docs: Row[], lines?: Row[]): void | Promise<void>;
 }
@@ -203,6 +208,13 @@ export interface DocumentDefinition {
   followUps?: FollowUpDef[];
   /** header fields the list filters on (equality; `docNo` contains and a date field's range are built in) */
   listFilters?: string[];
+  /** header fields the list's number filter (`docNo`, contains) also matches, e.g. the supplier's invoice number */
+  docNoAlso?: string[];
+  /**
+   * List conditions beyond the built-in ones (a date range sent as one array, say): more inputs
+   * (JSON-schema properties, also taken by the export) and how they narrow the list's query.
+   */
+  listWhere?: { input: Record<string, Record<string, unknown>>; apply(q: any, input: Row, ctx: CallContext): any };
   /** date field of the list's dateFrom/dateTo filter (`createdAt`: the day it was made, company time) */
   dateField?: string;
   /**
@@ -242,7 +254,7 @@ export function definitionProblems(def: DocumentDefinition): string[] {
     // the audit trail records a transition under its name: it needs a label there
     if (!(name in AUDIT_ACTION_LABELS)) out.push(`${where}: 动作名 ${name} 不在操作记录的动作表中（src/core/audit-actions.ts）`);
   }
-  for (const f of def.listFilters ?? []) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
+  for (const f of [...(def.listFilters ?? []), ...(def.docNoAlso ?? [])]) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
   if (def.saveThen && !def.transitions[def.saveThen.transition]) out.push(`${where}: saveThen 的动作 ${def.saveThen.transition} 未声明`);
   if (def.dateField && def.dateField !== 'createdAt' && def.header[def.dateField]?.type !== 'date') out.push(`${where}: dateField ${def.dateField} 不是日期字段`);
   for (const u of def.followUps ?? []) for (const s of u.statuses) if (!has(s)) out.push(`${where}: 后续单据 ${u.label} 的状态 ${s} 未声明`);
