@@ -324,7 +324,7 @@ describe('purchase invoices', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ supplierId, lines: [line] }, '发票号不能为空'],
       [{ supplierId, invoiceNo: '   ', lines: [line] }, '发票号不能为空'],
-      [{ supplierId, invoiceNo: 'B1', lines: [] }, '明细至少 1 项'],
+      [{ supplierId, invoiceNo: 'B1', lines: [] }, '请至少添加一行明细'],
       [{ supplierId, invoiceNo: 'B1', invoiceDate: '2026-02-30', lines: [line] }, '发票日期不是有效的日期（YYYY-MM-DD）'],
       [{ supplierId, invoiceNo: 'B1', invoiceDate: '2026-06-10', dueDate: '2026-06-01', lines: [line] }, '付款到期日不能早于发票日期'],
       [{ supplierId, invoiceNo: 'B1', taxRate: 'abc', lines: [line] }, '税率必须是数字'],

@@ -1,8 +1,9 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
 import { inboundPlan } from './inbound-plan.ts';
+import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, returnPlan];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, returnPlan, purchaseInvoice];

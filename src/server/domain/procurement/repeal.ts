@@ -21,7 +21,6 @@ import {
 } from './common.ts';
 import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { cancelTask } from './inbound-task.ts';
-import { cancelInvoice } from './invoice.ts';
 import { purchaseOrders } from './purchase-order.ts';
 import { RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
 import { cancelPutaway } from './putaway.ts';
@@ -156,7 +155,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   purchaseInvoice: {
     title: '采购发票', table: 'purchaseInvoice', statuses: DOC_STATUS, route: (id) => `/procurement/invoiceDetail/${id}`,
-    cancel: cancelInvoice,
+    cancel: (ctx, input) => ctx.documents.get('purchaseInvoice')!.transition(ctx, 'cancel', input),
     columns: ['totalQty', 'totalAmount'],
     async describe(tenant, f) {
       const t = TARGETS.purchaseInvoice;
