@@ -5,7 +5,7 @@
 // modal's per-line edits, the returnable lines and the printable sheet). The spec gives return plans no
 // detail route: a plan opens as its list filtered to its number.
 import {
-  cancelReturn, checkReturnLines, confirmReturn, prepareReturn, presentReturn, RETURN_DOC_TYPE, RETURN_MAX_LINES, RETURN_PREFIX, RETURN_STATUS, RETURN_TITLE, shipReturn,
+  cancelReturn, checkReturnLines, confirmReturn, prepareReturn, presentReturn, RETURN_MAX_LINES, RETURN_PREFIX, RETURN_STATUS, RETURN_TITLE, shipReturn,
 } from '../../domain/procurement/purchase-return.ts';
 import { defineDocument } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
@@ -13,7 +13,7 @@ import { packInputs } from '../pack-inputs.ts';
 const status = (s: keyof typeof RETURN_STATUS, color: string) => ({ label: RETURN_STATUS[s], color });
 
 export const returnPlan = defineDocument({
-  type: RETURN_DOC_TYPE,
+  type: 'returnPlan',
   title: RETURN_TITLE,
   prefix: RETURN_PREFIX,
   table: 'returnPlan',
