@@ -203,6 +203,9 @@ describe('purchase invoices', () => {
     await ok(saveInvoice([{ receivingLineId: note.lines[0].id, qty: 2 }], { id: first.id, version: first.version, invoiceNo: 'DUP-1' }));
     await ok(t.call('oms', PI.cancel, { id: first.id }, demo));
     await ok(saveInvoice([{ receivingLineId: note.lines[0].id, qty: 1 }], { invoiceNo: 'DUP-1' }));
+    // two new invoices with one number at the same moment: one is saved, the other gets the same refusal (never a 500)
+    const race = await Promise.all([0, 1].map(() => saveInvoice([{ receivingLineId: note.lines[0].id, qty: 1 }], { invoiceNo: 'DUP-2' })));
+    expect(race.map((r) => r.code).sort()).toEqual(['200', 'PURCHASE_INVOICE_NO_TAKEN_4103']);
   });
 
   it('cancelling reverses the invoice; an invoiced receiving note cannot be cancelled', async () => {
