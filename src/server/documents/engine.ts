@@ -480,9 +480,11 @@ export class DocumentType {
     await this.def.hooks?.present?.(ctx, list);
     // each row says which of its buttons the caller may use now (a list draws only those it offers)
     for (const row of list) {
-      const { actions, governed } = this.actions(ctx, String(row.status), row);
+      const { actions, governed, editable } = this.actions(ctx, String(row.status), row);
       row.actions = actions;
       row.governed = governed;
+      // whether save may change it now (a list's edit form asks this instead of restating the statuses)
+      row.editable = editable;
     }
     return { list, total, page: input.page, pageSize: input.pageSize };
   }

@@ -658,7 +658,9 @@ export async function listLines(ctx: CallContext, input: { planId: number; page:
   const status = String(plan.status);
   const offset = (input.page - 1) * input.pageSize;
   return {
-    list: plan.lines.slice(offset, offset + input.pageSize).map((r) => ({ ...r, planId: Number(plan.id), planDocNo: String(plan.docNo), planStatus: status, planStatusText: String(plan.statusText), version: Number(plan.version) })),
+    list: plan.lines.slice(offset, offset + input.pageSize).map((r) => ({ ...r, planId: Number(plan.id), planDocNo: String(plan.docNo), planStatus: status, planStatusText: String(plan.statusText), version: Number(plan.version),
+      // the engine's answer whether the plan may change now: the modal's 修改/删除 ask it
+      planEditable: plan.editable === true })),
     total: Number(plan.lineCount), page: input.page, pageSize: input.pageSize,
   };
 }
