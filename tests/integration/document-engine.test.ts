@@ -156,6 +156,7 @@ describe('a document type declared in one definition', () => {
     // each row says what the caller may do with it now, like get
     expect(page.list[0].actions.map((a: any) => a.label)).toEqual(['确认', '作废', '删除']);
     expect(page.list[0].governed).toEqual(expect.arrayContaining(['oms:029906', 'oms:029907', 'oms:029904']));
+    expect(page.list[0].editable).toBe(true);
     const none = await ok(t.call('oms', TO.list, { page: 1, pageSize: 5, dateFrom: '2030-01-01' }, admin));
     expect(none.total).toBe(0);
   });

@@ -108,6 +108,9 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('oms', '021204', { id: plan.id, version: plan.version });
   const init = await ok('oms', '022603', { warehouseId: wh, post: true, lines: [{ productId: product.id, locationId: location.id, qty: 5 }] });
   const adjust = await ok('oms', '022703', { warehouseId: wh, reason: 'loss', post: true, lines: [{ productId: product.id, locationId: location.id, qty: -1 }] });
+  const ret = await ok('oms', '021703', { receivingNoteId: note.id, reason: '质量问题' });
+  const noteLine = (await ok('oms', '021402', { id: note.id })).lines[0];
+  const invoice = await ok('oms', '020303', { supplierId: supplier.id, invoiceNo: 'KP-INV-1', post: true, lines: [{ receivingLineId: noteLine.id, qty: 1 }] });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -118,6 +121,10 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'putaway.list': [{ page: 1, pageSize: 5 }, docs(putaway.docNo)],
     'inboundPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: plan.docNo, orderId: order2.id, containerId: box.id, warehouseId: wh, status: 'confirmed', dateFrom: '2020-01-01', dateTo: '2030-01-01' }],
     'stockInit.list': [{ page: 1, pageSize: 5 }, docs(init.docNo)],
+    'purchaseInvoice.list': [{ page: 1, pageSize: 5 }, {
+      page: 1, pageSize: 5, docNo: invoice.docNo, supplierId: supplier.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day, invoiceDate: ['2020-01-01', day],
+    }],
+    'returnPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ret.docNo, supplierId: supplier.id, warehouseId: wh, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'report.purchase': ['supplier', 'product', 'month'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },

@@ -203,6 +203,9 @@ describe('purchase invoices', () => {
     await ok(saveInvoice([{ receivingLineId: note.lines[0].id, qty: 2 }], { id: first.id, version: first.version, invoiceNo: 'DUP-1' }));
     await ok(t.call('oms', PI.cancel, { id: first.id }, demo));
     await ok(saveInvoice([{ receivingLineId: note.lines[0].id, qty: 1 }], { invoiceNo: 'DUP-1' }));
+    // two new invoices with one number at the same moment: one is saved, the other gets the same refusal (never a 500)
+    const race = await Promise.all([0, 1].map(() => saveInvoice([{ receivingLineId: note.lines[0].id, qty: 1 }], { invoiceNo: 'DUP-2' })));
+    expect(race.map((r) => r.code).sort()).toEqual(['200', 'PURCHASE_INVOICE_NO_TAKEN_4103']);
   });
 
   it('cancelling reverses the invoice; an invoiced receiving note cannot be cancelled', async () => {
@@ -324,7 +327,7 @@ describe('purchase invoices', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ supplierId, lines: [line] }, '发票号不能为空'],
       [{ supplierId, invoiceNo: '   ', lines: [line] }, '发票号不能为空'],
-      [{ supplierId, invoiceNo: 'B1', lines: [] }, '明细至少 1 项'],
+      [{ supplierId, invoiceNo: 'B1', lines: [] }, '请至少添加一行明细'],
       [{ supplierId, invoiceNo: 'B1', invoiceDate: '2026-02-30', lines: [line] }, '发票日期不是有效的日期（YYYY-MM-DD）'],
       [{ supplierId, invoiceNo: 'B1', invoiceDate: '2026-06-10', dueDate: '2026-06-01', lines: [line] }, '付款到期日不能早于发票日期'],
       [{ supplierId, invoiceNo: 'B1', taxRate: 'abc', lines: [line] }, '税率必须是数字'],

@@ -122,7 +122,7 @@ describe('return outbound plans', () => {
     // the lines modal: change a's quantity; more than was received is refused naming the line
     const lines = await ok(t.call('oms', RP.lines, { filters: { planId: plan.id } }, demo));
     expect(lines.total).toBe(2);
-    expect(lines.list[0]).toMatchObject({ planStatus: 'draft', version: 1, qty: 100 });
+    expect(lines.list[0]).toMatchObject({ planStatus: 'draft', planEditable: true, version: 1, qty: 100 });
     const over = await t.call('oms', RP.saveLine, { id: lines.list[0].id, version: 1, qty: 101 }, demo);
     expect(over).toMatchObject({ code: 'RETURN_OVER_4121', msg: `收货单 ${note.docNo} 第 1 行商品 ${a.code} 退货数量超出：收货 100，已退 0，本次 101，最多还可退 100` });
     const changed = await ok(t.call('oms', RP.saveLine, { id: lines.list[0].id, version: 1, big: 3, small: 4 }, demo)); // 3 × 12 + 4 = 40
@@ -144,6 +144,8 @@ describe('return outbound plans', () => {
     const after = await ok(t.call('oms', RP.returnable, { supplierId, receivingNoteId: note.id }, demo));
     expect(after.list.map((r: any) => [r.productCode, r.returnableQty, r.availableQty])).toEqual([[a.code, 60, 60]]);
     // a confirmed plan is not edited any more
+    expect((await ok(t.call('oms', RP.lines, { planId: plan.id }, demo))).list[0].planEditable).toBe(false);
+    expect((await ok(t.call('oms', RP.list, { filters: { docNo: plan.docNo } }, demo))).list[0]).toMatchObject({ editable: false, actions: [expect.objectContaining({ name: 'ship' }), expect.objectContaining({ name: 'cancel' })] });
     expect((await t.call('oms', RP.saveLine, { id: lines.list[0].id, version: 3, qty: 5 }, demo)).code).toBe('PURCHASE_DOC_STATUS_4091');
     expect((await t.call('oms', RP.confirm, { id: plan.id }, demo)).msg).toBe(`退货出库计划 ${plan.docNo} 当前状态为“已确认”，不能确认`);
 

@@ -102,6 +102,12 @@ export interface SavingRun extends SaveRun {
 
 export interface DocumentHooks {
   /**
+   * Completes the raw input of a save before anything is parsed (runs outside the transaction): a
+   * document made from a source document may be sent without lines, which the hook brings in. With it
+   * the save's input does not require `lines`. Throw validationError / bizError to refuse.
+   */
+  prepare?(ctx: CallContext, input: Row): Promise<void>;
+  /**
    * Runs inside the save's transaction after the header row is written and before the lines are
    * replaced (the old ones are still there on an update): claims and quantities held elsewhere.
    */
@@ -113,6 +119,11 @@ export interface DocumentHooks {
    * `lines` (computed totals, rates) are written too.
    */
   validate?(run: SaveRun): Promise<void>;
+  /**
+   * A unique index refused the save's write (two saves passed the validate hook's own check at once):
+   * the document's refusal for it (undefined lets the database error through).
+   */
+  conflict?(ctx: CallContext, input: Row, header: Row): Promise<Error | undefined>;
   /** Adds computed values to documents as the API shows them (lines only for get, undefined in lists). */
   present?(ctx: CallContext, docs: Row[], lines?: Row[]): void | Promise<void>;
 }
@@ -200,6 +211,13 @@ export interface DocumentDefinition {
   followUps?: FollowUpDef[];
   /** header fields the list filters on (equality; `docNo` contains and a date field's range are built in) */
   listFilters?: string[];
+  /** header fields the list's number filter (`docNo`, contains) also matches, e.g. the supplier's invoice number */
+  docNoAlso?: string[];
+  /**
+   * List conditions beyond the built-in ones (a date range sent as one array, say): more inputs
+   * (JSON-schema properties, also taken by the export) and how they narrow the list's query.
+   */
+  listWhere?: { input: Record<string, Record<string, unknown>>; apply(q: any, input: Row, ctx: CallContext): any };
   /** date field of the list's dateFrom/dateTo filter (`createdAt`: the day it was made, company time) */
   dateField?: string;
   /**
@@ -219,7 +237,7 @@ export interface DocumentDefinition {
   statusCode?: BusinessCode;
   /** the export: document columns, then line columns (default: every exported header and line field) */
   export?: { header?: ExportColumn[]; lines?: ExportColumn[] };
-  /** the screen that opens one document, `{id}` filled in */
+  /** the screen that opens one document, `{id}` (and `{docNo}`) filled in */
   route: string;
   /** catalog entries generated from the definition (documents the JSON catalog does not list) */
   endpoints?: EndpointCodes;
@@ -239,7 +257,7 @@ export function definitionProblems(def: DocumentDefinition): string[] {
     // the audit trail records a transition under its name: it needs a label there
     if (!(name in AUDIT_ACTION_LABELS)) out.push(`${where}: 动作名 ${name} 不在操作记录的动作表中（src/core/audit-actions.ts）`);
   }
-  for (const f of def.listFilters ?? []) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
+  for (const f of [...(def.listFilters ?? []), ...(def.docNoAlso ?? [])]) if (!def.header[f]) out.push(`${where}: 筛选字段 ${f} 不是表头字段`);
   if (def.saveThen && !def.transitions[def.saveThen.transition]) out.push(`${where}: saveThen 的动作 ${def.saveThen.transition} 未声明`);
   if (def.dateField && def.dateField !== 'createdAt' && def.header[def.dateField]?.type !== 'date') out.push(`${where}: dateField ${def.dateField} 不是日期字段`);
   for (const u of def.followUps ?? []) for (const s of u.statuses) if (!has(s)) out.push(`${where}: 后续单据 ${u.label} 的状态 ${s} 未声明`);

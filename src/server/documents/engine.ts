@@ -44,6 +44,7 @@ export const ENGINE_ID_VERSION_INPUT: InputSchema = {
   type: 'object', required: ['id'], properties: { id: { ...ID, title: '单据' }, version: { ...ID, title: '版本' } },
 };
 
+const isUniqueViolation = (e: unknown) => ['23505', 'SQLITE_CONSTRAINT_UNIQUE'].includes(String((e as { code?: string })?.code));
 const tzOf = (ctx: CallContext) => ctx.caller?.company.timeZone ?? 8;
 const mayUse = (ctx: CallContext, right: string | undefined) => !right || right === '1' || !!ctx.caller?.allRights || !!ctx.caller?.rights.has(right);
 
@@ -81,6 +82,8 @@ export class DocumentType {
   apiOf(op: string) { const e = this.entries.get(op); return e ? `${e.family}:${e.entry.code}` : undefined; }
   rightOf(op: string) { return this.entries.get(op)?.entry.permission; }
   transitionRight(name: string, t: TransitionDef) { return t.right ?? this.rightOf(name); }
+  /** The screen of one document: `{id}` and `{docNo}` filled in (a document shown only in its list opens the list on its number). */
+  routeOf(r: Row) { return this.def.route.replace('{id}', String(r.id)).replace('{docNo}', encodeURIComponent(String(r.docNo))); }
 
   /** Every table a list page reads (kept pages are dropped when one of them is written). */
   listTables(): string[] {
@@ -120,7 +123,7 @@ export class DocumentType {
     const out: Row = {
       id: Number(r.id), docNo: String(r.docNo), docType: this.def.type, status, statusText: this.statusLabel(status), version: Number(r.version),
       createdAt: r.createdAt ?? null, createdBy: r.createdBy == null ? null : Number(r.createdBy), createdByName: r.createdByName ?? null, updatedAt: r.updatedAt ?? null,
-      route: this.def.route.replace('{id}', String(r.id)),
+      route: this.routeOf(r),
     };
     for (const f of this.header) {
       out[f.name] = expose(f, r[f.column]);
@@ -224,6 +227,8 @@ export class DocumentType {
   async save(ctx: CallContext, input: Row & { id?: number; version?: number }, extra: Row = {}, lineAt: (i: number) => LineAt = defaultLineAt) {
     const caller = ctx.caller!;
     if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
+    // a document made from its source may be given without lines: the hook completes the input first
+    if (this.def.hooks?.prepare) await this.def.hooks.prepare(ctx, input);
     const { header, lines } = this.parse(input, lineAt);
     const verified = new Set<string>();
     await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified });
@@ -284,6 +289,10 @@ export class DocumentType {
       for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);
       if (then) Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }));
       return answer;
+    }).catch(async (e: unknown) => {
+      // two saves passed the hook's own uniqueness check at once: the index refused one, in the document's words
+      if (this.def.hooks?.conflict && isUniqueViolation(e)) throw (await this.def.hooks.conflict(ctx, input, header)) ?? e;
+      throw e;
     });
   }
 
@@ -425,6 +434,7 @@ export class DocumentType {
         : f.type === 'enum' ? { enum: [...f.values!.map((v) => v.value), null], title: f.title }
           : { type: ['string', 'null'], maxLength: 100, title: f.title };
     }
+    Object.assign(props, this.def.listWhere?.input ?? {});
     if (this.def.dateField) {
       props.dateFrom = { type: ['string', 'null'], format: 'date', title: '开始日期' };
       props.dateTo = { type: ['string', 'null'], format: 'date', title: '结束日期' };
@@ -436,7 +446,11 @@ export class DocumentType {
     const h = this.def.table;
     let where = ctx.tenant.select(h);
     const docNo = typeof input.docNo === 'string' ? input.docNo.trim() : '';
-    if (docNo) where = where.where(`${h}.docNo`, 'like', `%${docNo.replace(/[\\%_]/g, '')}%`);
+    if (docNo) {
+      const like = `%${docNo.replace(/[\\%_]/g, '')}%`;
+      const cols = [`${h}.docNo`, ...(this.def.docNoAlso ?? []).map((n) => `${h}.${this.header.find((f) => f.name === n)!.column}`)];
+      where = where.where((eb: any) => eb.or(cols.map((c) => eb(c, 'like', like))));
+    }
     if (input.status) where = where.where(`${h}.status`, '=', input.status);
     for (const name of this.def.listFilters ?? []) {
       const v = input[name];
@@ -453,6 +467,7 @@ export class DocumentType {
       if (input.dateFrom) where = where.where(col, '>=', input.dateFrom);
       if (input.dateTo) where = where.where(col, '<=', input.dateTo);
     }
+    if (this.def.listWhere) where = this.def.listWhere.apply(where, input, ctx);
     const counted = (await where.select((eb: any) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
     const total = Number(counted?.total ?? 0);
     const offset = (input.page - 1) * input.pageSize;
@@ -465,9 +480,11 @@ export class DocumentType {
     await this.def.hooks?.present?.(ctx, list);
     // each row says which of its buttons the caller may use now (a list draws only those it offers)
     for (const row of list) {
-      const { actions, governed } = this.actions(ctx, String(row.status), row);
+      const { actions, governed, editable } = this.actions(ctx, String(row.status), row);
       row.actions = actions;
       row.governed = governed;
+      // whether save may change it now (a list's edit form asks this instead of restating the statuses)
+      row.editable = editable;
     }
     return { list, total, page: input.page, pageSize: input.pageSize };
   }
@@ -478,7 +495,7 @@ export class DocumentType {
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
     const item = (t: DocumentType, r: Row, from: string | null, level: number) => ({
       docType: t.def.type, docTypeText: t.def.title, id: Number(r.id), number: String(r.docNo), status: String(r.status), statusText: t.statusLabel(String(r.status)),
-      route: t.def.route.replace('{id}', String(r.id)), from, level,
+      route: t.routeOf(r), from, level,
     });
     // up: follow the first link of each document to its source
     const ups: Array<{ t: DocumentType; r: Row }> = [];
@@ -519,7 +536,8 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
   for (const t of types.values()) {
     const p = t.def.type;
     const saveInput: InputSchema = {
-      type: 'object', required: ['lines'],
+      // with a prepare hook the lines may be left out (the hook brings them in from the source)
+      type: 'object', required: t.def.hooks?.prepare ? [] : ['lines'],
       properties: {
         id: { ...ID, title: t.def.title }, version: { ...ID, title: '版本' },
         ...(t.def.saveThen ? { [t.def.saveThen.flag]: { type: 'boolean', title: `保存后立即${t.def.transitions[t.def.saveThen.transition]!.label}` } } : {}),

@@ -1,29 +1,20 @@
 // Purchase invoice calls (oms 0203xx) and invoice stock reads (cdm 0114xx). The logic lives in
-// src/server/domain/procurement/invoice.ts and invoice-stock.ts.
+// src/server/domain/procurement/invoice.ts and invoice-stock.ts; the
+// invoice itself is a document on the engine (src/server/documents/types/purchase-invoice.ts).
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
-import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
-import {
-  cancelInvoice, exportInvoices, getInvoice, invoiceableLines, listInvoices, PI_LINES_INPUT, PI_LIST_INPUT, PI_SAVE_INPUT, postInvoice, saveInvoice,
-  type PiLinesInput, type PiListInput, type PiSaveInput,
-} from '../domain/procurement/invoice.ts';
+import { invoiceableLines, PI_LINES_INPUT, type PiLinesInput } from '../domain/procurement/invoice.ts';
 import {
   INVOICE_STOCK_LIST_INPUT, INVOICE_STOCK_MOVES_INPUT, invoiceStockList, invoiceStockMoves, invoiceStockOf,
   type InvoiceStockListInput, type InvoiceStockMovesInput,
 } from '../domain/procurement/invoice-stock.ts';
 import type { OpsDeps } from './index.ts';
 
-type IdVersion = { id: number; version?: number };
-
 export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
-    'purchaseInvoice.list': acceptingFilters({ input: PI_LIST_INPUT, run: (ctx, input: PiListInput) => listInvoices(ctx, input) }),
-    'purchaseInvoice.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getInvoice(ctx, input.id) },
-    'purchaseInvoice.save': { input: PI_SAVE_INPUT, run: (ctx, input: PiSaveInput) => saveInvoice(ctx, input) },
-    'purchaseInvoice.post': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postInvoice(ctx, input) },
-    'purchaseInvoice.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelInvoice(ctx, input) },
+    // list, get, save, post, cancel and export are served by the document engine
+    // (src/server/documents/types/purchase-invoice.ts)
     'purchaseInvoice.lines': acceptingFilters({ input: PI_LINES_INPUT, run: (ctx, input: PiLinesInput) => invoiceableLines(ctx, input) }),
-    'purchaseInvoice.export': acceptingFilters({ input: PI_LIST_INPUT, run: (ctx, input: PiListInput) => exportInvoices(ctx, input) }),
 
     'invoiceStock.list': acceptingFilters({ input: INVOICE_STOCK_LIST_INPUT, run: (ctx, input: InvoiceStockListInput) => invoiceStockList(ctx, input) }),
     'invoiceStock.moves': acceptingFilters({ input: INVOICE_STOCK_MOVES_INPUT, run: (ctx, input: InvoiceStockMovesInput) => invoiceStockMoves(ctx, input) }),

@@ -4,9 +4,8 @@ import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
 import {
-  cancelPlan, confirmPlan, getPlan, listLines, listPlans, PRINT_INPUT, printPlan, removeLine, RETURN_LINE_SAVE_INPUT, RETURN_LINES_INPUT, RETURN_LIST_INPUT,
-  RETURN_SAVE_INPUT, RETURNABLE_INPUT, returnableLines, returnableNotes, saveLine, savePlan, shipPlan,
-  type ReturnableInput, type ReturnLineSaveInput, type ReturnListInput, type ReturnSaveInput,
+  listLines, PRINT_INPUT, printPlan, removeLine, RETURN_LINE_SAVE_INPUT, RETURN_LINES_INPUT, RETURNABLE_INPUT, returnableLines, returnableNotes, saveLine,
+  type ReturnableInput, type ReturnLineSaveInput,
 } from '../domain/procurement/purchase-return.ts';
 import {
   CANCEL_HANDLERS, createRepeal, getRepeal, listRepeals, previewRepeal, REPEAL_CREATE_INPUT, REPEAL_LIST_INPUT, REPEAL_PREVIEW_INPUT,
@@ -33,12 +32,8 @@ type IdVersion = { id: number; version?: number };
 export function purchaseReturnOps(deps: OpsDeps): Record<string, OpHandler> {
   let rights: CancelRights | undefined;
   return {
-    'returnPlan.list': acceptingFilters({ input: RETURN_LIST_INPUT, run: (ctx, input: ReturnListInput) => listPlans(ctx, input) }),
-    'returnPlan.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPlan(ctx, input.id) },
-    'returnPlan.save': { input: RETURN_SAVE_INPUT, run: (ctx, input: ReturnSaveInput) => savePlan(ctx, input) },
-    'returnPlan.confirm': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => confirmPlan(ctx, input) },
-    'returnPlan.ship': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => shipPlan(ctx, input) },
-    'returnPlan.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPlan(ctx, input) },
+    // list, get, save, confirm, ship and cancel are served by the document engine
+    // (src/server/documents/types/purchase-return.ts)
     'returnPlan.returnable': acceptingFilters({ input: RETURNABLE_INPUT, run: (ctx, input: ReturnableInput) => returnableLines(ctx, input) }),
     'returnPlan.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => returnableNotes(ctx, input) },
     'returnPlan.lines': acceptingFilters({ input: RETURN_LINES_INPUT, run: (ctx, input: { planId: number; page: number; pageSize: number }) => listLines(ctx, input) }),

@@ -2,8 +2,10 @@
 import type { DocumentDefinition } from '../definition.ts';
 import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
+import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
+import { returnPlan } from './purchase-return.ts';
 import { salesOrder } from './sales-order.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, salesOrder, deliveryPlan];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan];

@@ -1,8 +1,13 @@
 // Return outbound plans (退货出库计划, `return_plan` + lines): goods sent back to a supplier, DESIGN §4.4.
-// draft → confirmed → shipped; cancelled from each of them. Every transition is one conditional UPDATE.
+// The plan itself — statuses, save, confirm, ship, cancel, list, get — is served by the document engine
+// (src/server/documents/types/purchase-return.ts); this module holds what the engine calls and what it
+// does not serve:
 //  - A line names a product, the location the goods leave from, a quantity (small units) and, usually,
 //    the posted receiving line the goods came in on; its unit price is then that order line's price.
 //    Lines without a receiving line (goods received before the system) carry a price of their own.
+//    A plan may be made from a posted receiving note alone (prepareReturn brings its returnable lines
+//    in, bounded by the stock still there); a line without a location is split over the locations that
+//    hold the product, preferring where the receipt went (checkReturnLines).
 //  - Confirming, in one transaction: the status; each receiving note named by the lines claimed while
 //    posted (its cancellation takes the same row, so the two serialise); each receiving line's returned
 //    quantity by one conditional UPDATE that only passes while returned ≤ received (RETURN_OVER_4121
@@ -13,23 +18,23 @@
 //  - Cancelling undoes what the plan did: a confirmed plan releases its reservation and gives the
 //    returned quantities back; a shipped plan is reversed (the shipment was recorded in error: the goods
 //    come back to the locations they left, kind 'reverse') and gives the returned quantities back.
-import crypto from 'node:crypto';
+//  - The lines modal of the list screen changes or removes one line of a draft (saveLine, removeLine);
+//    the returnable receiving lines and notes feed the new-plan form; the plan prints as an HTML sheet.
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
-import { companyDateRange, formatTime } from '../../../core/format.ts';
+import { formatTime } from '../../../core/format.ts';
 import { splitUnits } from '../../../core/stock-units.ts';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
+import type { DocumentType } from '../../documents/engine.ts';
+import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { decimalOf } from '../../resources/fields.ts';
+import { isEmpty } from '../../resources/fields.ts';
 import { escapeHtml } from '../email.ts';
-import { nextDocumentNo } from '../sequence.ts';
-import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
-import { addGuarded, insertMany } from '../../db/raw-sql.ts';
-import {
-  packQtyProps, DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, refusal, statusError, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS,
-} from './common.ts';
+import { MAX_MOVE_QTY, type StockMove } from '../stock/ledger.ts';
+import { addGuarded } from '../../db/raw-sql.ts';
+import { packQtyProps, DOC_STATUS, moneyText, priceText, refusal, statusError, text, tz, type Row } from './common.ts';
 import { lineQty } from './purchase-order.ts';
 
 export const RETURN_TITLE = '退货出库计划';
@@ -39,52 +44,14 @@ export const RETURN_STATUS = { draft: '草稿', confirmed: '已确认', shipped:
 export type ReturnStatus = keyof typeof RETURN_STATUS;
 const RN_TITLE = '收货单';
 const LINE_TITLE = '退货明细';
-const MAX_LINES = 2000;
-const MAX_PRICE = new Decimal('1000000000');
+export const RETURN_MAX_LINES = 2000;
+const MAX_LINES = RETURN_MAX_LINES;
 
 /** The list route opened on one plan (the spec gives return plans no detail route). */
 export const returnPlanRoute = (docNo: string) => `/procurement/outPlan/list?docNo=${encodeURIComponent(docNo)}`;
 
-export const RETURN_SAVE_INPUT: InputSchema = {
-  type: 'object',
-  required: ['reason'],
-  properties: {
-    id: { type: 'integer', minimum: 1, title: RETURN_TITLE },
-    version: { type: 'integer', minimum: 1, title: '版本' },
-    receivingNoteId: { type: ['integer', 'null'], minimum: 1, title: '收货单' },
-    supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    reason: { type: 'string', minLength: 1, maxLength: 500, title: '退货原因' },
-    remark: { type: ['string', 'null'], maxLength: 500, title: '备注' },
-    lines: {
-      type: 'array', minItems: 1, maxItems: MAX_LINES, title: '明细',
-      items: {
-        type: 'object',
-        properties: {
-          receivingLineId: { type: ['integer', 'null'], minimum: 1, title: '收货明细' },
-          productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
-          locationId: { type: ['integer', 'null'], minimum: 1, title: '出库库位' },
-          ...packQtyProps('qty', '退货数量'),
-          price: { type: ['string', 'number', 'null'], maxLength: 30, title: '单价' },
-          remark: { type: ['string', 'null'], maxLength: 200, title: '备注' },
-        },
-      },
-    },
-  },
-};
-
-export const RETURN_LIST_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING_PROPS,
-    docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
-    supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    status: { enum: [...Object.keys(RETURN_STATUS), null], title: '状态' },
-    dateFrom: { type: ['string', 'null'], maxLength: 10, title: '开始日期' },
-    dateTo: { type: ['string', 'null'], maxLength: 10, title: '结束日期' },
-  },
-};
+/** The return plans the engine serves. */
+const returnPlans = (ctx: CallContext): DocumentType => ctx.documents.get(RETURN_DOC_TYPE)!;
 
 export const RETURN_LINES_INPUT: InputSchema = {
   type: 'object',
@@ -129,6 +96,7 @@ export const PRINT_INPUT: InputSchema = {
   },
 };
 
+
 export interface ReturnLineInput {
   receivingLineId?: number | null;
   productId?: number | null;
@@ -137,30 +105,9 @@ export interface ReturnLineInput {
   big?: number | null;
   mid?: number | null;
   small?: number | null;
-  price?: string | number | null;
+  /** × 10^4 (parsed by the engine's decimal field) */
+  price?: number | null;
   remark?: string | null;
-}
-
-export interface ReturnSaveInput {
-  id?: number;
-  version?: number;
-  receivingNoteId?: number | null;
-  supplierId?: number | null;
-  warehouseId?: number | null;
-  reason: string;
-  remark?: string | null;
-  lines?: ReturnLineInput[];
-}
-
-export interface ReturnListInput {
-  page: number;
-  pageSize: number;
-  docNo?: string | null;
-  supplierId?: number | null;
-  warehouseId?: number | null;
-  status?: ReturnStatus | null;
-  dateFrom?: string | null;
-  dateTo?: string | null;
 }
 
 export interface ReturnLineSaveInput {
@@ -193,15 +140,6 @@ interface CheckedLine {
   amount: number;
   receivingLineId: number | null;
   remark: string | null;
-}
-
-export interface ReturnResult {
-  id: number;
-  docNo: string;
-  status: ReturnStatus;
-  version: number;
-  totalQty: number;
-  totalAmount: string;
 }
 
 const likeText = (s: string) => `%${s.replace(/[\\%_]/g, '')}%`;
@@ -392,12 +330,8 @@ async function checkLines(ctx: CallContext, h: Header, input: ReturnLineInput[],
       if (!p) { err('productId', '商品不存在'); return; }
       productId = x.productId;
       packs = p;
-      const d = x.price == null || x.price === '' ? new Decimal(0) : decimalOf(x.price);
-      if (!d) { err('price', '单价必须是数字'); return; }
-      if (d.isNegative()) { err('price', '单价不能小于 0'); return; }
-      if (d.greaterThan(MAX_PRICE)) { err('price', `单价不能大于 ${MAX_PRICE.toFixed()}`); return; }
-      if (d.decimalPlaces() > PRICE_SCALE) { err('price', `单价最多 ${PRICE_SCALE} 位小数`); return; }
-      price = d.times(10 ** PRICE_SCALE).toNumber();
+      // the engine parsed the price (decimal field: ≥ 0, 4 decimals, stored × 10^4)
+      price = x.price == null ? 0 : Number(x.price);
       free = true;
     }
     const qty = lineQty(x, packs, { line: i + 1, productId });
@@ -454,109 +388,98 @@ async function checkLines(ctx: CallContext, h: Header, input: ReturnLineInput[],
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Saving, state transitions
+// Saving (the engine's prepare and validate hooks)
 
-/** Creates a draft (from a receiving note, or a supplier and warehouse with lines) or updates one. */
-export async function savePlan(ctx: CallContext, input: ReturnSaveInput): Promise<ReturnResult> {
-  const caller = ctx.caller!;
+/** What prepareReturn found, for the validate hook of the same save (keyed by the input object). */
+const prepared = new WeakMap<Row, { h: Header; note?: Row }>();
+
+const positiveId = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= 2_147_483_647;
+
+/**
+ * Completes a save's input: the supplier and warehouse of the plan being edited, or of the receiving note
+ * it is made from; its stored lines when an edit names none; the note's returnable lines when a new plan
+ * names only the note.
+ */
+export async function prepareReturn(ctx: CallContext, input: Row): Promise<void> {
   const tenant = ctx.tenant;
-  if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
-  const reason = input.reason.trim();
-  if (!reason) throw validationError([{ field: 'reason', message: '退货原因不能为空' }]);
+  if (isEmpty(input.reason)) throw validationError([{ field: 'reason', message: '退货原因不能为空' }]);
+  for (const [f, title] of [['receivingNoteId', '收货单'], ['supplierId', '供应商'], ['warehouseId', '仓库']] as const) {
+    if (input[f] != null && !positiveId(input[f])) throw validationError([{ field: f, message: `${title}格式不正确` }]);
+  }
   let h: Header;
   let note: Row | undefined;
   if (input.id !== undefined) {
     // supplier and warehouse stay what the plan was made with
-    const plan = (await tenant.select('returnPlan').select(['id', 'docNo', 'status', 'version', 'supplierId', 'warehouseId']).where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+    const plan = (await tenant.select('returnPlan').select(['id', 'docNo', 'status', 'version', 'supplierId', 'warehouseId']).where('id', '=', Number(input.id)).executeTakeFirst()) as Row | undefined;
     if (!plan) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
     if (plan.status !== 'draft') throw statusError(RETURN_TITLE, RETURN_STATUS, plan, '修改');
     h = await checkHeader(ctx, Number(plan.supplierId), Number(plan.warehouseId));
+    if (input.lines == null) {
+      // an edit of the header alone keeps the lines as they are
+      input.lines = ((await tenant.select('returnPlanLine').select(['receivingLineId', 'productId', 'locationId', 'qty', 'price', 'remark']).where('planId', '=', plan.id).orderBy('lineNo').execute()) as Row[])
+        .map((l) => ({ receivingLineId: l.receivingLineId, productId: l.productId, locationId: l.locationId, qty: Number(l.qty), price: priceText(l.price), remark: l.remark }));
+    }
   } else if (input.receivingNoteId) {
     note = (await tenant.select('receivingNote').innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'receivingNote.orderId').onRef('po.companyId', '=', 'receivingNote.companyId'))
       .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.status', 'receivingNote.warehouseId', 'po.supplierId'])
-      .where('receivingNote.id', '=', input.receivingNoteId).executeTakeFirst()) as Row | undefined;
+      .where('receivingNote.id', '=', Number(input.receivingNoteId)).executeTakeFirst()) as Row | undefined;
     if (!note) throw validationError([{ field: 'receivingNoteId', message: '收货单不存在' }]);
     if (note.status !== 'posted') throw statusError(RN_TITLE, DOC_STATUS, note, '退货');
     if (input.supplierId && input.supplierId !== Number(note.supplierId)) throw validationError([{ field: 'supplierId', message: `收货单 ${String(note.docNo)} 不是所选供应商的收货单` }]);
     if (input.warehouseId && input.warehouseId !== Number(note.warehouseId)) throw validationError([{ field: 'warehouseId', message: `收货单 ${String(note.docNo)} 不是所选仓库的收货单` }]);
     h = await checkHeader(ctx, Number(note.supplierId), Number(note.warehouseId));
+    if (input.lines == null) input.lines = await linesFromNote(ctx, note, h);
   } else {
     const missing: FieldError[] = [];
     if (!input.supplierId) missing.push({ field: 'supplierId', message: '供应商不能为空（或选择收货单）' });
     if (!input.warehouseId) missing.push({ field: 'warehouseId', message: '仓库不能为空（或选择收货单）' });
     if (!input.lines) missing.push({ field: 'lines', message: '明细不能为空（或选择收货单）' });
     if (missing.length) throw validationError(missing);
-    h = await checkHeader(ctx, input.supplierId!, input.warehouseId!);
+    h = await checkHeader(ctx, Number(input.supplierId), Number(input.warehouseId));
   }
-  const wanted = input.lines ?? (note ? await linesFromNote(ctx, note, h) : undefined);
-  const checked = wanted ? await checkLines(ctx, h, wanted, note) : undefined;
-  const now = new Date().toISOString();
-  return ctx.transaction(async (db, tx) => {
-    const header: Row = {
-      reason, remark: input.remark ?? null, updatedAt: now, updatedBy: caller.accountId,
-      ...(checked ? {
-        currencyId: checked.currencyId, orderId: checked.orderId, receivingNoteId: checked.receivingNoteId,
-        lineCount: checked.lines.length, totalQty: checked.totalQty, totalAmount: checked.totalAmount,
-      } : {}),
-    };
-    let id: number;
-    let docNo = '';
-    let version = 1;
-    let totals: Row;
-    if (input.id !== undefined) {
-      const updated = (await tx.update('returnPlan').set({ ...header, version: sql`${sql.ref('version')} + 1` })
-        .where('id', '=', input.id).where('status', '=', 'draft').where('version', '=', input.version!)
-        .returning(['id', 'docNo', 'version', 'totalQty', 'totalAmount']).executeTakeFirst()) as Row | undefined;
-      if (!updated) throw await refusal(tx, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['draft'], '修改');
-      id = Number(updated.id);
-      docNo = String(updated.docNo);
-      version = Number(updated.version);
-      totals = updated;
-      if (checked) await tx.delete('returnPlanLine').where('planId', '=', id).execute();
-    } else {
-      const inserted = (await tx.insert('returnPlan', {
-        ...header, supplierId: h.supplierId, warehouseId: h.warehouseId, docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, status: 'draft',
-        version: 1, createdAt: now, createdBy: caller.accountId,
-      }).returning(['id', 'totalQty', 'totalAmount']).executeTakeFirstOrThrow()) as Row;
-      id = Number(inserted.id);
-      totals = inserted;
-    }
-    if (checked) {
-      await insertMany(db, 'return_plan_line', ['company_id', 'plan_id', 'line_no', 'product_id', 'location_id', 'qty', 'price', 'amount', 'receiving_line_id', 'remark'],
-        checked.lines.map((l, i) => [tx.companyId, id, i + 1, l.productId, l.locationId, l.qty, l.price, l.amount, l.receivingLineId, l.remark]));
-    }
-    if (!docNo) {
-      docNo = await nextDocumentNo(db, tx.companyId, RETURN_PREFIX, tz(ctx));
-      await tx.update('returnPlan').set({ docNo }).where('id', '=', id).execute();
-    }
-    await ctx.audit({
-      action: input.id !== undefined ? 'update' : 'create', entity: RETURN_DOC_TYPE, recordId: id, recordLabel: docNo,
-      changes: [
-        { field: 'supplierId', title: '供应商', from: null, to: h.supplierName },
-        { field: 'reason', title: '退货原因', from: null, to: reason },
-        ...(checked ? [{ field: 'lineCount', title: '明细行数', from: null, to: checked.lines.length }, { field: 'totalQty', title: '退货数量', from: null, to: checked.totalQty }] : []),
-      ],
-    }, db);
-    return {
-      id, docNo, status: 'draft', version,
-      totalQty: checked ? checked.totalQty : Number(totals.totalQty), totalAmount: moneyText(checked ? checked.totalAmount : totals.totalAmount),
-    };
+  input.supplierId = h.supplierId;
+  input.warehouseId = h.warehouseId;
+  prepared.set(input, { h, note });
+}
+
+/**
+ * The lines checked against their receiving lines and the stock, each without a location split over the
+ * locations that hold the product; the plan's currency, source order and note, and totals on the header.
+ */
+export async function checkReturnLines(run: SaveRun): Promise<void> {
+  const { ctx, input, header, lines } = run;
+  const { h, note } = prepared.get(input)!;
+  const raw = (input.lines ?? []) as Row[];
+  const wanted: ReturnLineInput[] = lines.map((l, i) => ({
+    receivingLineId: l.receivingLineId as number | null, productId: l.productId as number | null, locationId: l.locationId as number | null,
+    qty: l.qty as number | null, big: raw[i]?.big as number | null, mid: raw[i]?.mid as number | null, small: raw[i]?.small as number | null,
+    price: l.price as number | null, remark: l.remark as string | null,
+  }));
+  const checked = await checkLines(ctx, h, wanted, note);
+  lines.splice(0, lines.length, ...checked.lines.map((l) => ({ ...l })));
+  Object.assign(header, {
+    currencyId: checked.currencyId, orderId: checked.orderId, receivingNoteId: checked.receivingNoteId,
+    lineCount: checked.lines.length, totalQty: checked.totalQty, totalAmount: checked.totalAmount,
   });
+  // supplier, warehouse, products and locations were read above through the company's scope
+  for (const f of ['supplierId', 'warehouseId', 'productId', 'locationId']) run.verified.add(f);
 }
 
-async function planLines(tenant: Tenant, planId: number) {
-  return ((await tenant.select('returnPlanLine').select(['lineNo', 'productId', 'locationId', 'qty', 'receivingLineId']).where('planId', '=', planId).orderBy('lineNo').execute()) as Row[])
-    .map((r) => ({
-      lineNo: Number(r.lineNo), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty),
-      receivingLineId: r.receivingLineId == null ? null : Number(r.receivingLineId),
-    }));
-}
+// ---------------------------------------------------------------------------------------------------
+// Transitions (the engine's hooks, inside the transition's transaction)
 
-type PlanLine = Awaited<ReturnType<typeof planLines>>[number];
+interface PlanLine { lineNo: number; productId: number; locationId: number | null; qty: number; receivingLineId: number | null }
 
-function movesOf(id: number, warehouseId: number, lines: PlanLine[], what: 'reserve' | 'release' | 'ship' | 'reverse'): StockMove[] {
+const planLines = (rows: Row[]): PlanLine[] => rows.map((r) => ({
+  lineNo: Number(r.lineNo), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty),
+  receivingLineId: r.receivingLineId == null ? null : Number(r.receivingLineId),
+}));
+
+type PlanMove = Omit<StockMove, 'docType' | 'docId'>;
+
+function movesOf(warehouseId: number, lines: PlanLine[], what: 'reserve' | 'release' | 'ship' | 'reverse'): PlanMove[] {
   return lines.map((l) => {
-    const m: StockMove = { productId: l.productId, warehouseId, locationId: l.locationId, kind: what, docType: RETURN_DOC_TYPE, docId: id, docLine: l.lineNo };
+    const m: PlanMove = { productId: l.productId, warehouseId, locationId: l.locationId, kind: what, docLine: l.lineNo };
     if (what === 'reserve') m.reserved = l.qty;
     else if (what === 'release') m.reserved = -l.qty;
     else if (what === 'ship') { m.qty = -l.qty; m.reserved = -l.qty; } else m.qty = l.qty;
@@ -594,68 +517,35 @@ async function applyReturned(db: DB, tenant: Tenant, lines: PlanLine[], sign: 1 
   }
 }
 
-function result(doc: Row, status: ReturnStatus, id: number): ReturnResult {
-  return { id, docNo: String(doc.docNo), status, version: Number(doc.version), totalQty: Number(doc.totalQty), totalAmount: moneyText(doc.totalAmount) };
-}
-
-/** One conditional UPDATE from `from` to `to`; undefined when the plan is not in `from` (or the version moved). */
-async function move(tenant: Tenant, input: { id: number; version?: number }, from: ReturnStatus, to: ReturnStatus, stamp: 'confirmed' | 'shipped' | 'cancelled', by: number) {
-  const now = new Date().toISOString();
-  let q = tenant.update('returnPlan').set({ status: to, [`${stamp}At`]: now, [`${stamp}By`]: by, updatedAt: now, updatedBy: by, version: sql`${sql.ref('version')} + 1` })
-    .where('id', '=', input.id).where('status', '=', from);
-  if (input.version !== undefined) q = q.where('version', '=', input.version);
-  return (await q.returning(['id', 'docNo', 'version', 'warehouseId', 'totalQty', 'totalAmount']).executeTakeFirst()) as Row | undefined;
-}
+const moneyOf = (doc: Row) => ({ totalQty: Number(doc.totalQty), totalAmount: moneyText(doc.totalAmount) });
 
 /** draft → confirmed: the returned quantities are taken and the goods reserved at their locations. */
-export async function confirmPlan(ctx: CallContext, input: { id: number; version?: number }): Promise<ReturnResult> {
-  const caller = ctx.caller!;
-  return ctx.transaction(async (db, tenant) => {
-    const doc = await move(tenant, input, 'draft', 'confirmed', 'confirmed', caller.accountId);
-    if (!doc) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['draft'], '确认');
-    const lines = await planLines(tenant, input.id);
-    await applyReturned(db, tenant, lines, 1);
-    await postMoves(db, caller, movesOf(input.id, Number(doc.warehouseId), lines, 'reserve'));
-    await ctx.audit({ action: 'confirm', entity: RETURN_DOC_TYPE, recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: RETURN_STATUS.draft, to: RETURN_STATUS.confirmed }] }, db);
-    return result(doc, 'confirmed', input.id);
-  });
+export async function confirmReturn(t: TransitionRun) {
+  const lines = planLines(await t.storedLines());
+  await applyReturned(t.db, t.tenant, lines, 1);
+  await t.postMoves(movesOf(Number(t.doc.warehouseId), lines, 'reserve'));
+  return moneyOf(t.doc);
 }
 
 /** confirmed → shipped: the reserved goods leave the warehouse. */
-export async function shipPlan(ctx: CallContext, input: { id: number; version?: number }): Promise<ReturnResult> {
-  const caller = ctx.caller!;
-  return ctx.transaction(async (db, tenant) => {
-    const doc = await move(tenant, input, 'confirmed', 'shipped', 'shipped', caller.accountId);
-    if (!doc) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['confirmed'], '出库');
-    const lines = await planLines(tenant, input.id);
-    await postMoves(db, caller, movesOf(input.id, Number(doc.warehouseId), lines, 'ship'));
-    await ctx.audit({ action: 'ship', entity: RETURN_DOC_TYPE, recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: RETURN_STATUS.confirmed, to: RETURN_STATUS.shipped }] }, db);
-    return result(doc, 'shipped', input.id);
-  });
+export async function shipReturn(t: TransitionRun) {
+  await t.postMoves(movesOf(Number(t.doc.warehouseId), planLines(await t.storedLines()), 'ship'));
+  return moneyOf(t.doc);
 }
 
 /** draft / confirmed / shipped → cancelled, undoing what the plan did (see the top of this file). */
-export async function cancelPlan(ctx: CallContext, input: { id: number; version?: number }): Promise<ReturnResult> {
-  const caller = ctx.caller!;
-  return ctx.transaction(async (db, tenant) => {
-    let from: ReturnStatus | undefined;
-    let doc: Row | undefined;
-    for (const f of ['draft', 'confirmed', 'shipped'] as const) {
-      doc = await move(tenant, input, f, 'cancelled', 'cancelled', caller.accountId);
-      if (doc) { from = f; break; }
-    }
-    if (!doc || !from) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, input.id, input.version, ['draft', 'confirmed', 'shipped'], '作废');
-    if (from !== 'draft') {
-      const lines = await planLines(tenant, input.id);
-      await applyReturned(db, tenant, lines, -1);
-      await postMoves(db, caller, movesOf(input.id, Number(doc.warehouseId), lines, from === 'confirmed' ? 'release' : 'reverse'));
-    }
-    await ctx.audit({ action: 'cancel', entity: RETURN_DOC_TYPE, recordId: input.id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: RETURN_STATUS[from], to: RETURN_STATUS.cancelled }] }, db);
-    return result(doc, 'cancelled', input.id);
-  });
+export async function cancelReturn(t: TransitionRun) {
+  if (t.from !== 'draft') {
+    const lines = planLines(await t.storedLines());
+    await applyReturned(t.db, t.tenant, lines, -1);
+    await t.postMoves(movesOf(Number(t.doc.warehouseId), lines, t.from === 'confirmed' ? 'release' : 'reverse'));
+  }
+  return moneyOf(t.doc);
 }
 
-/** Totals of a draft from its lines, computed by the database. */
+// ---------------------------------------------------------------------------------------------------
+// The lines modal: one line of a draft at a time
+
 async function recomputeTotals(tenant: Tenant, planId: number): Promise<void> {
   const t = (await tenant.select('returnPlanLine').select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('qty').as('q'), eb.fn.sum('amount').as('a')])
     .where('planId', '=', planId).executeTakeFirst()) as Row | undefined;
@@ -729,96 +619,50 @@ export async function removeLine(ctx: CallContext, input: { id: number; version:
 // ---------------------------------------------------------------------------------------------------
 // Reading
 
-function planView(r: Row) {
-  const status = String(r.status) as ReturnStatus;
-  return {
-    id: Number(r.id), docNo: String(r.docNo), docType: RETURN_DOC_TYPE, status, statusText: RETURN_STATUS[status] ?? status,
-    supplierId: Number(r.supplierId), supplierCode: text(r.supplierCode), supplierName: text(r.supplierName),
-    warehouseId: Number(r.warehouseId), warehouseName: text(r.warehouseName),
-    orderId: r.orderId == null ? null : Number(r.orderId), orderDocNo: text(r.orderDocNo),
-    receivingNoteId: r.receivingNoteId == null ? null : Number(r.receivingNoteId), receivingDocNo: text(r.receivingDocNo),
-    currencyId: Number(r.currencyId), currencyCode: text(r.currencyCode), currencyName: text(r.currencyName),
-    reason: String(r.reason), remark: text(r.remark), lineCount: Number(r.lineCount), totalQty: Number(r.totalQty), totalAmount: moneyText(r.totalAmount),
-    version: Number(r.version), createdAt: text(r.createdAt), createdByName: text(r.createdByName),
-    confirmedAt: text(r.confirmedAt), shippedAt: text(r.shippedAt), cancelledAt: text(r.cancelledAt),
-    // the audit trail of the plan, for a list bound to the audit log
-    auditEntity: RETURN_DOC_TYPE, auditKey: String(Number(r.id)),
-    route: returnPlanRoute(String(r.docNo)),
+/** What `get` and the list show beyond the engine's columns: source numbers, packs and receiving lines. */
+export async function presentReturn(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
+  const tenant = ctx.tenant;
+  const numbers = async (table: string, ids: unknown[]) => {
+    const wanted = [...new Set(ids.filter((x) => x != null).map(Number))];
+    return new Map(wanted.length ? ((await tenant.select(table).select(['id', 'docNo']).where('id', 'in', wanted).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]) : []);
   };
-}
-
-function withNames(tenant: Tenant) {
-  const h = 'returnPlan';
-  return tenant.select(h)
-    .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', `${h}.supplierId`).onRef('supplier.companyId', '=', `${h}.companyId`))
-    .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', `${h}.warehouseId`).onRef('warehouse.companyId', '=', `${h}.companyId`))
-    .innerJoin('currency', (j) => j.onRef('currency.id', '=', `${h}.currencyId`).onRef('currency.companyId', '=', `${h}.companyId`))
-    .leftJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', `${h}.orderId`).onRef('po.companyId', '=', `${h}.companyId`))
-    .leftJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${h}.receivingNoteId`).onRef('note.companyId', '=', `${h}.companyId`))
-    .leftJoin('account as creator', (j) => j.onRef('creator.id', '=', `${h}.createdBy`).onRef('creator.companyId', '=', `${h}.companyId`))
-    .selectAll(h)
-    .select(['supplier.code as supplierCode', 'supplier.name as supplierName', 'warehouse.name as warehouseName', 'currency.code as currencyCode', 'currency.currencyName',
-      'po.docNo as orderDocNo', 'note.docNo as receivingDocNo', 'creator.userName as createdByName']);
-}
-
-async function lineRows(tenant: Tenant, planId: number, limit = MAX_LINES, offset = 0) {
-  const l = 'returnPlanLine';
-  const rows = (await tenant.select(l)
-    .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
-    .leftJoin('location', (j) => j.onRef('location.id', '=', `${l}.locationId`).onRef('location.companyId', '=', `${l}.companyId`))
-    .leftJoin('receivingNoteLine as rl', (j) => j.onRef('rl.id', '=', `${l}.receivingLineId`).onRef('rl.companyId', '=', `${l}.companyId`))
-    .leftJoin('receivingNote as note', (j) => j.onRef('note.id', '=', 'rl.noteId').onRef('note.companyId', '=', `${l}.companyId`))
-    .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.locationId`, `${l}.qty`, `${l}.price`, `${l}.amount`, `${l}.receivingLineId`, `${l}.remark`,
-      'location.lcCode', 'rl.qty as receivedQty', 'rl.returnedQty', 'rl.lineNo as receivingLineNo', 'note.docNo as receivingDocNo',
-      'product.code as productCode', 'product.name as productName', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-    .where(`${l}.planId`, '=', planId).orderBy(`${l}.lineNo`).limit(limit).offset(offset).execute()) as Row[];
-  return rows.map((r) => {
-    const packs = { bigQty: Number(r.bigQty), midQty: Number(r.midQty), unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall) };
-    const qty = Number(r.qty);
-    const units = splitUnits(qty, packs);
-    return {
-      id: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName),
-      specification: text(r.specification), unitSmall: packs.unitSmall, locationId: r.locationId == null ? null : Number(r.locationId), lcCode: text(r.lcCode),
-      qty, units, price: priceText(r.price), amount: moneyText(r.amount),
-      receivingLineId: r.receivingLineId == null ? null : Number(r.receivingLineId), receivingDocNo: text(r.receivingDocNo),
-      receivingLineNo: r.receivingLineNo == null ? null : Number(r.receivingLineNo),
-      receivedQty: r.receivedQty == null ? null : Number(r.receivedQty), returnedQty: r.returnedQty == null ? null : Number(r.returnedQty),
-      remark: text(r.remark),
-    };
-  });
-}
-
-/** One plan with its lines. */
-export async function getPlan(ctx: CallContext, id: number) {
-  const doc = (await withNames(ctx.tenant).where('returnPlan.id', '=', id).executeTakeFirst()) as Row | undefined;
-  if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
-  return { ...planView(doc), lines: await lineRows(ctx.tenant, id) };
+  const orders = await numbers('purchaseOrder', docs.map((d) => d.orderId));
+  const notes = await numbers('receivingNote', docs.map((d) => d.receivingNoteId));
+  for (const d of docs) {
+    Object.assign(d, {
+      orderDocNo: d.orderId == null ? null : orders.get(Number(d.orderId)) ?? null,
+      receivingDocNo: d.receivingNoteId == null ? null : notes.get(Number(d.receivingNoteId)) ?? null,
+      // the audit trail of the plan, for a list bound to the audit log
+      auditEntity: RETURN_DOC_TYPE, auditKey: String(d.id),
+    });
+  }
+  if (!lines?.length) return;
+  const rlIds = [...new Set(lines.flatMap((l) => (l.receivingLineId == null ? [] : [Number(l.receivingLineId)])))];
+  const received = new Map(rlIds.length ? ((await tenant.select('receivingNoteLine')
+    .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', 'receivingNoteLine.noteId').onRef('note.companyId', '=', 'receivingNoteLine.companyId'))
+    .select(['receivingNoteLine.id', 'receivingNoteLine.lineNo', 'receivingNoteLine.qty', 'receivingNoteLine.returnedQty', 'note.docNo'])
+    .where('receivingNoteLine.id', 'in', rlIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+  for (const l of lines) {
+    const rl = l.receivingLineId == null ? undefined : received.get(Number(l.receivingLineId));
+    Object.assign(l, {
+      units: splitUnits(Number(l.qty), { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null }),
+      receivingDocNo: text(rl?.docNo), receivingLineNo: rl ? Number(rl.lineNo) : null,
+      receivedQty: rl ? Number(rl.qty) : null, returnedQty: rl ? Number(rl.returnedQty) : null,
+    });
+  }
 }
 
 /** A plan's lines as a list (the lines modal of the list screen), each with the plan's status and version. */
 export async function listLines(ctx: CallContext, input: { planId: number; page: number; pageSize: number }) {
-  const plan = (await ctx.tenant.select('returnPlan').select(['id', 'docNo', 'status', 'version', 'lineCount']).where('id', '=', input.planId).executeTakeFirst()) as Row | undefined;
-  if (!plan) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
-  const rows = await lineRows(ctx.tenant, input.planId, input.pageSize, (input.page - 1) * input.pageSize);
-  const status = String(plan.status) as ReturnStatus;
+  const plan = (await returnPlans(ctx).get(ctx, input.planId)) as Row & { lines: Row[] };
+  const status = String(plan.status);
+  const offset = (input.page - 1) * input.pageSize;
   return {
-    list: rows.map((r) => ({ ...r, planId: Number(plan.id), planDocNo: String(plan.docNo), planStatus: status, planStatusText: RETURN_STATUS[status] ?? status, version: Number(plan.version) })),
+    list: plan.lines.slice(offset, offset + input.pageSize).map((r) => ({ ...r, planId: Number(plan.id), planDocNo: String(plan.docNo), planStatus: status, planStatusText: String(plan.statusText), version: Number(plan.version),
+      // the engine's answer whether the plan may change now: the modal's 修改/删除 ask it
+      planEditable: plan.editable === true })),
     total: Number(plan.lineCount), page: input.page, pageSize: input.pageSize,
   };
-}
-
-export async function listPlans(ctx: CallContext, input: ReturnListInput) {
-  const from = parseDay(input.dateFrom, 'dateFrom', '开始日期');
-  const to = parseDay(input.dateTo, 'dateTo', '结束日期');
-  let q = ctx.tenant.select('returnPlan');
-  const docNo = input.docNo?.trim();
-  if (docNo) q = q.where('returnPlan.docNo', 'like', likeText(docNo));
-  if (input.supplierId) q = q.where('returnPlan.supplierId', '=', input.supplierId);
-  if (input.warehouseId) q = q.where('returnPlan.warehouseId', '=', input.warehouseId);
-  if (input.status) q = q.where('returnPlan.status', '=', input.status);
-  if (from) q = q.where('returnPlan.createdAt', '>=', companyDateRange(from, from, tz(ctx))[0]);
-  if (to) q = q.where('returnPlan.createdAt', '<=', companyDateRange(to, to, tz(ctx))[1]);
-  return newestFirstPage(q, 'returnPlan.id', namedRows(withNames(ctx.tenant), 'returnPlan.id'), planView, input);
 }
 
 /**
@@ -917,9 +761,9 @@ export async function printPlan(ctx: CallContext, input: { id?: number | null; d
     id = r ? Number(r.id) : undefined;
   }
   if (!id) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
-  const p = await getPlan(ctx, id);
+  const p = (await returnPlans(ctx).get(ctx, id)) as Row & { lines: Row[] };
   const e = (v: unknown) => escapeHtml(v === null || v === undefined ? '' : String(v));
-  const at = (v: string | null) => (v ? formatTime(v, tz(ctx)) : '');
+  const at = (v: unknown) => (v ? formatTime(String(v), tz(ctx)) : '');
   const cell = 'border:1px solid #999;padding:4px 6px';
   const head = [['单号', p.docNo], ['状态', p.statusText], ['供应商', `${p.supplierCode ?? ''} ${p.supplierName ?? ''}`], ['仓库', p.warehouseName],
     ['采购订单', p.orderDocNo ?? ''], ['收货单', p.receivingDocNo ?? ''], ['币种', p.currencyName], ['退货原因', p.reason], ['备注', p.remark ?? ''],

@@ -8,7 +8,6 @@
 // PURCHASE_DEPENDENT_DOCS_4096 naming the later documents) and writes nothing.
 // `previewRepeal` tells, before anything is done, what the cancellation would undo and which later
 // documents stand in its way (the same checks the cancellations make; they still decide).
-import crypto from 'node:crypto';
 import { companyDateRange } from '../../../core/format.ts';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
@@ -21,9 +20,7 @@ import {
 } from './common.ts';
 import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { cancelTask } from './inbound-task.ts';
-import { cancelInvoice } from './invoice.ts';
-import { purchaseOrders } from './purchase-order.ts';
-import { cancelPlan as cancelReturnPlan, RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
+import { RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
 import { cancelPutaway } from './putaway.ts';
 import { cancelNote } from './receiving.ts';
 
@@ -64,6 +61,9 @@ interface TargetDef {
   describe: (tenant: Tenant, f: Found) => Promise<Described>;
 }
 
+/** The cancellation of a document served by the engine: its own `cancel` transition. */
+const engineCancel = (type: TargetType): Cancel => (ctx, input) => ctx.documents.get(type)!.transition(ctx, 'cancel', input);
+
 const statusText = (t: TargetDef, s: string) => t.statuses[s] ?? s;
 const blockers = (docType: TargetType, docNos: string[]): Blocker[] => docNos.map((docNo) => ({ docType, docTypeText: TARGETS[docType].title, docNo }));
 const notCancellable = (t: TargetDef, f: Found): Described => ({ cancellable: false, effect: `${t.title} ${f.docNo} 当前状态为“${statusText(t, f.status)}”，不能作废`, blockers: [] });
@@ -72,7 +72,7 @@ const docNos = (rows: Row[]) => rows.map((r) => String(r.docNo));
 export const TARGETS: Record<TargetType, TargetDef> = {
   purchaseOrder: {
     title: '采购订单', table: 'purchaseOrder', statuses: PO_STATUS, route: (id) => `/procurement/purchaseOrder/${id}`,
-    cancel: (ctx, input) => purchaseOrders(ctx).transition(ctx, 'cancel', input),
+    cancel: engineCancel('purchaseOrder'),
     columns: ['lineCount', 'totalQty', 'receivedQty'],
     async describe(tenant, f) {
       const t = TARGETS.purchaseOrder;
@@ -90,7 +90,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   inboundPlan: {
     title: '入库计划', table: 'inboundPlan', statuses: PLAN_STATUS, route: (id) => `/procurement/treasuryPlanDetail/${id}`,
-    cancel: (ctx, input) => ctx.documents.get('inboundPlan')!.transition(ctx, 'cancel', input),
+    cancel: engineCancel('inboundPlan'),
     columns: ['lineCount', 'totalQty'],
     async describe(tenant, f) {
       const t = TARGETS.inboundPlan;
@@ -156,7 +156,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   purchaseInvoice: {
     title: '采购发票', table: 'purchaseInvoice', statuses: DOC_STATUS, route: (id) => `/procurement/invoiceDetail/${id}`,
-    cancel: cancelInvoice,
+    cancel: engineCancel('purchaseInvoice'),
     columns: ['totalQty', 'totalAmount'],
     async describe(tenant, f) {
       const t = TARGETS.purchaseInvoice;
@@ -171,7 +171,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   returnPlan: {
     title: '退货出库计划', table: 'returnPlan', statuses: RETURN_STATUS, route: (_id, docNo) => returnPlanRoute(docNo),
-    cancel: cancelReturnPlan,
+    cancel: engineCancel('returnPlan'),
     columns: ['lineCount', 'totalQty'],
     async describe(_tenant, f) {
       const t = TARGETS.returnPlan;
@@ -283,13 +283,13 @@ export async function createRepeal(ctx: CallContext, input: { docNo: string; rea
     }
     // The document's current state decides (no version: the repeal acts on the document as it is now).
     await t.cancel(joined(ctx, db, tenant), { id: f.id });
+    // the number from the company's sequence, in this transaction (no temporary number)
+    const number = await nextDocumentNo(db, tenant.companyId, REPEAL_PREFIX, tz(ctx));
     const inserted = (await tenant.insert('repeal', {
-      docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, docType: f.type, docId: f.id, targetDocNo: f.docNo, fromStatus: f.status,
+      docNo: number, docType: f.type, docId: f.id, targetDocNo: f.docNo, fromStatus: f.status,
       reason, summary, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
     }).returning('id').executeTakeFirstOrThrow()) as Row;
     const id = Number(inserted.id);
-    const number = await nextDocumentNo(db, tenant.companyId, REPEAL_PREFIX, tz(ctx));
-    await tenant.update('repeal').set({ docNo: number }).where('id', '=', id).execute();
     await ctx.audit({ action: 'create', entity: REPEAL_ENTITY, recordId: id, recordLabel: number, changes: [
       { field: 'targetDocNo', title: '撤销单据', from: null, to: `${t.title} ${f.docNo}` },
       { field: 'fromStatus', title: '原状态', from: null, to: statusText(t, f.status) },
