@@ -111,6 +111,12 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   const ret = await ok('oms', '021703', { receivingNoteId: note.id, reason: '质量问题' });
   const noteLine = (await ok('oms', '021402', { id: note.id })).lines[0];
   const invoice = await ok('oms', '020303', { supplierId: supplier.id, invoiceNo: 'KP-INV-1', post: true, lines: [{ receivingLineId: noteLine.id, qty: 1 }] });
+  const client = (await ok('cdm', '011701', { page: 1, pageSize: 1 })).list[0];
+  const staff = (await ok('cdm', '013201', { page: 1, pageSize: 1 })).list[0];
+  const so = await ok('oms', '020903', { clientId: client.id, salesmanId: staff.id, warehouseId: wh, lines: [{ productId: product.id, qty: 2 }] });
+  await ok('oms', '020905', { id: so.id, version: so.version });
+  const soLine = (await ok('oms', '020902', { id: so.id })).lines[0];
+  const dp = await ok('oms', '020703', { orderId: so.id, transportMode: 'truck', lines: [{ orderLineId: soLine.id, qty: 1 }] });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -125,6 +131,8 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
       page: 1, pageSize: 5, docNo: invoice.docNo, supplierId: supplier.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day, invoiceDate: ['2020-01-01', day],
     }],
     'returnPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ret.docNo, supplierId: supplier.id, warehouseId: wh, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
+    'salesOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: so.docNo, clientId: client.id, salesmanId: staff.id, warehouseId: wh, status: 'confirmed', dateFrom: '2020-01-01', dateTo: day }],
+    'deliveryPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dp.docNo, orderId: so.id, clientId: client.id, warehouseId: wh, transportMode: 'truck', status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'report.purchase': ['supplier', 'product', 'month'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },
