@@ -69,7 +69,7 @@ describe('sales orders', () => {
     await listPrice(p, '12.50');
     await stock(p, 100);
     const picked = await ok(t.call('oms', SO.pick, { keyword: 'XS0001', clientId: client, warehouseId: wh }, clerk));
-    expect(picked.list[0]).toMatchObject({ id: p, price: '12.5', available: 100, unitBig: '箱', bigQty: 24 });
+    expect(picked.list[0]).toMatchObject({ id: p, price: '12.50', available: 100, unitBig: '箱', bigQty: 24 });
 
     // 1 箱 + 1 盒 + 2 个 = 24 + 6 + 2 = 32; list price, 10 % off: 32 × 11.25 = 360.00
     const saved = await ok(order([{ productId: p, big: 1, mid: 1, small: 2, discount: '10' }], {}, clerk));

@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMAS_DIR } from '../../src/server/catalog/load-catalog.ts';
-import { generatedEndpoints } from '../../src/server/documents/index.ts';
 import { checkSchemas, formatProblem } from '../../src/server/catalog/schema-check.ts';
 
 let root: string;
@@ -24,7 +23,7 @@ function linesAfter(edit: (screen: any) => void): string[] {
   edit(screen);
   fs.writeFileSync(currencyFile(), JSON.stringify(screen));
   try {
-    return checkSchemas(root, generatedEndpoints()).map(formatProblem);
+    return checkSchemas(root).map(formatProblem);
   } finally {
     fs.writeFileSync(currencyFile(), original);
   }
@@ -32,7 +31,7 @@ function linesAfter(edit: (screen: any) => void): string[] {
 
 describe('screen mistakes', () => {
   it('the real schemas pass', () => {
-    expect(checkSchemas(root, generatedEndpoints())).toEqual([]);
+    expect(checkSchemas(root)).toEqual([]);
   });
   it('a meta-schema violation (unknown kind)', () => {
     expect(linesAfter((s) => { s.kind = 'grid'; }).join('\n')).toMatch(/currency\.json#\/kind: /);
@@ -64,7 +63,7 @@ describe('screen mistakes', () => {
     const copy = path.join(root, 'screens/baseConfig/currencyCopy.json');
     fs.writeFileSync(copy, original);
     try {
-      expect(checkSchemas(root, generatedEndpoints()).map(formatProblem)).toContainEqual(expect.stringMatching(/currencyCopy\.json#\/route: 路由 \/baseConfig\/currency 与 .* 重复/));
+      expect(checkSchemas(root).map(formatProblem)).toContainEqual(expect.stringMatching(/currencyCopy\.json#\/route: 路由 \/baseConfig\/currency 与 .* 重复/));
     } finally {
       fs.rmSync(copy);
     }
@@ -72,7 +71,7 @@ describe('screen mistakes', () => {
   it('a file that is not JSON', () => {
     fs.writeFileSync(currencyFile(), '{"route": ');
     try {
-      expect(checkSchemas(root, generatedEndpoints()).map(formatProblem)).toContainEqual(expect.stringMatching(/currency\.json#\/: 不是合法的 JSON/));
+      expect(checkSchemas(root).map(formatProblem)).toContainEqual(expect.stringMatching(/currency\.json#\/: 不是合法的 JSON/));
     } finally {
       fs.writeFileSync(currencyFile(), original);
     }
@@ -87,7 +86,7 @@ function linesAfterEditing(file: string, edit: (screen: any) => void): string[] 
   edit(screen);
   fs.writeFileSync(full, JSON.stringify(screen));
   try {
-    return checkSchemas(root, generatedEndpoints()).map(formatProblem);
+    return checkSchemas(root).map(formatProblem);
   } finally {
     fs.writeFileSync(full, before);
   }

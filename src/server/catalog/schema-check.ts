@@ -49,11 +49,7 @@ function routeMatcher(routes: string[]): (link: string) => boolean {
   };
 }
 
-/**
- * `generated`: catalog entries that are not in the JSON files (document definitions declare them, see
- * src/server/documents/index.ts generatedEndpoints): screens may call them.
- */
-export function checkSchemas(root = SCHEMAS_DIR, generated: Array<{ family: string; endpoints: unknown[] }> = []): SchemaProblem[] {
+export function checkSchemas(root = SCHEMAS_DIR): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const rel = (f: string) => path.relative(process.cwd(), f);
   const ajv = new Ajv2020({ allErrors: true, strict: false });
@@ -103,7 +99,9 @@ export function checkSchemas(root = SCHEMAS_DIR, generated: Array<{ family: stri
     return validateAll(files, 'screen.schema.json', (f) => merged.get(f));
   };
 
-  const endpoints = [...validateAll(listJson(path.join(root, 'endpoints')), 'endpoints.schema.json'), ...generated.map((g) => ['(单据定义生成的接口)', g] as const)];
+  // (screens may call only these: the client imports the JSON catalog; codes a document definition
+  // generates exist on the server alone — see src/server/documents/index.ts)
+  const endpoints = validateAll(listJson(path.join(root, 'endpoints')), 'endpoints.schema.json');
   const resources = validateAll(listJson(path.join(root, 'resources')), 'resource.schema.json');
   const screens = validateScreens(path.join(root, 'screens'));
 

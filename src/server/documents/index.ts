@@ -1,8 +1,9 @@
 // The document types the server serves: the built-in definitions (documents/types/) plus any a caller
 // adds (tests declare new ones), resolved against the resources and the catalog. Definitions that
-// declare `endpoints` get their catalog entries generated here, so the catalog stays the one list of
-// calls (served by /api/catalog, documented in OpenAPI, checked for rights) without restating them.
-import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
+// declare `endpoints` get their catalog entries generated here (served by /api/catalog, documented in
+// OpenAPI, checked for rights) — for documents no screen calls, such as test fixtures: the client
+// imports the JSON catalog (schemas/endpoints), so a document a screen draws lists its codes there.
+import type { Catalog, EndpointEntry } from '../../core/catalog.ts';
 import { loadCatalog } from '../catalog/load-catalog.ts';
 import type { RightInfo } from '../catalog/rights-catalog.ts';
 import type { ResourceRegistry } from '../resources/types.ts';
@@ -74,12 +75,3 @@ export function servedCatalog(extra: DocumentDefinition[] = []): Catalog {
   return withDocumentEndpoints(loadCatalog(), allDocumentDefinitions(extra));
 }
 
-/** Only the generated entries, per family (what `npm run schemas:check` adds to the JSON catalog's codes). */
-export function generatedEndpoints(extra: DocumentDefinition[] = []): Array<{ family: Family; endpoints: EndpointEntry[] }> {
-  const base = loadCatalog();
-  const served = servedCatalog(extra);
-  return (Object.keys(served.families) as Family[]).map((family) => {
-    const known = new Set(base.families[family].map((e) => e.code));
-    return { family, endpoints: served.families[family].filter((e) => !known.has(e.code)) };
-  }).filter((g) => g.endpoints.length);
-}

@@ -158,8 +158,8 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
       const errors = serverFieldErrors(e.msg, e.data);
       return errors.length > 0 && applyServerErrors(handle.form, errors).length === 0;
     };
-    const res = await actionCall<Row>(part.api.save, body, { inline: placeOnHeader });
-    setSaving(false);
+    // (finally: a call that throws — a code the client's catalog lacks — must not leave 保存 spinning)
+    const res = await actionCall<Row>(part.api.save, body, { inline: placeOnHeader }).finally(() => setSaving(false));
     if (res.code === OK) {
       toast.success(SAVED_TEXT);
       handle.markSaved();

@@ -237,8 +237,4 @@ export const deliveryPlan = defineDocument({
     lines: ['lineNo', { key: 'productCode', title: '商品编码', width: 16 }, { key: 'productName', title: '商品名称', width: 30 }, 'qty', 'remark'],
   },
   route: '/market/deliveryPlanOrderDetail/{id}',
-  endpoints: {
-    family: 'oms',
-    codes: { list: '020701', get: '020702', save: '020703', remove: '020704', confirm: '020705', cancel: '020706', export: '020707', relate: '020708' },
-  },
 });

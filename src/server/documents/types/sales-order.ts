@@ -326,8 +326,4 @@ export const salesOrder = defineDocument({
     ],
   },
   route: '/market/orderDetail/{id}',
-  endpoints: {
-    family: 'oms',
-    codes: { list: '020901', get: '020902', save: '020903', remove: '020904', confirm: '020905', cancel: '020906', close: '020907', reopen: '020908', export: '020909', relate: '020910' },
-  },
 });

@@ -38,6 +38,13 @@ export interface SalePickInput {
   limit: number;
 }
 
+/** A price as a clerk types it: 2 decimals, up to 4 when it has them. */
+const shown = (d: Decimal | undefined) => {
+  if (d === undefined) return null;
+  const r = d.toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+  return r.toFixed(Math.max(2, r.decimalPlaces()));
+};
+
 const likeText = (s: string) => `%${s.replace(/[\\%_]/g, '')}%`;
 
 /** Products that can be sold (on sale, not locked) matching what the clerk typed or scanned. */
@@ -78,7 +85,7 @@ export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
       return {
         id, value: id, label: `${String(r.code)} ${String(r.name)}`, code: String(r.code), barcode: text(r.barcode), name: String(r.name), specification: text(r.specification),
         unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall), bigQty: Number(r.bigQty), midQty: Number(r.midQty),
-        price: price === undefined ? null : price.toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(), listPrice: price === undefined ? null : price.toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(),
+        price: shown(price), listPrice: shown(price),
         available: input.warehouseId ? available.get(id) ?? 0 : null,
       };
     }),
