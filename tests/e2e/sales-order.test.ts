@@ -133,6 +133,8 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     await expectToast(page, '成功');
     await expectState(page, '已确认');
     expect(await btn(doc(page), '保存').count()).toBe(0);
+    // nothing on the way failed (the related-documents panel asks by number)
+    expect((await page.locator('.ant-message-notice-error').allInnerTexts())).toEqual([]);
     expect((await lines(page)).map((l) => [l.商品, l.数量, l.已预留, l.单价, l.金额])).toEqual([
       [BOLT, '110', '110', '0.6000', '66.00'],
       [NUT, '300', '300', '0.2500', '67.50'],

@@ -265,6 +265,9 @@ describe('outbound plans (发货计划) of confirmed sales orders', () => {
     expect(refused).toMatchObject({ code: 'SALES_OPEN_PLANS_4148', msg: `销售订单 ${so.docNo} 还有未完成的发货计划 ${plan.docNo}，请先作废发货计划` });
     const chain = await ok(t.call('oms', DP.relate, { id: plan.id }, admin));
     expect(JSON.stringify(chain)).toContain(so.docNo);
+    // what the screens' 关联单据 and /docRelate ask: the chain by number, from either end
+    const byNumber = await ok(t.call('oms', '025001', { docNo: so.docNo }, admin));
+    expect(byNumber.list.map((r: any) => r.number)).toEqual([so.docNo, plan.docNo]);
 
     await ok(t.call('oms', DP.cancel, { id: plan.id }, admin));
     expect((await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin))).lines.map((l: any) => l.leftQty)).toEqual([20, 24]);

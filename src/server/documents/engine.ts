@@ -283,7 +283,8 @@ export class DocumentType {
         if (!(f.column in header) || sameStored(f, before?.[f.column], header[f.column])) continue;
         changes.push({ field: f.name, title: f.title, from: before ? await shown(f, before[f.column]) : null, to: await shown(f, header[f.column]) });
       }
-      if (!this.def.audit) changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
+      // the line count, unless a lineCount field of the header already said it
+      if (!this.def.audit && !changes.some((c) => c.field === 'lineCount')) changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
       await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
       const answer: Row = { id, docNo, status, statusText: this.statusLabel(status), version };
       for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);

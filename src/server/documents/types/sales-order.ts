@@ -316,6 +316,8 @@ export const salesOrder = defineDocument({
       when: (doc) => Number(doc.unplannedQty) > 0,
     },
   ],
+  // what the audit trail records on save (the rate and base amount follow from these)
+  audit: ['clientId', 'warehouseId', 'salesmanId', 'currencyId', 'orderDate', 'deliveryDate', 'priceTitleId', 'deliveryAddress', 'backOrderPolicy', 'facilitatorId', 'paymentTerms', 'lineCount', 'totalQty', 'totalAmount', 'remark'],
   listFilters: ['clientId', 'warehouseId', 'salesmanId'],
   dateField: 'orderDate',
   export: {
