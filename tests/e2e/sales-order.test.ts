@@ -1,7 +1,7 @@
 // Sales in Chromium from the demo company a new user gets (issue 13): the demo sales clerk (sales /
 // demo123, role 销售员) enters a client order of three lines in big/mid/small packs with a discount,
-// priced from the client's list, saves and confirms it; 商品库存 shows the stock reserved and what is
-// still available; a second clerk's confirmation for more than the last units gets the clear refusal
+// priced from the client's list, saves and confirms it, and makes its outbound plan (发货计划);
+// 商品库存 shows the stock reserved and what is still available; a second clerk's confirmation for more than the last units gets the clear refusal
 // and the order stays a draft. Screenshots: test-output/e2e/sales-order/NN-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -143,6 +143,28 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     await shot(page, '02-order-confirmed');
   });
 
+  it('the clerk makes the outbound plan (发货计划) of the whole order from it and confirms it', async () => {
+    await btn(doc(page), '发货计划').click();
+    await page.waitForURL(/\/market\/deliveryPlanOrder\?orderId=\d+$/);
+    await waitForScreen(page, '新建发货计划');
+    await expect.poll(() => lineRows(page).count()).toBe(3);
+    expect((await lines(page)).map((l) => [l.商品编码, l.订购, l.可计划])).toEqual([['DM-1001', '110', '110'], ['DM-1002', '300', '300'], ['DM-2001', '10', '10']]);
+    await choose(page, item(doc(page), '运输方式'), '汽车');
+    await item(doc(page), '承运商').locator('input').fill('顺丰物流');
+    await shot(page, '03-delivery-plan-new');
+    await btn(doc(page), '保存').click();
+    await expectToast(page, '保存成功');
+    await openedAfterSave(page, /^\/market\/deliveryPlanOrderDetail\/\d+$/);
+    await expectState(page, '草稿');
+    const planNo = await docNo(page);
+    expect(planNo).toMatch(/^DP\d{12}$/);
+    await btn(doc(page), '确认').click();
+    await confirmPopup(page, `确定确认发货计划“${planNo}”？确认后仓库按计划出库。`);
+    await expectState(page, '待出库');
+    expect((await lines(page)).map((l) => l.计划数量)).toEqual(['110', '300', '10']);
+    await shot(page, '04-delivery-plan-confirmed');
+  });
+
   it('商品库存 shows the stock reserved by the orders and what is left available', async () => {
     await openList(page, '/commodity/inventory', '商品库存');
     await page.locator('.renderer-list input[placeholder^="商品编码"]').fill('DM-2001');
@@ -150,7 +172,7 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     await expect.poll(() => page.locator('.renderer-list tr.ant-table-row').count()).toBe(1);
     const cup = await rowByTitle(page.locator('.renderer-list'), row(page, 'DM-2001'));
     expect([cup.现有, cup.预留, cup.可用]).toEqual(['24', '22', '2']);
-    await shot(page, '03-inventory-reserved');
+    await shot(page, '05-inventory-reserved');
   });
 
   it('a second clerk confirming more than the last units gets the clear refusal; the order stays a draft', async () => {
@@ -174,7 +196,7 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
       await confirmPopup(p2, `确定确认销售订单“${second}”？确认后预留库存，不能再修改。`);
       await expectToast(p2, '商品 DM-2001 在 主仓库 的可预留库存不足：现有 24，已预留 22，需要预留 5');
       await expectState(p2, '草稿');
-      await shot(p2, '04-second-clerk-refused');
+      await shot(p2, '06-second-clerk-refused');
     } finally {
       await other.context.close();
     }

@@ -13,7 +13,7 @@ export const CLERK_RIGHTS = [
   'procurement.purchaseOrder.edit',
   'procurement.purchaseOrder.confirm',
 ];
-/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), stock lookup — no override of price or credit bounds. */
+/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, stock lookup — no override of price or credit bounds. */
 export const SALES_RIGHTS = [
   'market.client',
   'market.client.edit',
@@ -22,6 +22,11 @@ export const SALES_RIGHTS = [
   'market.orderDetail',
   'market.order.edit',
   'market.order.confirm',
+  'market.deliveryPlan',
+  'market.deliveryPlanOrder',
+  'market.deliveryPlanOrderDetail',
+  'market.deliveryPlan.edit',
+  'market.deliveryPlan.confirm',
   'commodity.inventory',
 ];
 
