@@ -6,7 +6,7 @@
 import type { Family } from '../../core/catalog.ts';
 import { AUDIT_ACTION_LABELS } from '../../core/audit-actions.ts';
 import type { BusinessCode } from '../../core/codes.ts';
-import type { CallContext } from '../catalog/context.ts';
+import type { AuditChange, CallContext } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
 import type { StockMove } from '../domain/stock/ledger.ts';
@@ -39,6 +39,25 @@ export interface TransitionRun {
   postMoves(moves: Array<Omit<StockMove, 'docType' | 'docId'>>): Promise<void>;
   /** Appends moves that undo every ledger move this document posted so far (kind `reverse`). */
   reverseMoves(): Promise<void>;
+  /** the call's input ({id, version} and the transition's own `input` properties) */
+  input: Row;
+  /** more changes the audit entry of the transition records after the status change (e.g. a reason) */
+  audit: AuditChange[];
+}
+
+/** What a transition's `before` hook gets: the transaction and the document as read, not yet changed. */
+export interface TransitionBefore {
+  ctx: CallContext;
+  db: DB;
+  tenant: Tenant;
+  def: DocumentDefinition;
+  name: string;
+  id: number;
+  /** the version the caller named, if any */
+  version?: number;
+  /** header row as read in the transaction (camelCase columns) */
+  doc: Row;
+  input: Row;
 }
 
 export interface TransitionDef {
@@ -56,6 +75,17 @@ export interface TransitionDef {
   stamp?: string;
   /** Extra conditions of the conditional update per source status (column → value that must hold). */
   onlyWhen?: Record<string, Record<string, unknown>>;
+  /** Inputs of the call besides {id, version} (JSON-schema properties checked with the body; `required` among them). */
+  input?: { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  /**
+   * Runs inside the transition's transaction BEFORE the conditional status update, on the row as read:
+   * takes row locks of other documents in the order other paths take them (the status update locks this
+   * row, so locking here first keeps one order and no deadlock on PostgreSQL), and refusals that must
+   * come before the status change. A document in a status the transition does not leave from, or of
+   * another version, should be let through untouched: the conditional update refuses it with the usual
+   * message.
+   */
+  before?(b: TransitionBefore): Promise<void>;
   /**
    * Runs inside the transition's transaction after the status changed; throwing rolls all of it back.
    * What it returns is added to the answer (e.g. the number of a document it created).

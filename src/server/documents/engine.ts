@@ -15,7 +15,7 @@ import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
 import type { AuditAction } from '../../core/audit-actions.ts';
 import type { DocumentAction, DocumentPermissions } from '../../core/document-actions.ts';
 import { companyDateRange, formatDate } from '../../core/format.ts';
-import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
+import type { AuditChange, CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
@@ -311,17 +311,22 @@ export class DocumentType {
 
   // ---- transitions ---------------------------------------------------------------------------------
 
-  async transition(ctx: CallContext, name: string, input: { id: number; version?: number }) {
+  async transition(ctx: CallContext, name: string, input: Row & { id: number; version?: number }) {
     return ctx.transaction((db, tenant) => this.apply(ctx, db, tenant, name, input));
   }
 
-  /** A transition inside the caller's transaction: the conditional update, the hook, the audit. */
-  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: { id: number; version?: number }) {
+  /** A transition inside the caller's transaction: the before hook, the conditional update, the hook, the audit. */
+  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: Row & { id: number; version?: number }) {
     const t = this.def.transitions[name]!;
     const caller = ctx.caller!;
     const now = new Date().toISOString();
     let from: string | undefined;
     let doc: Row | undefined;
+    if (t.before) {
+      const read = (await tenant.select(this.def.table).selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+      if (!read) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
+      await t.before({ ctx, db, tenant, def: this.def, name, id: input.id, version: input.version, doc: read, input });
+    }
     // Writes first (the SQLite write lock before any read); at most one source status matches.
     for (const f of t.from) {
       const set: Row = { status: t.to, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` };
@@ -334,8 +339,9 @@ export class DocumentType {
     }
     if (!doc || !from) throw await this.refusal(tenant, input.id, input.version, t.from, t.label);
     const id = input.id;
+    const audit: AuditChange[] = [];
     const run: TransitionRun = {
-      ctx, db, tenant, def: this.def, name, from, doc,
+      ctx, db, tenant, def: this.def, name, from, doc, input, audit,
       lines: () => this.lines(tenant, id),
       storedLines: async () => (await tenant.select(this.def.lines.table).selectAll().where(this.lineParent, '=', id).orderBy('lineNo').execute()) as Row[],
       postMoves: async (moves) => {
@@ -352,7 +358,7 @@ export class DocumentType {
       },
     };
     const extra = (await t.run?.(run)) ?? {};
-    await ctx.audit({ action: name as AuditAction, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
+    await ctx.audit({ action: name as AuditAction, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }, ...audit] }, db);
     return { ...extra, id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
   }
 
@@ -535,7 +541,12 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
     ops[`${p}.export`] = acceptingFilters({ input: { type: 'object', properties: conditions }, run: (ctx, input: Row) => t.export(ctx, input) });
     ops[`${p}.relate`] = { input: ENGINE_ID_INPUT, run: (ctx, input: { id: number }) => t.relate(ctx, input.id, types) };
     for (const name of Object.keys(t.def.transitions)) {
-      ops[`${p}.${name}`] = { input: ENGINE_ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => t.transition(ctx, name, input) };
+      const own = t.def.transitions[name]!.input;
+      const input: InputSchema = own ? {
+        type: 'object', required: ['id', ...(own.required ?? [])],
+        properties: { ...(ENGINE_ID_VERSION_INPUT.properties as Record<string, unknown>), ...own.properties },
+      } : ENGINE_ID_VERSION_INPUT;
+      ops[`${p}.${name}`] = { input, run: (ctx, body: Row & { id: number; version?: number }) => t.transition(ctx, name, body) };
     }
   }
   // Only ops the catalog binds: an op without a code would stop start-up (catalog/bind.ts).

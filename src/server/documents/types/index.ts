@@ -1,7 +1,8 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
 import { inboundPlan } from './inbound-plan.ts';
+import { inboundTask } from './inbound-task.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, inboundTask, stockInit, stockAdjust];

@@ -20,7 +20,6 @@ import {
   PAGING_PROPS,
 } from './common.ts';
 import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
-import { cancelTask } from './inbound-task.ts';
 import { cancelInvoice } from './invoice.ts';
 import { purchaseOrders } from './purchase-order.ts';
 import { cancelPlan as cancelReturnPlan, RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
@@ -109,7 +108,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   inboundTask: {
     title: '入库任务', table: 'inboundTask', statuses: TASK_STATUS, route: (id) => `/entrepot/inboundTaskDetail/${id}`,
-    cancel: cancelTask,
+    cancel: (ctx, input) => ctx.documents.get('inboundTask')!.transition(ctx, 'cancel', input),
     columns: ['planId', 'totalQty'],
     async describe(tenant, f) {
       const t = TARGETS.inboundTask;
