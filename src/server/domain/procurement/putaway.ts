@@ -14,8 +14,53 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { nextDocumentNo } from '../sequence.ts';
 import { MAX_MOVE_QTY, postMoves, type StockMove } from '../stock/ledger.ts';
 import { addGuarded, insertMany } from '../../db/raw-sql.ts';
-import { DOC_STATUS, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
-import { listDocs, RN_TITLE, type DocListInput, type DocResult } from './receiving.ts';
+import { companyDateRange } from '../../../core/format.ts';
+import { DOC_STATUS, namedRows, newestFirstPage, PAGING_PROPS, parseDay, refusal, statusError, text, tz, type DocStatus, type Row } from './common.ts';
+import { RN_TITLE } from './receiving.ts';
+
+export const DOC_LIST_INPUT: InputSchema = {
+  type: 'object',
+  properties: {
+    ...PAGING_PROPS,
+    docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' },
+    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+    status: { enum: ['draft', 'posted', 'cancelled', null], title: '状态' },
+    dateFrom: { type: ['string', 'null'], maxLength: 10, title: '开始日期' },
+    dateTo: { type: ['string', 'null'], maxLength: 10, title: '结束日期' },
+  },
+};
+
+export interface DocListInput {
+  page: number;
+  pageSize: number;
+  docNo?: string | null;
+  warehouseId?: number | null;
+  status?: DocStatus | null;
+  dateFrom?: string | null;
+  dateTo?: string | null;
+}
+
+export interface DocResult {
+  id: number;
+  docNo: string;
+  status: DocStatus;
+  version: number;
+  totalQty: number;
+}
+
+/** Newest first, with filters. */
+export async function listDocs(ctx: CallContext, table: 'putaway', input: DocListInput, view: (r: Row) => unknown, names: (t: Tenant) => ReturnType<Tenant['select']>) {
+  const from = parseDay(input.dateFrom, 'dateFrom', '开始日期');
+  const to = parseDay(input.dateTo, 'dateTo', '结束日期');
+  let q = ctx.tenant.select(table);
+  const docNo = input.docNo?.trim();
+  if (docNo) q = q.where(`${table}.docNo`, 'like', `%${docNo.replace(/[\\%_]/g, '')}%`);
+  if (input.warehouseId) q = q.where(`${table}.warehouseId`, '=', input.warehouseId);
+  if (input.status) q = q.where(`${table}.status`, '=', input.status);
+  if (from) q = q.where(`${table}.createdAt`, '>=', companyDateRange(from, from, tz(ctx))[0]);
+  if (to) q = q.where(`${table}.createdAt`, '<=', companyDateRange(to, to, tz(ctx))[1]);
+  return newestFirstPage(q, `${table}.id`, namedRows(names(ctx.tenant), `${table}.id`), view, input);
+}
 
 export const PA_TITLE = '上架单';
 export const PA_PREFIX = 'SJ';

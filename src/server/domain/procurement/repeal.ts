@@ -24,7 +24,6 @@ import { cancelInvoice } from './invoice.ts';
 import { purchaseOrders } from './purchase-order.ts';
 import { cancelPlan as cancelReturnPlan, RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
 import { cancelPutaway } from './putaway.ts';
-import { cancelNote } from './receiving.ts';
 
 export const REPEAL_TITLE = '采购撤销单';
 export const REPEAL_PREFIX = 'CX';
@@ -120,7 +119,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   receivingNote: {
     title: '收货单', table: 'receivingNote', statuses: DOC_STATUS, route: (id) => `/entrepot/receivingNoteDetail/${id}`,
-    cancel: cancelNote,
+    cancel: (ctx, input) => ctx.documents.get('receivingNote')!.transition(ctx, 'cancel', input),
     columns: ['lineCount', 'totalQty', 'orderId'],
     async describe(tenant, f) {
       const t = TARGETS.receivingNote;
