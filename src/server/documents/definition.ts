@@ -33,7 +33,11 @@ export interface TransitionRun {
   /** header row after the update (camelCase columns) */
   doc: Row;
   lines(): Promise<Row[]>;
-  /** The line rows as stored (camelCase columns, no labels): what a posting needs, read cheaply. */
+  /**
+   * The line rows as stored (camelCase columns, no labels): what a posting needs, read cheaply — or, when
+   * a save posts in the same call (saveThen), the lines it has just written, with whatever else the
+   * validate hook put on them (not read back).
+   */
   storedLines(): Promise<Row[]>;
   /** Posts stock moves of this document (docType/docId filled in) through the ledger, in this transaction. */
   postMoves(moves: Array<Omit<StockMove, 'docType' | 'docId'>>): Promise<void>;
@@ -152,6 +156,7 @@ export interface LineDef {
   table: string;
   /** column holding the document id (default docId) */
   parent?: string;
+  /** fewest lines (default 1); 0: `lines` may be left out of a save, the validate hook makes them */
   min?: number;
   max: number;
   fields: Record<string, FieldDef>;

@@ -282,7 +282,16 @@ export class DocumentType {
       await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
       const answer: Row = { id, docNo, status, statusText: this.statusLabel(status), version };
       for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);
-      if (then) Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }));
+      if (then) {
+        // the lines as just written: the posting need not read them back (what the validate hook put
+        // on a line besides its fields, e.g. a product code it read, comes along)
+        const written = lines.map((l, i) => {
+          const r: Row = { ...l, lineNo: i + 1 };
+          for (const f of this.lineFields) r[f.column] = l[f.column] ?? f.default ?? null;
+          return r;
+        });
+        Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }, written));
+      }
       return answer;
     });
   }
@@ -315,8 +324,11 @@ export class DocumentType {
     return ctx.transaction((db, tenant) => this.apply(ctx, db, tenant, name, input));
   }
 
-  /** A transition inside the caller's transaction: the before hook, the conditional update, the hook, the audit. */
-  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: Row & { id: number; version?: number }) {
+  /**
+   * A transition inside the caller's transaction: the before hook, the conditional update, the hook, the
+   * audit. `written`: the lines a save in this transaction has just written (saveThen).
+   */
+  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: Row & { id: number; version?: number }, written?: Row[]) {
     const t = this.def.transitions[name]!;
     const caller = ctx.caller!;
     const now = new Date().toISOString();
@@ -343,7 +355,7 @@ export class DocumentType {
     const run: TransitionRun = {
       ctx, db, tenant, def: this.def, name, from, doc, input, audit,
       lines: () => this.lines(tenant, id),
-      storedLines: async () => (await tenant.select(this.def.lines.table).selectAll().where(this.lineParent, '=', id).orderBy('lineNo').execute()) as Row[],
+      storedLines: async () => written ?? (await tenant.select(this.def.lines.table).selectAll().where(this.lineParent, '=', id).orderBy('lineNo').execute()) as Row[],
       postMoves: async (moves) => {
         if (moves.length) await ledgerPost(db, caller, moves.map((m) => ({ ...m, docType: this.def.type, docId: id } as StockMove)));
       },
@@ -525,7 +537,8 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
   for (const t of types.values()) {
     const p = t.def.type;
     const saveInput: InputSchema = {
-      type: 'object', required: ['lines'],
+      // lines may be left out where a document may have none (its validate hook then makes them)
+      type: 'object', required: t.def.lines.min === 0 ? [] : ['lines'],
       properties: {
         id: { ...ID, title: t.def.title }, version: { ...ID, title: '版本' },
         ...(t.def.saveThen ? { [t.def.saveThen.flag]: { type: 'boolean', title: `保存后立即${t.def.transitions[t.def.saveThen.transition]!.label}` } } : {}),

@@ -4,7 +4,7 @@ import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
 import { copyOrder } from '../domain/procurement/purchase-order.ts';
-import { cancelPutaway, DOC_LIST_INPUT, getPutaway, listPutaways, PA_SAVE_INPUT, postPutaway, savePutaway, suggestPutaway, type DocListInput, type PaSaveInput } from '../domain/procurement/putaway.ts';
+import { suggestPutaway } from '../domain/procurement/putaway.ts';
 import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/product-pick.ts';
 import { docRelate } from '../domain/procurement/relate.ts';
 import { KEYWORD_INPUT, notesToPutAway, receivableOrders, receivingSource } from '../domain/procurement/doc-sources.ts';
@@ -15,9 +15,6 @@ import type { OpsDeps } from './index.ts';
 
 
 type IdVersion = { id: number; version?: number };
-
-// What each document list reads (kept pages: a write to any of these makes a kept page stale).
-const PA_LIST_TABLES = ['putaway', 'receivingNote', 'warehouse', 'account', 'company'];
 
 export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
   return {
@@ -34,11 +31,7 @@ export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
     },
     'putaway.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => notesToPutAway(ctx, input) },
 
-    'putaway.list': acceptingFilters(keptList('putaway.list', PA_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listPutaways(ctx, input))),
-    'putaway.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPutaway(ctx, input.id) },
-    'putaway.save': { input: PA_SAVE_INPUT, run: (ctx, input: PaSaveInput) => savePutaway(ctx, input) },
-    'putaway.post': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postPutaway(ctx, input) },
-    'putaway.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPutaway(ctx, input) },
+    // list, get, save, post and cancel of putaways: the document engine (documents/types/putaway.ts)
     'putaway.suggest': {
       input: { type: 'object', required: ['receivingNoteId'], properties: { receivingNoteId: { type: 'integer', minimum: 1, title: '收货单' } } },
       run: (ctx, input: { receivingNoteId: number }) => suggestPutaway(ctx, input.receivingNoteId),

@@ -3,7 +3,8 @@ import type { DocumentDefinition } from '../definition.ts';
 import { inboundPlan } from './inbound-plan.ts';
 import { inboundTask } from './inbound-task.ts';
 import { purchaseOrder } from './purchase-order.ts';
+import { putaway } from './putaway.ts';
 import { receivingNote } from './receiving-note.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, inboundTask, receivingNote, stockInit, stockAdjust];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust];

@@ -9,9 +9,9 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { DOC_STATUS, PO_STATUS, receMultipleOf, statusError, text, type Row } from '../../domain/procurement/common.ts';
 import { checkNoteTask } from '../../domain/procurement/inbound-task.ts';
 import { lineQty, PO_TITLE } from '../../domain/procurement/purchase-order.ts';
-import { applyNote, overReceipt, RECEIVABLE, reverseNote, RN_PREFIX, RN_TITLE } from '../../domain/procurement/receiving.ts';
+import { applyNote, overReceipt, RECEIVABLE, reverseNote, RN_PREFIX, RN_TITLE, type PostedLines } from '../../domain/procurement/receiving.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
-import { defineDocument, type SaveRun } from '../definition.ts';
+import { defineDocument, type SaveRun, type TransitionRun } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
 
 const status = (s: keyof typeof DOC_STATUS, color: string) => ({ label: DOC_STATUS[s], color });
@@ -70,7 +70,8 @@ async function checkNote({ ctx, header, lines, input, verified }: SaveRun): Prom
     perOrderLine.set(orderLineId, sum);
     // Early, friendly check; the posting enforces it again with a conditional update.
     if ((Number(ol.receivedQty) + sum) * multiple.den > Number(ol.qty) * multiple.num) throw overReceipt(order, ol, sum, multiple);
-    Object.assign(x, { productId: Number(ol.productId), countedQty: counted, damagedQty: damaged, qty, putawayQty: 0 });
+    // productCode is not stored: a posting in the same call knows the product from it (storedLines)
+    Object.assign(x, { productId: Number(ol.productId), countedQty: counted, damagedQty: damaged, qty, putawayQty: 0, productCode: String(ol.code) });
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
   if (header.taskId != null) await checkNoteTask(tenant, Number(header.taskId), orderId, lines.map((x) => Number(x.orderLineId)));
@@ -79,6 +80,17 @@ async function checkNote({ ctx, header, lines, input, verified }: SaveRun): Prom
   header.warehouseId = warehouseId;
   header.lineCount = lines.length;
   header.totalQty = lines.reduce((s, x) => s + Number(x.qty), 0);
+}
+
+/** What the posting needs of the lines; the products known when a save posts at once (checked by checkNote). */
+async function postedLines(storedLines: TransitionRun['storedLines']): Promise<PostedLines> {
+  const rows = await storedLines();
+  const products = new Map<number, string>();
+  for (const r of rows) if (typeof r.productCode === 'string') products.set(Number(r.productId), r.productCode);
+  return {
+    lines: rows.map((r) => ({ lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty) })),
+    products: products.size === new Set(rows.map((r) => Number(r.productId))).size ? products : undefined,
+  };
 }
 
 export const receivingNote = defineDocument({
@@ -142,8 +154,8 @@ export const receivingNote = defineDocument({
     post: {
       label: '过账', from: ['draft'], to: 'posted', stamp: 'posted', overlay: true,
       confirm: '确定过账收货单“{docNo}”？过账后货物计入库存。',
-      async run({ ctx, db, tenant, doc }) {
-        await applyNote(ctx, db, tenant, Number(doc.id), Number(doc.orderId), Number(doc.warehouseId), doc.taskId == null ? null : Number(doc.taskId));
+      async run({ ctx, db, tenant, doc, storedLines }) {
+        await applyNote(ctx, db, tenant, Number(doc.id), Number(doc.orderId), Number(doc.warehouseId), doc.taskId == null ? null : Number(doc.taskId), await postedLines(storedLines));
         return { totalQty: Number(doc.totalQty) };
       },
     },

@@ -71,16 +71,17 @@ async function noteLines(tenant: Tenant, id: number) {
     .map((r) => ({ lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty) }));
 }
 
-/**
- * Posting steps 2–5 (the note's status is already changed by the caller). `saved`: the lines this
- * transaction has just written (saves reading them back).
- */
-export async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null,
-  saved?: { lines: Awaited<ReturnType<typeof noteLines>>; multiple: Multiple; products: ReadonlyMap<number, string> }): Promise<void> {
+/** The lines a posting moves, and the products already checked in this call (a save posting at once). */
+export interface PostedLines {
+  lines: Awaited<ReturnType<typeof noteLines>>;
+  products?: ReadonlyMap<number, string>;
+}
+
+/** Posting steps 2–5 (the note's status is already changed by the caller). */
+export async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null, saved?: PostedLines): Promise<void> {
   const order = await claimOrder(tenant, orderId, RECEIVABLE, '收货');
   const lines = saved?.lines ?? await noteLines(tenant, id);
-  // A save read the multiple a moment ago (checkNote); the guard below enforces whichever value it has.
-  const m = saved?.multiple ?? await receMultipleOf(db, tenant.companyId);
+  const m = await receMultipleOf(db, tenant.companyId);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.orderLineId, (per.get(l.orderLineId) ?? 0) + l.qty);
   // Every line's conditional update in one statement; a line missing from what it returns was refused.

@@ -23,7 +23,6 @@ import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { cancelInvoice } from './invoice.ts';
 import { purchaseOrders } from './purchase-order.ts';
 import { cancelPlan as cancelReturnPlan, RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
-import { cancelPutaway } from './putaway.ts';
 
 export const REPEAL_TITLE = '采购撤销单';
 export const REPEAL_PREFIX = 'CX';
@@ -143,7 +142,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   putaway: {
     title: '上架单', table: 'putaway', statuses: DOC_STATUS, route: (id) => `/entrepot/putawayDetail/${id}`,
-    cancel: cancelPutaway,
+    cancel: (ctx, input) => ctx.documents.get('putaway')!.transition(ctx, 'cancel', input),
     columns: ['lineCount', 'totalQty'],
     async describe(_tenant, f) {
       const t = TARGETS.putaway;
