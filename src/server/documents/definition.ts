@@ -116,6 +116,11 @@ export interface SaveRun {
    * refuses): the engine does not read them again.
    */
   verified: Set<string>;
+  /**
+   * Rows of `names` tables the hook has read, by table (purchaseOrder → {id, label: its docNo}): the
+   * audit trail names them without reading them again.
+   */
+  named: Record<string, { id: number; label: string }>;
 }
 
 /** A line's place in messages and field paths. */

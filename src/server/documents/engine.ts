@@ -15,7 +15,7 @@ import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
 import type { AuditAction } from '../../core/audit-actions.ts';
 import type { DocumentAction, DocumentPermissions } from '../../core/document-actions.ts';
 import { companyDateRange, formatDate } from '../../core/format.ts';
-import type { AuditChange, CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
+import type { AuditChange, AuditEntry, CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
@@ -226,7 +226,8 @@ export class DocumentType {
     if (input.id !== undefined && input.version === undefined) throw validationError([{ field: 'version', message: '版本不能为空，请刷新后重试' }]);
     const { header, lines } = this.parse(input, lineAt);
     const verified = new Set<string>();
-    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified });
+    const named: Record<string, { id: number; label: string }> = {};
+    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named });
     const labels = await this.checkReferences(ctx, header, lines, lineAt, verified);
     const then = this.def.saveThen && input[this.def.saveThen.flag] === true ? this.def.saveThen.transition : undefined;
     Object.assign(header, extra);
@@ -246,7 +247,7 @@ export class DocumentType {
         docNo = String(updated.docNo);
         version = Number(updated.version);
         status = String(updated.status);
-        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, db, tenant, docId: id, created: false });
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named, db, tenant, docId: id, created: false });
         await tenant.delete(this.def.lines.table).where(this.lineParent, '=', id).execute();
       } else {
         docNo = await nextDocumentNo(db, tenant.companyId, this.def.prefix, tzOf(ctx));
@@ -255,15 +256,18 @@ export class DocumentType {
           ...defaults, ...header, docNo, status, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
         }).returning('id').executeTakeFirstOrThrow()) as Row;
         id = Number(inserted.id);
-        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: undefined, lineAt, verified, db, tenant, docId: id, created: true });
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: undefined, lineAt, verified, named, db, tenant, docId: id, created: true });
       }
       await this.insertLines(db, tenant.companyId, id, lines);
       // references by their labels (the earlier one read now: it may have been renamed since)
       const shown = async (f: Field, v: unknown) => {
-        const named = this.def.names?.[f.name];
-        if (named && v != null) {
-          const r = (await tenant.select(named.table).select(named.column).where('id', '=', Number(v)).executeTakeFirst()) as Row | undefined;
-          return r ? String(r[named.column]) : Number(v);
+        const link = this.def.names?.[f.name];
+        // named by the validate hook, which read the row (the value it names now is the one just written)
+        const read = link ? named[link.table] : undefined;
+        if (read && read.id === Number(v)) return read.label;
+        if (link && v != null) {
+          const r = (await tenant.select(link.table).select(link.column).where('id', '=', Number(v)).executeTakeFirst()) as Row | undefined;
+          return r ? String(r[link.column]) : Number(v);
         }
         if (f.type !== 'reference' || v == null) return display(f, expose(f, v));
         const known = labels.get(f.name)?.get(Number(v));
@@ -279,7 +283,9 @@ export class DocumentType {
         changes.push({ field: f.name, title: f.title, from: before ? await shown(f, before[f.column]) : null, to: await shown(f, header[f.column]) });
       }
       if (!this.def.audit) changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
-      await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
+      const entry: AuditEntry = { action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes };
+      // saved and then posted: both entries go in as one statement, with the transition's
+      if (!then) await ctx.audit(entry, db);
       const answer: Row = { id, docNo, status, statusText: this.statusLabel(status), version };
       for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);
       if (then) {
@@ -290,7 +296,7 @@ export class DocumentType {
           for (const f of this.lineFields) r[f.column] = l[f.column] ?? f.default ?? null;
           return r;
         });
-        Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }, written));
+        Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }, written, entry));
       }
       return answer;
     });
@@ -328,7 +334,7 @@ export class DocumentType {
    * A transition inside the caller's transaction: the before hook, the conditional update, the hook, the
    * audit. `written`: the lines a save in this transaction has just written (saveThen).
    */
-  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: Row & { id: number; version?: number }, written?: Row[]) {
+  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: Row & { id: number; version?: number }, written?: Row[], saved?: AuditEntry) {
     const t = this.def.transitions[name]!;
     const caller = ctx.caller!;
     const now = new Date().toISOString();
@@ -370,7 +376,8 @@ export class DocumentType {
       },
     };
     const extra = (await t.run?.(run)) ?? {};
-    await ctx.audit({ action: name as AuditAction, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }, ...audit] }, db);
+    const entry: AuditEntry = { action: name as AuditAction, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }, ...audit] };
+    await ctx.audit(saved ? [saved, entry] : entry, db);
     return { ...extra, id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
   }
 

@@ -15,10 +15,11 @@ const status = (s: keyof typeof DOC_STATUS, color: string) => ({ label: DOC_STAT
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 
 /** The lines against the note: what is left to put away, the target locations (suggested or chosen). */
-async function checkPutaway({ ctx, header, lines, input, verified }: SaveRun): Promise<void> {
+async function checkPutaway({ ctx, header, lines, input, verified, named }: SaveRun): Promise<void> {
   const noteId = Number(header.receivingNoteId);
   const s = await suggestPutaway(ctx, noteId);
   if (s.status !== 'posted') throw statusError(RN_TITLE, DOC_STATUS, { id: noteId, docNo: s.docNo, status: s.status }, '上架');
+  named.receivingNote = { id: noteId, label: s.docNo };
   const byId = new Map(s.lines.map((l) => [l.receivingLineId, l]));
   if (input.lines === undefined || input.lines === null) {
     // no lines given: every open quantity to its suggested location

@@ -18,12 +18,13 @@ const status = (s: keyof typeof DOC_STATUS, color: string) => ({ label: DOC_STAT
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 
 /** The note's lines against the order (and its task): quantities, locations, over-receipt, duplicates. */
-async function checkNote({ ctx, header, lines, input, verified }: SaveRun): Promise<void> {
+async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun): Promise<void> {
   const tenant = ctx.tenant;
   const orderId = Number(header.orderId);
   const order = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
   if (!order) throw validationError([{ field: 'orderId', message: '采购订单不存在' }]);
   if (!RECEIVABLE.includes(String(order.status))) throw statusError(PO_TITLE, PO_STATUS, order, '收货');
+  named.purchaseOrder = { id: orderId, label: String(order.docNo) };
   const warehouseId = Number(order.warehouseId);
   const wh = (await tenant.select('warehouse').select(['name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
   if (!wh || Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh?.name ?? warehouseId) });
