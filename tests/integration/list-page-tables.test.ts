@@ -105,7 +105,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('oms', '020205', { id: order2.id, version: order2.version });
   const line2 = (await ok('oms', '020202', { id: order2.id })).lines[0];
   const plan = await ok('oms', '021203', { orderId: order2.id, containerId: box.id, lines: [{ orderLineId: line2.id, qty: 5 }] });
-  await ok('oms', '021204', { id: plan.id, version: plan.version });
+  const task = (await ok('oms', '021204', { id: plan.id, version: plan.version })).taskDocNo as string;
   const init = await ok('oms', '022603', { warehouseId: wh, post: true, lines: [{ productId: product.id, locationId: location.id, qty: 5 }] });
   const adjust = await ok('oms', '022703', { warehouseId: wh, reason: 'loss', post: true, lines: [{ productId: product.id, locationId: location.id, qty: -1 }] });
   const ret = await ok('oms', '021703', { receivingNoteId: note.id, reason: '质量问题' });
@@ -126,6 +126,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'receivingNote.list': [{ page: 1, pageSize: 5 }, docs(note.docNo)],
     'putaway.list': [{ page: 1, pageSize: 5 }, docs(putaway.docNo)],
     'inboundPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: plan.docNo, orderId: order2.id, containerId: box.id, warehouseId: wh, status: 'confirmed', dateFrom: '2020-01-01', dateTo: '2030-01-01' }],
+    'inboundTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: task, orderId: order2.id, planId: plan.id, containerId: box.id, warehouseId: wh, status: 'open', dateFrom: '2020-01-01', dateTo: day }],
     'stockInit.list': [{ page: 1, pageSize: 5 }, docs(init.docNo)],
     'purchaseInvoice.list': [{ page: 1, pageSize: 5 }, {
       page: 1, pageSize: 5, docNo: invoice.docNo, supplierId: supplier.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day, invoiceDate: ['2020-01-01', day],

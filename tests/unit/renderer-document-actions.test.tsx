@@ -86,6 +86,15 @@ describe('mergeActions: the server decides which, the screen how', () => {
     const merged = mergeActions(server, own, ['oms:021204', 'oms:021205']);
     expect(merged.map((a) => [a.title, a.success ?? null, 'when' in a])).toEqual([['确认', '已确认，入库任务已生成', false], ['单据关联', null, false]]);
   });
+
+  it('a form action stands for the call its form saves with (a transition that asks for a reason)', async () => {
+    const { mergeActions, serverActionSchemas } = await import('../../src/client/renderer/document/serverActions');
+    const own = [{ action: 'form', title: '关闭', form: 'close', load: false }];
+    const forms = { close: { api: { save: 'oms:021304' }, fields: [] } } as never;
+    const offered = mergeActions(serverActionSchemas([{ name: 'close', label: '关闭', api: 'oms:021304' }]), own, ['oms:021304'], forms);
+    expect(offered.map((a) => [a.action, a.title])).toEqual([['form', '关闭']]);
+    expect(mergeActions([], own, ['oms:021304'], forms)).toEqual([]);
+  });
 });
 
 describe('list rows of documents on the engine', () => {

@@ -67,6 +67,12 @@ describe('document kind: receiving note', () => {
     server.on('021402', () => ({
       data: {
         id: 9, docNo: 'SH-9', status: 'posted', version: 2, orderId: 5, supplierName: '甲供应商', warehouseName: '一号仓', totalQty: 7,
+        // what the document engine answers for a posted note (its buttons)
+        editable: false, removable: false, governed: ['oms:021404', 'oms:021405', '/entrepot/putawayDetail/new?receivingNoteId={id}'],
+        actions: [
+          { name: 'cancel', label: '作废', api: 'oms:021405', confirm: '确定作废收货单“{docNo}”？已过账的收货单将冲回库存。', danger: true },
+          { name: 'followUp:上架', label: '上架', to: '/entrepot/putawayDetail/new?receivingNoteId={id}' },
+        ],
         lines: [{ id: 1, orderLineId: 13, productCode: 'P-3', productName: '垫片', orderedQty: 7, countedQty: 7, damagedQty: 0, qty: 7, putawayQty: 0, unitSmall: '片', bigQty: 1, midQty: 1 }],
       },
     }));

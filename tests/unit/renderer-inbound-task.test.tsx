@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 // The inbound task page on its real schema: a task still receiving offers 关闭, which asks for the
 // reason in a form and sends {id, version, reason} to oms 021304; a closed task shows why and by whom,
-// and offers neither 收货 nor 关闭.
+// and offers neither 收货 nor 关闭. The buttons are the ones the server's answer offers (the document
+// engine's `actions`); the screen's 关闭 form stands for the close call the server governs.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import DocumentScreen from '../../src/client/renderer/kinds/DocumentScreen';
 import type { ScreenFile, ScreenRoute } from '../../src/client/router/screenTypes';
@@ -16,7 +17,16 @@ const file = inboundTask as unknown as ScreenFile;
 const meta: ScreenRoute = { file: 'entrepot/inboundTaskDetail', route: file.route, title: '入库任务详情', permission: '1', menu: { group: 'entrepot', order: 1 } };
 const RIGHTS = ['entrepot.inboundTaskDetail', 'entrepot.inboundTask.close', 'entrepot.inboundTask.cancel', 'entrepot.receivingNote.edit'];
 
+const RECEIVE = '/entrepot/receivingNoteDetail/new?orderId={orderId}&taskId={id}';
+// what the engine answers for a task the caller may close, cancel (open only) and receive against
+const GOVERNED = ['oms:021303', 'oms:021304', RECEIVE];
+const OFFERED = [
+  { name: 'close', label: '关闭', api: 'oms:021304' },
+  { name: 'followUp:收货', label: '收货', to: RECEIVE },
+];
+
 const task = (extra: Record<string, unknown>) => ({
+  editable: false, removable: false, actions: OFFERED, governed: GOVERNED,
   id: 7, docNo: 'RT202611210001', status: 'receiving', version: 3, planDocNo: 'RP202611210001', orderId: 5, orderDocNo: 'CG-5', supplierName: '甲供应商',
   warehouseName: '一号仓', totalQty: 78, receivedQty: 20, openQty: 58, releasedQty: 0, closeReason: null, closedByName: null, closedAt: null,
   lines: [{ id: 1, productCode: 'P-1', productName: '螺丝', qty: 48, units: { text: '2箱' }, receivedQty: 20, openQty: 28, openUnits: { text: '1箱4个' }, releasedQty: 0 }],
@@ -52,7 +62,7 @@ describe('inbound task: closing a short delivery', () => {
 
   it('a closed task says why and by whom, and offers neither 收货 nor 关闭', async () => {
     login(RIGHTS);
-    server.on('021302', () => ({ data: task({ status: 'closed', version: 4, openQty: 0, releasedQty: 58, closeReason: '供应商短交', closedByName: 'admin', closedAt: '2026-11-21T08:00:00.000Z' }) }));
+    server.on('021302', () => ({ data: task({ status: 'closed', actions: [], version: 4, openQty: 0, releasedQty: 58, closeReason: '供应商短交', closedByName: 'admin', closedAt: '2026-11-21T08:00:00.000Z' }) }));
     await open();
     expect(text()).toContain('已关闭');
     expect(inputOf('关闭原因').value).toBe('供应商短交');

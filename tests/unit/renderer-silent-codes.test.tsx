@@ -22,6 +22,12 @@ const meta = (file: string, route: string): ScreenRoute => ({ file, route, title
 
 const DRAFT = {
   id: 9, docNo: 'SH-9', status: 'draft', version: 2, orderId: 5, supplierName: '甲供应商', warehouseName: '一号仓', totalQty: 7,
+  // what the document engine answers for a draft (its buttons)
+  editable: true, removable: false, governed: ['oms:021404', 'oms:021405', '/entrepot/putawayDetail/new?receivingNoteId={id}'],
+  actions: [
+    { name: 'post', label: '过账', api: 'oms:021404', confirm: '确定过账收货单“{docNo}”？过账后货物计入库存。', overlay: true },
+    { name: 'cancel', label: '作废', api: 'oms:021405', confirm: '确定作废收货单“{docNo}”？已过账的收货单将冲回库存。', danger: true, overlay: true },
+  ],
   lines: [
     { id: 1, orderLineId: 12, productCode: 'P-2', productName: '螺母', orderedQty: 5, countedQty: 5, damagedQty: 0, qty: 5, unitSmall: '个', bigQty: 1, midQty: 1 },
     { id: 2, orderLineId: 13, productCode: 'P-3', productName: '垫片', orderedQty: 7, countedQty: 7, damagedQty: 0, qty: 7, unitSmall: '片', bigQty: 1, midQty: 1 },

@@ -6,7 +6,7 @@
 import type { Family } from '../../core/catalog.ts';
 import { AUDIT_ACTION_LABELS } from '../../core/audit-actions.ts';
 import type { BusinessCode } from '../../core/codes.ts';
-import type { CallContext } from '../catalog/context.ts';
+import type { AuditChange, CallContext } from '../catalog/context.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
 import type { StockMove } from '../domain/stock/ledger.ts';
@@ -33,12 +33,35 @@ export interface TransitionRun {
   /** header row after the update (camelCase columns) */
   doc: Row;
   lines(): Promise<Row[]>;
-  /** The line rows as stored (camelCase columns, no labels): what a posting needs, read cheaply. */
+  /**
+   * The line rows as stored (camelCase columns, no labels): what a posting needs, read cheaply — or, when
+   * a save posts in the same call (saveThen), the lines it has just written, with whatever else the
+   * validate hook put on them (not read back).
+   */
   storedLines(): Promise<Row[]>;
   /** Posts stock moves of this document (docType/docId filled in) through the ledger, in this transaction. */
   postMoves(moves: Array<Omit<StockMove, 'docType' | 'docId'>>): Promise<void>;
   /** Appends moves that undo every ledger move this document posted so far (kind `reverse`). */
   reverseMoves(): Promise<void>;
+  /** the call's input ({id, version} and the transition's own `input` properties) */
+  input: Row;
+  /** more changes the audit entry of the transition records after the status change (e.g. a reason) */
+  audit: AuditChange[];
+}
+
+/** What a transition's `before` hook gets: the transaction and the document as read, not yet changed. */
+export interface TransitionBefore {
+  ctx: CallContext;
+  db: DB;
+  tenant: Tenant;
+  def: DocumentDefinition;
+  name: string;
+  id: number;
+  /** the version the caller named, if any */
+  version?: number;
+  /** header row as read in the transaction (camelCase columns) */
+  doc: Row;
+  input: Row;
 }
 
 export interface TransitionDef {
@@ -56,6 +79,17 @@ export interface TransitionDef {
   stamp?: string;
   /** Extra conditions of the conditional update per source status (column → value that must hold). */
   onlyWhen?: Record<string, Record<string, unknown>>;
+  /** Inputs of the call besides {id, version} (JSON-schema properties checked with the body; `required` among them). */
+  input?: { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  /**
+   * Runs inside the transition's transaction BEFORE the conditional status update, on the row as read:
+   * takes row locks of other documents in the order other paths take them (the status update locks this
+   * row, so locking here first keeps one order and no deadlock on PostgreSQL), and refusals that must
+   * come before the status change. A document in a status the transition does not leave from, or of
+   * another version, should be let through untouched: the conditional update refuses it with the usual
+   * message.
+   */
+  before?(b: TransitionBefore): Promise<void>;
   /**
    * Runs inside the transition's transaction after the status changed; throwing rolls all of it back.
    * What it returns is added to the answer (e.g. the number of a document it created).
@@ -82,6 +116,11 @@ export interface SaveRun {
    * refuses): the engine does not read them again.
    */
   verified: Set<string>;
+  /**
+   * Rows of `names` tables the hook has read, by table (purchaseOrder → {id, label: its docNo}): the
+   * audit trail names them without reading them again.
+   */
+  named: Record<string, { id: number; label: string }>;
 }
 
 /** A line's place in messages and field paths. */
@@ -133,6 +172,7 @@ export interface LineDef {
   table: string;
   /** column holding the document id (default docId) */
   parent?: string;
+  /** fewest lines (default 1); 0: `lines` may be left out of a save, the validate hook makes them */
   min?: number;
   max: number;
   fields: Record<string, FieldDef>;

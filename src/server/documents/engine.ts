@@ -15,7 +15,7 @@ import type { Catalog, EndpointEntry, Family } from '../../core/catalog.ts';
 import type { AuditAction } from '../../core/audit-actions.ts';
 import type { DocumentAction, DocumentPermissions } from '../../core/document-actions.ts';
 import { companyDateRange, formatDate } from '../../core/format.ts';
-import type { CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
+import type { AuditChange, AuditEntry, CallContext, InputSchema, OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
@@ -231,7 +231,8 @@ export class DocumentType {
     if (this.def.hooks?.prepare) await this.def.hooks.prepare(ctx, input);
     const { header, lines } = this.parse(input, lineAt);
     const verified = new Set<string>();
-    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified });
+    const named: Record<string, { id: number; label: string }> = {};
+    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named });
     const labels = await this.checkReferences(ctx, header, lines, lineAt, verified);
     const then = this.def.saveThen && input[this.def.saveThen.flag] === true ? this.def.saveThen.transition : undefined;
     Object.assign(header, extra);
@@ -251,7 +252,7 @@ export class DocumentType {
         docNo = String(updated.docNo);
         version = Number(updated.version);
         status = String(updated.status);
-        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, db, tenant, docId: id, created: false });
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named, db, tenant, docId: id, created: false });
         await tenant.delete(this.def.lines.table).where(this.lineParent, '=', id).execute();
       } else {
         docNo = await nextDocumentNo(db, tenant.companyId, this.def.prefix, tzOf(ctx));
@@ -260,15 +261,18 @@ export class DocumentType {
           ...defaults, ...header, docNo, status, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
         }).returning('id').executeTakeFirstOrThrow()) as Row;
         id = Number(inserted.id);
-        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: undefined, lineAt, verified, db, tenant, docId: id, created: true });
+        await this.def.hooks?.saving?.({ ctx, def: this.def, input, header, lines, id: undefined, lineAt, verified, named, db, tenant, docId: id, created: true });
       }
       await this.insertLines(db, tenant.companyId, id, lines);
       // references by their labels (the earlier one read now: it may have been renamed since)
       const shown = async (f: Field, v: unknown) => {
-        const named = this.def.names?.[f.name];
-        if (named && v != null) {
-          const r = (await tenant.select(named.table).select(named.column).where('id', '=', Number(v)).executeTakeFirst()) as Row | undefined;
-          return r ? String(r[named.column]) : Number(v);
+        const link = this.def.names?.[f.name];
+        // named by the validate hook, which read the row (the value it names now is the one just written)
+        const read = link ? named[link.table] : undefined;
+        if (read && read.id === Number(v)) return read.label;
+        if (link && v != null) {
+          const r = (await tenant.select(link.table).select(link.column).where('id', '=', Number(v)).executeTakeFirst()) as Row | undefined;
+          return r ? String(r[link.column]) : Number(v);
         }
         if (f.type !== 'reference' || v == null) return display(f, expose(f, v));
         const known = labels.get(f.name)?.get(Number(v));
@@ -285,10 +289,21 @@ export class DocumentType {
       }
       // the line count, unless a lineCount field of the header already said it
       if (!this.def.audit && !changes.some((c) => c.field === 'lineCount')) changes.push({ field: 'lineCount', title: '明细行数', from: null, to: lines.length });
-      await ctx.audit({ action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes }, db);
+      const entry: AuditEntry = { action: input.id !== undefined ? 'update' : 'create', entity: this.def.type, recordId: id, recordLabel: docNo, changes };
+      // saved and then posted: both entries go in as one statement, with the transition's
+      if (!then) await ctx.audit(entry, db);
       const answer: Row = { id, docNo, status, statusText: this.statusLabel(status), version };
       for (const f of this.header) if (f.column in header) answer[f.name] = expose(f, header[f.column]);
-      if (then) Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }));
+      if (then) {
+        // the lines as just written: the posting need not read them back (what the validate hook put
+        // on a line besides its fields, e.g. a product code it read, comes along)
+        const written = lines.map((l, i) => {
+          const r: Row = { ...l, lineNo: i + 1 };
+          for (const f of this.lineFields) r[f.column] = l[f.column] ?? f.default ?? null;
+          return r;
+        });
+        Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }, written, entry));
+      }
       return answer;
     }).catch(async (e: unknown) => {
       // two saves passed the hook's own uniqueness check at once: the index refused one, in the document's words
@@ -321,17 +336,25 @@ export class DocumentType {
 
   // ---- transitions ---------------------------------------------------------------------------------
 
-  async transition(ctx: CallContext, name: string, input: { id: number; version?: number }) {
+  async transition(ctx: CallContext, name: string, input: Row & { id: number; version?: number }) {
     return ctx.transaction((db, tenant) => this.apply(ctx, db, tenant, name, input));
   }
 
-  /** A transition inside the caller's transaction: the conditional update, the hook, the audit. */
-  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: { id: number; version?: number }) {
+  /**
+   * A transition inside the caller's transaction: the before hook, the conditional update, the hook, the
+   * audit. `written`: the lines a save in this transaction has just written (saveThen).
+   */
+  async apply(ctx: CallContext, db: DB, tenant: Tenant, name: string, input: Row & { id: number; version?: number }, written?: Row[], saved?: AuditEntry) {
     const t = this.def.transitions[name]!;
     const caller = ctx.caller!;
     const now = new Date().toISOString();
     let from: string | undefined;
     let doc: Row | undefined;
+    if (t.before) {
+      const read = (await tenant.select(this.def.table).selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+      if (!read) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
+      await t.before({ ctx, db, tenant, def: this.def, name, id: input.id, version: input.version, doc: read, input });
+    }
     // Writes first (the SQLite write lock before any read); at most one source status matches.
     for (const f of t.from) {
       const set: Row = { status: t.to, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` };
@@ -344,10 +367,11 @@ export class DocumentType {
     }
     if (!doc || !from) throw await this.refusal(tenant, input.id, input.version, t.from, t.label);
     const id = input.id;
+    const audit: AuditChange[] = [];
     const run: TransitionRun = {
-      ctx, db, tenant, def: this.def, name, from, doc,
+      ctx, db, tenant, def: this.def, name, from, doc, input, audit,
       lines: () => this.lines(tenant, id),
-      storedLines: async () => (await tenant.select(this.def.lines.table).selectAll().where(this.lineParent, '=', id).orderBy('lineNo').execute()) as Row[],
+      storedLines: async () => written ?? (await tenant.select(this.def.lines.table).selectAll().where(this.lineParent, '=', id).orderBy('lineNo').execute()) as Row[],
       postMoves: async (moves) => {
         if (moves.length) await ledgerPost(db, caller, moves.map((m) => ({ ...m, docType: this.def.type, docId: id } as StockMove)));
       },
@@ -362,7 +386,8 @@ export class DocumentType {
       },
     };
     const extra = (await t.run?.(run)) ?? {};
-    await ctx.audit({ action: name as AuditAction, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }] }, db);
+    const entry: AuditEntry = { action: name as AuditAction, entity: this.def.type, recordId: id, recordLabel: String(doc.docNo), changes: [{ field: 'status', title: '状态', from: this.statusLabel(from), to: this.statusLabel(t.to) }, ...audit] };
+    await ctx.audit(saved ? [saved, entry] : entry, db);
     return { ...extra, id, docNo: String(doc.docNo), status: t.to, statusText: this.statusLabel(t.to), version: Number(doc.version) };
   }
 
@@ -537,8 +562,9 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
   for (const t of types.values()) {
     const p = t.def.type;
     const saveInput: InputSchema = {
-      // with a prepare hook the lines may be left out (the hook brings them in from the source)
-      type: 'object', required: t.def.hooks?.prepare ? [] : ['lines'],
+      // lines may be left out where the prepare hook brings them in from the source, or where a document
+      // may have none (its validate hook then makes them)
+      type: 'object', required: t.def.hooks?.prepare || t.def.lines.min === 0 ? [] : ['lines'],
       properties: {
         id: { ...ID, title: t.def.title }, version: { ...ID, title: '版本' },
         ...(t.def.saveThen ? { [t.def.saveThen.flag]: { type: 'boolean', title: `保存后立即${t.def.transitions[t.def.saveThen.transition]!.label}` } } : {}),
@@ -554,7 +580,12 @@ export function documentOps(types: Map<string, DocumentType>): Record<string, Op
     ops[`${p}.export`] = acceptingFilters({ input: { type: 'object', properties: conditions }, run: (ctx, input: Row) => t.export(ctx, input) });
     ops[`${p}.relate`] = { input: ENGINE_ID_INPUT, run: (ctx, input: { id: number }) => t.relate(ctx, input.id, types) };
     for (const name of Object.keys(t.def.transitions)) {
-      ops[`${p}.${name}`] = { input: ENGINE_ID_VERSION_INPUT, run: (ctx, input: { id: number; version?: number }) => t.transition(ctx, name, input) };
+      const own = t.def.transitions[name]!.input;
+      const input: InputSchema = own ? {
+        type: 'object', required: ['id', ...(own.required ?? [])],
+        properties: { ...(ENGINE_ID_VERSION_INPUT.properties as Record<string, unknown>), ...own.properties },
+      } : ENGINE_ID_VERSION_INPUT;
+      ops[`${p}.${name}`] = { input, run: (ctx, body: Row & { id: number; version?: number }) => t.transition(ctx, name, body) };
     }
   }
   // Only ops the catalog binds: an op without a code would stop start-up (catalog/bind.ts).

@@ -9,9 +9,6 @@ import {
   type ContainerListInput, type ContainerSaveInput, type WithdrawingListInput,
 } from '../domain/procurement/container.ts';
 import { plannableLines } from '../domain/procurement/inbound-plan.ts';
-import {
-  cancelTask, closeTask, getTask, listTasks, TASK_CLOSE_INPUT, TASK_LIST_INPUT, type TaskCloseInput, type TaskListInput,
-} from '../domain/procurement/inbound-task.ts';
 import type { OpsDeps } from './index.ts';
 
 type IdVersion = { id: number; version?: number };
@@ -24,10 +21,7 @@ export function inboundOps(_deps: OpsDeps): Record<string, OpHandler> {
       run: (ctx, input: { orderId: number }) => plannableLines(ctx, input.orderId),
     },
 
-    'inboundTask.list': acceptingFilters({ input: TASK_LIST_INPUT, run: (ctx, input: TaskListInput) => listTasks(ctx, input) }),
-    'inboundTask.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getTask(ctx, input.id) },
-    'inboundTask.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelTask(ctx, input) },
-    'inboundTask.close': { input: TASK_CLOSE_INPUT, run: (ctx, input: TaskCloseInput) => closeTask(ctx, input) },
+    // list, get, cancel and close of inbound tasks: the document engine (documents/types/inbound-task.ts)
 
     'container.list': acceptingFilters({ input: CONTAINER_LIST_INPUT, run: (ctx, input: ContainerListInput) => listContainers(ctx, input) }),
     'container.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getContainer(ctx, input.id) },

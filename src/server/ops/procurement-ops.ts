@@ -4,8 +4,7 @@ import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { ID_INPUT, ID_VERSION_INPUT } from '../domain/procurement/common.ts';
 import { copyOrder } from '../domain/procurement/purchase-order.ts';
-import { cancelPutaway, getPutaway, listPutaways, PA_SAVE_INPUT, postPutaway, savePutaway, suggestPutaway, type PaSaveInput } from '../domain/procurement/putaway.ts';
-import { cancelNote, DOC_LIST_INPUT, getNote, listNotes, postNote, RN_SAVE_INPUT, saveNote, type DocListInput, type RnSaveInput } from '../domain/procurement/receiving.ts';
+import { suggestPutaway } from '../domain/procurement/putaway.ts';
 import { PICK_INPUT, pickProducts, type PickInput } from '../domain/procurement/product-pick.ts';
 import { docRelate } from '../domain/procurement/relate.ts';
 import { KEYWORD_INPUT, notesToPutAway, receivableOrders, receivingSource } from '../domain/procurement/doc-sources.ts';
@@ -17,10 +16,6 @@ import type { OpsDeps } from './index.ts';
 
 type IdVersion = { id: number; version?: number };
 
-// What each document list reads (kept pages: a write to any of these makes a kept page stale).
-const RN_LIST_TABLES = ['receivingNote', 'purchaseOrder', 'supplier', 'warehouse', 'account', 'company'];
-const PA_LIST_TABLES = ['putaway', 'receivingNote', 'warehouse', 'account', 'company'];
-
 export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
   return {
     // list, get, save, remove, confirm, cancel and close are served by the document engine
@@ -28,23 +23,15 @@ export function procurementOps(deps: OpsDeps): Record<string, OpHandler> {
     'purchaseOrder.copy': { input: ID_INPUT, run: (ctx, input: { id: number }) => copyOrder(ctx, input.id) },
     'purchaseOrder.pickProducts': { input: PICK_INPUT, run: (ctx, input: PickInput) => pickProducts(ctx, input) },
 
-    'receivingNote.list': acceptingFilters(keptList('receivingNote.list', RN_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listNotes(ctx, input))),
-    'receivingNote.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getNote(ctx, input.id) },
-    'receivingNote.save': { input: RN_SAVE_INPUT, run: (ctx, input: RnSaveInput) => saveNote(ctx, input) },
-    'receivingNote.post': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postNote(ctx, input) },
+    // list, get, save, post and cancel of receiving notes: the document engine (documents/types/receiving-note.ts)
     'receivingNote.orderOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => receivableOrders(ctx, input) },
     'receivingNote.source': {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '采购订单' }, taskId: { type: ['integer', 'null'], minimum: 1, title: '入库任务' } } },
       run: (ctx, input: { orderId: number; taskId?: number | null }) => receivingSource(ctx, input.orderId, input.taskId ?? undefined),
     },
     'putaway.noteOptions': { input: KEYWORD_INPUT, run: (ctx, input: { keyword?: string | null }) => notesToPutAway(ctx, input) },
-    'receivingNote.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelNote(ctx, input) },
 
-    'putaway.list': acceptingFilters(keptList('putaway.list', PA_LIST_TABLES, DOC_LIST_INPUT, (ctx, input: DocListInput) => listPutaways(ctx, input))),
-    'putaway.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getPutaway(ctx, input.id) },
-    'putaway.save': { input: PA_SAVE_INPUT, run: (ctx, input: PaSaveInput) => savePutaway(ctx, input) },
-    'putaway.post': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => postPutaway(ctx, input) },
-    'putaway.cancel': { input: ID_VERSION_INPUT, run: (ctx, input: IdVersion) => cancelPutaway(ctx, input) },
+    // list, get, save, post and cancel of putaways: the document engine (documents/types/putaway.ts)
     'putaway.suggest': {
       input: { type: 'object', required: ['receivingNoteId'], properties: { receivingNoteId: { type: 'integer', minimum: 1, title: '收货单' } } },
       run: (ctx, input: { receivingNoteId: number }) => suggestPutaway(ctx, input.receivingNoteId),

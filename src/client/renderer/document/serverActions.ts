@@ -3,7 +3,7 @@
 // follow-up documents become `link` actions. Screens therefore do not restate the server's status rules;
 // an action the screen file also lists (same api) is drawn once, from the server's answer.
 import type { DocumentAction } from '../../../core/document-actions';
-import type { ActionSchema, CallAction, LinkAction } from '../types';
+import type { ActionSchema, CallAction, FormAction, FormPart, LinkAction } from '../types';
 
 type ServerAction = DocumentAction;
 
@@ -27,25 +27,35 @@ export function serverActionSchemas(list: ServerAction[], afterRemove?: string):
   });
 }
 
-const keyOf = (a: ActionSchema) => (a.action === 'link' ? `link:${String(a.to)}` : typeof a.api === 'string' ? `api:${a.api}` : undefined);
+/** A screen's named forms: a form action stands for the call its form saves with (e.g. 关闭 asking a reason). */
+type Forms = Record<string, FormPart> | undefined;
+
+const keyOf = (a: ActionSchema, forms?: Forms) => {
+  if (a.action === 'link') return `link:${String(a.to)}`;
+  if (typeof a.api === 'string') return `api:${a.api}`;
+  const form = a.action === 'form' ? (a as FormAction).form : undefined;
+  const save = typeof form === 'string' ? forms?.[form]?.api?.save : typeof form === 'object' ? form.api?.save : undefined;
+  return save ? `api:${save}` : undefined;
+};
 
 /**
  * The buttons of a document the server answers for: each action it offers, drawn as the screen's own
  * button for the same call or link when the screen has one (its wording, success text and `then` kept,
  * its `when` dropped: the server decided), else as generated; then the screen's other actions, less
- * those the server governs (`governed`: every call and link it decides on) but does not offer now.
+ * those the server governs (`governed`: every call and link it decides on) but does not offer now. A
+ * form action counts as the call its form saves with (`forms`: the screen's named forms).
  */
-export function mergeActions(server: ActionSchema[], own: readonly ActionSchema[] | undefined, governed: readonly string[] = []): ActionSchema[] {
+export function mergeActions(server: ActionSchema[], own: readonly ActionSchema[] | undefined, governed: readonly string[] = [], forms?: Forms): ActionSchema[] {
   const mine = own ?? [];
-  const offered = new Set(server.map(keyOf));
+  const offered = new Set(server.map((a) => keyOf(a)));
   const ruled = new Set([...governed.map((g) => (g.startsWith('/') ? `link:${g}` : `api:${g}`)), ...offered]);
   const drawn = server.map((s) => {
-    const same = mine.find((a) => keyOf(a) === keyOf(s));
+    const same = mine.find((a) => keyOf(a, forms) === keyOf(s));
     if (!same) return s;
     const { when: _when, ...rest } = same;
     return rest as ActionSchema;
   });
-  return [...drawn, ...mine.filter((a) => !ruled.has(keyOf(a)))];
+  return [...drawn, ...mine.filter((a) => !ruled.has(keyOf(a, forms)!))];
 }
 
 export function governedOf(record: Record<string, unknown> | null | undefined): string[] {
@@ -56,10 +66,10 @@ export function governedOf(record: Record<string, unknown> | null | undefined): 
  * Whether a list row shows one of the screen's row actions: for a call or link the server governs, only
  * while the row's `actions` offer it; undefined for the others (their own `when` decides).
  */
-export function offeredOnRow(action: ActionSchema, row: Record<string, unknown>): boolean | undefined {
+export function offeredOnRow(action: ActionSchema, row: Record<string, unknown>, forms?: Forms): boolean | undefined {
   const server = serverActionsOf(row);
   if (!server) return undefined;
-  const key = keyOf(action);
+  const key = keyOf(action, forms);
   if (!key) return undefined;
   const governed = new Set(governedOf(row).map((g) => (g.startsWith('/') ? `link:${g}` : `api:${g}`)));
   if (!governed.has(key)) return undefined;

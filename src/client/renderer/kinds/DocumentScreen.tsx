@@ -132,7 +132,7 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
 
   const actionList = useMemo(() => {
     const fromServer = serverActionsOf(record);
-    const list = fromServer ? mergeActions(serverActionSchemas(fromServer, part.afterRemove), part.actions, governedOf(record)) : part.actions;
+    const list = fromServer ? mergeActions(serverActionSchemas(fromServer, part.afterRemove), part.actions, governedOf(record), part.forms) : part.actions;
     return usableActions(list, 'actions', env, { api: part.api, forms: part.forms });
   }, [part, env, record]);
 

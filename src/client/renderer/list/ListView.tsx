@@ -345,7 +345,7 @@ function RowActions({ row, list, env, scope }: { row: Row; list: UsableAction[];
     <Space size={0} wrap={false}>
       {list
         // a document on the engine says per row which of these it offers now; other actions follow `when`
-        .filter((a) => offeredOnRow(a.action, row) ?? holds(a.action.when, env, row))
+        .filter((a) => offeredOnRow(a.action, row, scope.forms) ?? holds(a.action.when, env, row))
         .map(({ action, path, def }) => {
           const C = def.component;
           return <C key={path} action={action} path={path} scope={scope} record={row} inline />;

@@ -1,7 +1,7 @@
 // 入库计划 on the document engine (DESIGN §4.4): which lines of a confirmed purchase order arrive when,
 // optionally in a container. draft → confirmed → done; cancelled from draft, or from confirmed while its
 // task has no receipts; closed (已关闭) with its task when the warehouse closes a short delivery
-// (inbound-task.ts closeTask). What a plan holds of an order line is kept on the line (planned_qty):
+// (documents/types/inbound-task.ts, close). What a plan holds of an order line is kept on the line (planned_qty):
 // saving takes it by one conditional UPDATE per line, editing a draft gives its old quantities back
 // first, cancelling gives them back — all in the document's own transaction (domain/procurement/inbound-plan.ts).
 import { splitUnits } from '../../../core/stock-units.ts';

@@ -2,10 +2,15 @@
 import type { DocumentDefinition } from '../definition.ts';
 import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
+import { inboundTask } from './inbound-task.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
+import { putaway } from './putaway.ts';
+import { receivingNote } from './receiving-note.ts';
 import { salesOrder } from './sales-order.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 
-export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [purchaseOrder, inboundPlan, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan];
+export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
+  purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan,
+];

@@ -1,7 +1,7 @@
 // Inbound plans (入库计划, `inbound_plan` + lines), DESIGN §4.4: which lines of a confirmed purchase order
 // arrive when, optionally in a container. draft → confirmed → done; cancelled from draft, or from
 // confirmed while its task has no receipts; closed (已关闭) together with its task when the warehouse
-// closes a short delivery (inbound-task.ts closeTask).
+// closes a short delivery (the inbound task's close, documents/types/inbound-task.ts).
 //  - What a plan holds of an order line is kept on the line (purchase_order_line.planned_qty, all plans
 //    not cancelled). Saving takes it by one conditional UPDATE per line (planned_qty + q <= qty): of two
 //    plans racing for the last units, one passes and the other is refused naming the line

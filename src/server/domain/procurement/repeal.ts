@@ -19,10 +19,7 @@ import {
   PAGING_PROPS,
 } from './common.ts';
 import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
-import { cancelTask } from './inbound-task.ts';
 import { RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
-import { cancelPutaway } from './putaway.ts';
-import { cancelNote } from './receiving.ts';
 
 export const REPEAL_TITLE = '采购撤销单';
 export const REPEAL_PREFIX = 'CX';
@@ -109,7 +106,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   inboundTask: {
     title: '入库任务', table: 'inboundTask', statuses: TASK_STATUS, route: (id) => `/entrepot/inboundTaskDetail/${id}`,
-    cancel: cancelTask,
+    cancel: (ctx, input) => ctx.documents.get('inboundTask')!.transition(ctx, 'cancel', input),
     columns: ['planId', 'totalQty'],
     async describe(tenant, f) {
       const t = TARGETS.inboundTask;
@@ -121,7 +118,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   receivingNote: {
     title: '收货单', table: 'receivingNote', statuses: DOC_STATUS, route: (id) => `/entrepot/receivingNoteDetail/${id}`,
-    cancel: cancelNote,
+    cancel: (ctx, input) => ctx.documents.get('receivingNote')!.transition(ctx, 'cancel', input),
     columns: ['lineCount', 'totalQty', 'orderId'],
     async describe(tenant, f) {
       const t = TARGETS.receivingNote;
@@ -145,7 +142,7 @@ export const TARGETS: Record<TargetType, TargetDef> = {
   },
   putaway: {
     title: '上架单', table: 'putaway', statuses: DOC_STATUS, route: (id) => `/entrepot/putawayDetail/${id}`,
-    cancel: cancelPutaway,
+    cancel: (ctx, input) => ctx.documents.get('putaway')!.transition(ctx, 'cancel', input),
     columns: ['lineCount', 'totalQty'],
     async describe(_tenant, f) {
       const t = TARGETS.putaway;

@@ -1,0 +1,183 @@
+// 收货单 on the document engine (DESIGN §4.4): counted quantities against a confirmed or partly received
+// purchase order, optionally against one of its inbound tasks. draft → posted → cancelled (a draft can
+// be cancelled too); a draft can be saved and posted in one call (`post: true`). Accepted = counted −
+// damaged; over-receipt is bounded by the company's receMultiple, checked here early and enforced again
+// by the posting's conditional updates (domain/procurement/receiving.ts: order lines, stock, the order's
+// partlyReceived/received, the task's progress — all in the transition's transaction).
+import { splitUnits } from '../../../core/stock-units.ts';
+import { bizError, validationError, type FieldError } from '../../http/errors.ts';
+import { DOC_STATUS, PO_STATUS, receMultipleOf, statusError, text, type Row } from '../../domain/procurement/common.ts';
+import { checkNoteTask } from '../../domain/procurement/inbound-task.ts';
+import { lineQty, PO_TITLE } from '../../domain/procurement/purchase-order.ts';
+import { applyNote, overReceipt, RECEIVABLE, reverseNote, RN_PREFIX, RN_TITLE, type PostedLines } from '../../domain/procurement/receiving.ts';
+import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
+import { defineDocument, type SaveRun, type TransitionRun } from '../definition.ts';
+import { packInputs } from '../pack-inputs.ts';
+
+const status = (s: keyof typeof DOC_STATUS, color: string) => ({ label: DOC_STATUS[s], color });
+const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
+
+/** The note's lines against the order (and its task): quantities, locations, over-receipt, duplicates. */
+async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun): Promise<void> {
+  const tenant = ctx.tenant;
+  const orderId = Number(header.orderId);
+  const order = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  if (!order) throw validationError([{ field: 'orderId', message: '采购订单不存在' }]);
+  if (!RECEIVABLE.includes(String(order.status))) throw statusError(PO_TITLE, PO_STATUS, order, '收货');
+  named.purchaseOrder = { id: orderId, label: String(order.docNo) };
+  const warehouseId = Number(order.warehouseId);
+  const wh = (await tenant.select('warehouse').select(['name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+  if (!wh || Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh?.name ?? warehouseId) });
+  const l = 'purchaseOrderLine';
+  const orderLines = new Map<number, Row>();
+  for (const r of (await tenant.select(l)
+    .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
+    .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.receivedQty`, 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
+    // only the lines the note names (an order of 2,000 lines is received a few at a time)
+    .where(`${l}.orderId`, '=', orderId).where(`${l}.id`, 'in', [...new Set(lines.map((x) => Number(x.orderLineId)))]).execute()) as Row[]) orderLines.set(Number(r.id), r);
+  const locIds = [...new Set(lines.flatMap((x) => (x.locationId == null ? [] : [Number(x.locationId)])))];
+  const locations = new Map<number, Row>();
+  if (locIds.length) {
+    for (const r of (await tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) as Row[]) locations.set(Number(r.id), r);
+  }
+  const multiple = await receMultipleOf(ctx.db, tenant.companyId);
+  const raw = input.lines as Row[];
+  const errors: FieldError[] = [];
+  const seen = new Set<string>();
+  const perOrderLine = new Map<number, number>();
+  lines.forEach((x, i) => {
+    const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
+    const orderLineId = Number(x.orderLineId);
+    const ol = orderLines.get(orderLineId);
+    if (!ol) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: i + 1, source: PO_TITLE, docNo: String(order.docNo) }, { line: i + 1, orderLineId });
+    const locationId = x.locationId == null ? null : Number(x.locationId);
+    if (locationId) {
+      const loc = locations.get(locationId);
+      if (!loc) { err('locationId', '库位不存在'); return; }
+      if (Number(loc.warehouseId) !== warehouseId) { err('locationId', `库位 ${String(loc.lcCode)} 不属于仓库 ${String(wh.name)}`); return; }
+      if (loc.status !== 'enabled') { err('locationId', `库位 ${String(loc.lcCode)} 已锁定`); return; }
+    }
+    const r = raw[i]!;
+    const counted = lineQty({ qty: x.countedQty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, ol, { line: i + 1, productId: Number(ol.productId) });
+    if (counted === undefined) { err('countedQty', '实收数量不能为空'); return; }
+    if (counted <= 0 || counted > MAX_MOVE_QTY) { err('countedQty', '实收数量必须大于 0'); return; }
+    const damaged = x.damagedQty == null ? 0 : Number(x.damagedQty);
+    if (damaged > counted) { err('damagedQty', '破损数量不能大于实收数量'); return; }
+    const key = `${orderLineId}:${locationId ?? 0}`;
+    if (seen.has(key)) { err('orderLineId', `订单第 ${Number(ol.lineNo)} 行在同一库位重复，请合并为一行`); return; }
+    seen.add(key);
+    const qty = counted - damaged;
+    const sum = (perOrderLine.get(orderLineId) ?? 0) + qty;
+    perOrderLine.set(orderLineId, sum);
+    // Early, friendly check; the posting enforces it again with a conditional update.
+    if ((Number(ol.receivedQty) + sum) * multiple.den > Number(ol.qty) * multiple.num) throw overReceipt(order, ol, sum, multiple);
+    // productCode is not stored: a posting in the same call knows the product from it (storedLines)
+    Object.assign(x, { productId: Number(ol.productId), countedQty: counted, damagedQty: damaged, qty, putawayQty: 0, productCode: String(ol.code) });
+  });
+  if (errors.length) throw validationError(errors.slice(0, 200));
+  if (header.taskId != null) await checkNoteTask(tenant, Number(header.taskId), orderId, lines.map((x) => Number(x.orderLineId)));
+  // locations were read above through the company's scope, with their own refusals
+  verified.add('locationId');
+  header.warehouseId = warehouseId;
+  header.lineCount = lines.length;
+  header.totalQty = lines.reduce((s, x) => s + Number(x.qty), 0);
+}
+
+/** What the posting needs of the lines; the products known when a save posts at once (checked by checkNote). */
+async function postedLines(storedLines: TransitionRun['storedLines']): Promise<PostedLines> {
+  const rows = await storedLines();
+  const products = new Map<number, string>();
+  for (const r of rows) if (typeof r.productCode === 'string') products.set(Number(r.productId), r.productCode);
+  return {
+    lines: rows.map((r) => ({ lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty) })),
+    products: products.size === new Set(rows.map((r) => Number(r.productId))).size ? products : undefined,
+  };
+}
+
+export const receivingNote = defineDocument({
+  type: 'receivingNote',
+  title: RN_TITLE,
+  prefix: RN_PREFIX,
+  table: 'receivingNote',
+  statuses: { draft: status('draft', 'default'), posted: status('posted', 'green'), cancelled: status('cancelled', 'red') },
+  editable: ['draft'],
+  statusCode: 'PURCHASE_DOC_STATUS_4091',
+  header: {
+    orderId: { ...ID, type: 'integer', title: '采购订单', required: true },
+    taskId: { ...ID, type: 'integer', title: '入库任务' },
+    warehouseId: { type: 'reference', resource: 'warehouse', title: '仓库', readonly: true },
+    remark: { type: 'string', title: '备注', maxLength: 500 },
+    lineCount: { type: 'integer', title: '明细行数', readonly: true },
+    totalQty: { type: 'integer', title: '收货数量', readonly: true },
+  },
+  lines: {
+    table: 'receivingNoteLine',
+    parent: 'noteId',
+    max: 2000,
+    fields: {
+      orderLineId: { ...ID, type: 'integer', title: '订单明细', required: true },
+      productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
+      locationId: { type: 'reference', resource: 'location', title: '收货库位', labelAs: 'lcCode' },
+      // in small units, or entered as big/mid/small packs (turned into small units by the hook)
+      countedQty: { type: 'integer', title: '实收数量', min: 0, max: MAX_MOVE_QTY },
+      damagedQty: { type: 'integer', title: '破损数量', min: 0, max: MAX_MOVE_QTY },
+      // accepted into stock: counted − damaged
+      qty: { type: 'integer', title: '入库数量', readonly: true },
+      putawayQty: { type: 'integer', title: '已上架', readonly: true, default: 0 },
+      remark: { type: 'string', title: '备注', maxLength: 200 },
+    },
+    reads: { productId: ['bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },
+    inputs: packInputs,
+  },
+  hooks: {
+    validate: checkNote,
+    async present(ctx, docs, lines) {
+      if (!docs.length) return;
+      const orders = new Map(((await ctx.tenant.select('purchaseOrder')
+        .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
+        .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'supplier.name as supplierName'])
+        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      for (const d of docs) {
+        const o = orders.get(Number(d.orderId));
+        Object.assign(d, { orderDocNo: text(o?.docNo), supplierName: text(o?.supplierName) });
+      }
+      if (!lines?.length) return;
+      const ols = new Map(((await ctx.tenant.select('purchaseOrderLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
+        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      for (const l of lines) {
+        const ol = ols.get(Number(l.orderLineId));
+        const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };
+        Object.assign(l, { orderLineNo: Number(ol?.lineNo), orderedQty: Number(ol?.qty), orderReceivedQty: Number(ol?.receivedQty), units: splitUnits(Number(l.qty), packs) });
+      }
+    },
+  },
+  transitions: {
+    post: {
+      label: '过账', from: ['draft'], to: 'posted', stamp: 'posted', overlay: true,
+      confirm: '确定过账收货单“{docNo}”？过账后货物计入库存。',
+      async run({ ctx, db, tenant, doc, storedLines }) {
+        await applyNote(ctx, db, tenant, Number(doc.id), Number(doc.orderId), Number(doc.warehouseId), doc.taskId == null ? null : Number(doc.taskId), await postedLines(storedLines));
+        return { totalQty: Number(doc.totalQty) };
+      },
+    },
+    cancel: {
+      label: '作废', from: ['draft', 'posted'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true,
+      confirm: '确定作废收货单“{docNo}”？已过账的收货单将冲回库存。',
+      async run({ ctx, db, tenant, doc, from }) {
+        if (from === 'posted') await reverseNote(ctx, db, tenant, doc);
+        return { totalQty: Number(doc.totalQty) };
+      },
+    },
+  },
+  saveThen: { flag: 'post', transition: 'post' },
+  followUps: [
+    { label: '上架', to: '/entrepot/putawayDetail/new?receivingNoteId={id}', statuses: ['posted'], right: 'entrepot.putaway.edit' },
+  ],
+  links: [{ field: 'taskId', type: 'inboundTask' }, { field: 'orderId', type: 'purchaseOrder' }],
+  names: { orderId: { table: 'purchaseOrder', column: 'docNo' }, taskId: { table: 'inboundTask', column: 'docNo' } },
+  audit: ['orderId', 'totalQty'],
+  listFilters: ['orderId', 'taskId', 'warehouseId'],
+  dateField: 'createdAt',
+  listReads: ['purchaseOrder', 'supplier'],
+  route: '/entrepot/receivingNoteDetail/{id}',
+});
