@@ -10,7 +10,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import DocumentScreen from '../../src/client/renderer/kinds/DocumentScreen';
 import type { ScreenFile, ScreenRoute } from '../../src/client/router/screenTypes';
 import purchaseOrder from '../../schemas/screens/procurement/purchaseOrder-byId.json';
-import { button, buttons, click, formItem, login, mount, polyfillDom, resetAll, server, settle, unmount, until } from './renderer-harness';
+import { button, buttons, click, formItem, login, mount, polyfillDom, resetAll, server, settle, unmount, until as untilWithin } from './renderer-harness';
 
 beforeAll(() => {
   polyfillDom();
@@ -21,6 +21,11 @@ beforeAll(() => {
 beforeEach(resetAll);
 afterEach(unmount);
 const realFrames = window.requestAnimationFrame;
+
+// These tests wait on nothing but the app's own work: no wait is a timing assumption, so on a loaded
+// machine (the whole suite on 2 CPUs) they may take long rather than fail.
+const SLOW_MACHINE_MS = 90_000;
+const until = (check: () => boolean, what: string) => untilWithin(check, what, SLOW_MACHINE_MS);
 afterEach(() => {
   window.requestAnimationFrame = realFrames; // held frames never outlive a failed test
 });
@@ -94,7 +99,7 @@ async function openOrder(suppliers: () => unknown) {
   await until(() => buttons('添加行').length === 1, 'an empty order');
 }
 
-describe('Enter at 0 ms resolves what was typed', () => {
+describe('Enter at 0 ms resolves what was typed', { timeout: 3 * SLOW_MACHINE_MS }, () => {
   it('lookup line editor (商品): the exact code or barcode, also over a product already on the line; nothing when none matches', async () => {
     await openOrder(() => ({ data: [] }));
     await click(button('添加行'));
