@@ -4,11 +4,11 @@
 // ones are reported, not failed).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, btn } from './support/antd';
-import { ADMIN, hasChromium, launchBrowser, login, newPage, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { ADMIN, hasChromium, login, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 // Evaluated through the DevTools protocol: the app's Content-Security-Policy refuses inline scripts.
 const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -44,25 +44,18 @@ function record(screen: string, violations: Violation[]): Violation[] {
 }
 
 describe.skipIf(!hasChromium)('accessibility: axe-core on one screen of each kind (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const e2e = setupE2e({ page: true, timeout: 180_000 });
   let page: Page;
   let productId = 0;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ({ context, page } = await newPage(browser, server.baseUrl));
-  }, 180_000);
+  beforeAll(() => {
+    page = e2e.page;
+  });
 
   afterAll(async () => {
     const total: Record<string, number> = {};
     for (const c of Object.values(byImpact)) for (const [k, n] of Object.entries(c)) total[k] = (total[k] ?? 0) + n;
     console.log(`axe by screen: ${JSON.stringify(byImpact)}\naxe total (elements by impact): ${JSON.stringify(total)}`);
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('login page', async () => {

@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { startSmtp, type TestSmtp } from '../integration/smtp';
-import { ADMIN, expectToast, fillLogin, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen, type Account } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { ADMIN, expectToast, fillLogin, hasChromium, login, pathOf, screenshot, waitForScreen, type Account } from './support/browser';
+import { setupE2e } from './support/setup';
 import { choose as chooseOption } from './support/antd';
 
 const VIEWER: Account = { companyCode: 'demo', userName: 'rateviewer', password: 'viewer123' };
@@ -69,36 +69,31 @@ async function logout(page: Page): Promise<void> {
 // ---------------------------------------------------------------------------------- the tests
 
 describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
   let smtp: TestSmtp;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'tbo-basecfg-'));
   const saved: Record<string, string | undefined> = {};
 
-  beforeAll(async () => {
-    smtp = await startSmtp();
-    // The server reads its SMTP settings from the environment it is started with.
-    for (const [k, v] of Object.entries({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'office@demo-trading.example' })) {
-      saved[k] = process.env[k];
-      process.env[k] = v;
-    }
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await smtp?.close();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-    fs.rmSync(tmp, { recursive: true, force: true });
+  const e2e = setupE2e({
+    before: async () => {
+      smtp = await startSmtp();
+      // The server reads its SMTP settings from the environment it is started with.
+      for (const [k, v] of Object.entries({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(smtp.port), SMTP_FROM: 'office@demo-trading.example' })) {
+        saved[k] = process.env[k];
+        process.env[k] = v;
+      }
+    },
+    after: async () => {
+      await smtp?.close();
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
   });
 
   it('as admin: creates a currency and a rate, and finds the rate in force on a later day', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
 
     await openList(page, '/baseConfig/currency', '币种');
@@ -134,7 +129,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
   });
 
   it('as admin: creates a role with a few rights and an account holding it', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
 
     await openList(page, '/baseConfig/role', '角色权限');
@@ -191,7 +186,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
   });
 
   it('the new account sees only its menu entries and buttons', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await logout(page);
     await fillLogin(page, VIEWER);
@@ -230,7 +225,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
   });
 
   it('hidden and reordered columns are saved on the server and found again in a new browser context', async () => {
-    const first = await newPage(browser, server.baseUrl);
+    const first = await e2e.newPage();
     await login(first.page, ADMIN);
     await openList(first.page, '/baseConfig/currency', '币种');
     const before = await headers(first.page);
@@ -249,7 +244,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
     await screenshot(first.page, 'base-config-columns-changed');
     await first.context.close();
 
-    const second = await newPage(browser, server.baseUrl);
+    const second = await e2e.newPage();
     await login(second.page, ADMIN);
     await openList(second.page, '/baseConfig/currency', '币种');
     expect(await headers(second.page)).toEqual(expected);
@@ -262,7 +257,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
   });
 
   it('exports a list, imports the same file with one row broken: the error report, and nothing written', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await openList(page, '/baseConfig/currency', '币种');
     const [download] = await Promise.all([page.waitForEvent('download'), btn(page, '导出').click()]);
@@ -313,7 +308,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
   });
 
   it("a form with a bad value shows the server's message on its field", async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await openList(page, '/baseConfig/companyIp', 'IP 白名单');
     await btn(page, '新增').click();
@@ -331,7 +326,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
   });
 
   it('sends a mail through the configured SMTP server, with a sandboxed preview, and lists it as sent', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await page.goto('/baseConfig/emailTemplate');
     await waitForScreen(page, '发送邮件');
@@ -365,7 +360,7 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
   });
 
   it('draws every /baseConfig route from its schema without an error box', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     const routes: [string, string][] = [
       ['currency', '币种'], ['exchange', '汇率'], ['dynamicExchange', '汇率变动记录'], ['role', '角色权限'], ['setConfig', '公司设置'],

@@ -2,11 +2,11 @@
 // its locations, the seeded order planned in full is received from the order's own 收货 (the task and
 // its lines come along), put away to the product's default location, and the stock shows it.
 // Screenshots: test-output/e2e/demo-walk/NN-*.png.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { btn, confirmPopup, openList, row, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { ADMIN, expectToast, hasChromium, pathOf, screenshot, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const doc = (page: Page) => page.locator('.renderer-document-screen');
 const lineRows = (page: Page) => doc(page).locator('.renderer-line-table tr.ant-table-row');
@@ -40,21 +40,10 @@ async function openedAfterSave(page: Page, url: RegExp): Promise<void> {
 const shot = (page: Page, name: string) => screenshot(page, `demo-walk/${name}`);
 
 describe.skipIf(!hasChromium)('demo company walk (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const e2e = setupE2e({ login: ADMIN });
   let page: Page;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ({ context, page } = await newPage(browser, server.baseUrl));
-    await login(page, ADMIN);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
+  beforeAll(() => {
+    page = e2e.page;
   });
 
   it('the warehouse has its locations, in zones', async () => {

@@ -4,11 +4,11 @@
 // purchase order (商品, 数量 big/mid/small, 单价, 备注), inbound plan (计划数量, 备注), receiving note
 // (实收, 破损, 备注), putaway (上架库位, 上架数量, 备注), purchase invoice (开票数量, 单价, 备注). Each save
 // must succeed and the saved document must show what was typed.
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
 import { apiOk, btn, choose, exact, item, pickDate, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { ADMIN, expectToast, hasChromium, pathOf, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const doc = (page: Page) => page.locator('.renderer-document-screen');
 const lineRows = (page: Page) => doc(page).locator('.renderer-line-table tr.ant-table-row');
@@ -48,32 +48,24 @@ const W = { code: 'WH-DE', name: '餐具仓' };
 const LOC = 'DE-01-01';
 
 describe.skipIf(!hasChromium)('typing into every editable cell of every document screen saves (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   const ids = { order: 0, note: 0 };
   let orderNo = '';
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ({ context, page } = await newPage(browser, server.baseUrl));
-    await login(page, ADMIN);
-    await apiOk(page, 'cdm', '010203', { code: P.code, name: P.name, unitBig: '箱', unitMid: '盒', unitSmall: '个', bigQty: 24, midQty: 6, price: '3.50' });
-    await apiOk(page, 'cdm', '011603', { code: S.code, name: S.name, paymentDays: 30 });
-    const warehouse = await apiOk(page, 'cdm', '011003', { code: W.code, name: W.name });
-    await apiOk(page, 'cdm', '011103', { warehouseId: warehouse.id, lcCode: LOC, zone: 'DE', type: 'storage' });
-  }, 180_000);
+  setupE2e({
+    login: ADMIN,
+    timeout: 180_000,
+    ready: async (e2e) => {
+      page = e2e.page;
+      await apiOk(page, 'cdm', '010203', { code: P.code, name: P.name, unitBig: '箱', unitMid: '盒', unitSmall: '个', bigQty: 24, midQty: 6, price: '3.50' });
+      await apiOk(page, 'cdm', '011603', { code: S.code, name: S.name, paymentDays: 30 });
+      const warehouse = await apiOk(page, 'cdm', '011003', { code: W.code, name: W.name });
+      await apiOk(page, 'cdm', '011103', { warehouseId: warehouse.id, lcCode: LOC, zone: 'DE', type: 'storage' });
+    },
+  });
 
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail') console.log(`failed at ${page.url()}; toasts: ${JSON.stringify(await page.locator('.ant-message-notice-content').allInnerTexts())}; errors: ${JSON.stringify(await page.locator('.ant-formily-item-error-help').allInnerTexts())}`);
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('purchase order: 商品, 数量 (箱/盒/个), 单价, 备注', async () => {

@@ -1,28 +1,16 @@
 // What the user sees when a call fails (spec §8): the '500' modal with its copy button, and the
 // network-failure toast.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, expectToast, hasChromium, login, pathOf, screenshot } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const SESSION_CALL = '**/auth/api/990104';
 
 describe.skipIf(!hasChromium)('error display (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = setupE2e();
 
   it("shows the '500' modal with the server message; 复制 copies it (复制成功)", async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     const message = '服务器内部错误 [错误编号 E2E-500-TEST]';
     await page.route(SESSION_CALL, (route) =>
@@ -45,7 +33,7 @@ describe.skipIf(!hasChromium)('error display (e2e)', () => {
   });
 
   it('shows 后台接口无响应 when the server cannot be reached', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await page.route(SESSION_CALL, (route) => route.abort('connectionrefused'));
     await page.reload();

@@ -4,11 +4,11 @@
 // counted (a typed character is one key, Chinese ones included) and printed; the right product must be
 // on every line, Ctrl+S saves, and focus is where a clerk expects it (the first field when a form opens,
 // the first field in error after a refusal, 新增 again after saving).
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { apiOk, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { ADMIN, expectToast, hasChromium, pathOf, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const SUPPLIER = { code: 'KS9001', name: '温州五金有限公司' };
 const WAREHOUSE = { code: 'WK01', name: '键盘仓' };
@@ -70,25 +70,20 @@ const focusedField = (page: Page) =>
 const counts: Record<string, number> = {};
 
 describe.skipIf(!hasChromium)('keyboard-only entry with a scanner (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
 
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    ({ context, page } = await newPage(browser, server.baseUrl));
-    await login(page, ADMIN);
-    await apiOk(page, 'cdm', '011003', { code: WAREHOUSE.code, name: WAREHOUSE.name });
-    for (const p of PRODUCTS.slice(1)) await apiOk(page, 'cdm', '010203', { ...p, unitSmall: '个', bigQty: 1, midQty: 1, price: '2.00' });
-  }, 180_000);
+  setupE2e({
+    login: ADMIN,
+    timeout: 180_000,
+    ready: async (e2e) => {
+      page = e2e.page;
+      await apiOk(page, 'cdm', '011003', { code: WAREHOUSE.code, name: WAREHOUSE.name });
+      for (const p of PRODUCTS.slice(1)) await apiOk(page, 'cdm', '010203', { ...p, unitSmall: '个', bigQty: 1, midQty: 1, price: '2.00' });
+    },
+  });
 
-  afterAll(async () => {
+  afterAll(() => {
     console.log(`keys: ${JSON.stringify(counts)}`);
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('getting around: every Tab stop is visible, menu search by pinyin initials (Ctrl+K and /), tiles and the user menu by Tab', async () => {

@@ -1,25 +1,13 @@
 // Login, wrong password, redirects, logout — against the real server and the built client.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, fillLogin, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen, waitForTitle } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, fillLogin, hasChromium, login, pathOf, screenshot, waitForScreen, waitForTitle } from './support/browser';
+import { setupE2e } from './support/setup';
 
 describe.skipIf(!hasChromium)('login and logout (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = setupE2e();
 
   it('logs in with company code, user name and password and lands on /navigation', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await page.goto('/login');
     await page.getByRole('button', { name: '登录' }).waitFor();
     expect(await page.title()).toBe('登录');
@@ -33,7 +21,7 @@ describe.skipIf(!hasChromium)('login and logout (e2e)', () => {
   });
 
   it('shows 用户名或密码错误 under the form for a wrong password, not as a toast', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await fillLogin(page, { ...ADMIN, password: 'wrong-password' });
     const error = page.getByTestId('login-error');
     await error.waitFor();
@@ -45,7 +33,7 @@ describe.skipIf(!hasChromium)('login and logout (e2e)', () => {
   });
 
   it('redirects / to /navigation, and unknown paths to /login', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await page.goto('/');
     await page.waitForURL('**/login'); // no token: / → /navigation → /login
     await page.goto('/no/such/page');
@@ -68,7 +56,7 @@ describe.skipIf(!hasChromium)('login and logout (e2e)', () => {
   });
 
   it('lets /qrCodeLoad open without a token', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await page.goto('/qrCodeLoad');
     await waitForTitle(page, '扫码查看');
     expect(pathOf(page)).toBe('/qrCodeLoad');
@@ -76,7 +64,7 @@ describe.skipIf(!hasChromium)('login and logout (e2e)', () => {
   });
 
   it('logs out from the user menu, and the login form remembers company and user', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await page.getByTestId('user-menu').hover();
     await page.getByText('退出登录').click();
@@ -92,7 +80,7 @@ describe.skipIf(!hasChromium)('login and logout (e2e)', () => {
   });
 
   it('opens pages as tabs and records them in /history', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await page.locator('.ant-pro-sider-menu').getByText('采购', { exact: true }).click();
     await page.locator('.ant-pro-sider-menu').getByText('采购订单', { exact: true }).click();
@@ -112,7 +100,7 @@ describe.skipIf(!hasChromium)('login and logout (e2e)', () => {
   });
 
   it('lets admin (every right) open a settings route with no warning', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await page.goto('/baseConfig/currency');
     await waitForScreen(page, '币种');

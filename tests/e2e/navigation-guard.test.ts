@@ -1,10 +1,10 @@
 // The navigation guard, as a clerk meets it: refused routes one after another, allowed pages between
 // them, Back and Forward. Every refusal shows 无权限访问{page}页面，请联系管理员授权 and leaves the
 // clerk on the page they were on, drawn (never a blank page); a refused first load lands on /navigation.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLERK, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CLERK, expectToast, hasChromium, login, pathOf, screenshot, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const REFUSED = [
   { path: '/baseConfig/role', title: '角色权限' },
@@ -37,21 +37,10 @@ async function refusedFromHistory(page: Page, target: { path: string; title: str
 }
 
 describe.skipIf(!hasChromium)('navigation guard (e2e, clerk)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = setupE2e();
 
   it('several refusals in a row, allowed pages between them, Back and Forward: always a warning, never a blank page', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, CLERK);
     await seedHistory(page);
     await page.goto('/history');
@@ -89,7 +78,7 @@ describe.skipIf(!hasChromium)('navigation guard (e2e, clerk)', () => {
     // Such entries carry no router state (every one has the key "default"); the guard used to tell
     // locations apart by that key: the second refusal drew a blank page without a warning, and after
     // an allowed page the next refused screen was drawn and only the server refused its list.
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, CLERK);
     const go = (path: string) =>
       page.evaluate((p) => {
@@ -117,7 +106,7 @@ describe.skipIf(!hasChromium)('navigation guard (e2e, clerk)', () => {
   });
 
   it('a refused first load, and refusals after it: /navigation with the warning each time', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, CLERK);
     for (const target of REFUSED) {
       await page.goto(target.path);

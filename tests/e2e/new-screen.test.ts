@@ -15,9 +15,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, hasChromium, launchBrowser, login, newPage, screenshot, waitForScreen } from './support/browser';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, hasChromium, login, screenshot, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 import { ROOT } from './support/client';
 
 /** The new screen: nothing but data. */
@@ -149,21 +150,16 @@ async function rowTexts(page: Page): Promise<string[]> {
 describe.skipIf(!hasChromium)('a new screen from a schema alone (e2e)', () => {
   let project: string;
   let srcHash: string;
-  let server: CopyServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ dir: project, srcHash } = copyProject());
-    fs.writeFileSync(path.join(project, 'schemas/screens/system/staffDirectory.json'), JSON.stringify(STAFF_DIRECTORY, null, 2) + '\n');
-    const clientDir = buildClient(project);
-    server = await startCopyServer(project, clientDir);
-    browser = await launchBrowser();
-  }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (project) fs.rmSync(project, { recursive: true, force: true });
+  const e2e = setupE2e({
+    start: () => {
+      ({ dir: project, srcHash } = copyProject());
+      fs.writeFileSync(path.join(project, 'schemas/screens/system/staffDirectory.json'), JSON.stringify(STAFF_DIRECTORY, null, 2) + '\n');
+      return startCopyServer(project, buildClient(project));
+    },
+    after: () => {
+      if (project) fs.rmSync(project, { recursive: true, force: true });
+    },
+    timeout: 300_000,
   });
 
   it('the copy differs from the repository by the one schema file, which passes the schema check', async () => {
@@ -175,7 +171,7 @@ describe.skipIf(!hasChromium)('a new screen from a schema alone (e2e)', () => {
   });
 
   it('is in the menu, draws its columns, filters on the server and exports what is filtered', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
     await login(page, ADMIN);
     const menu = page.locator('.ant-pro-sider-menu');

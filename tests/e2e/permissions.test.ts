@@ -1,26 +1,14 @@
 // The clerk (a few procurement rights): the menu lists only what the clerk may open; a refused route
 // shows 无权限访问{page}页面，请联系管理员授权 and leaves the clerk where they were.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLERK, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { CLERK, expectToast, hasChromium, login, pathOf, screenshot, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 describe.skipIf(!hasChromium)('permissions (e2e, clerk)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = setupE2e();
 
   it('lists only permitted routes in the menu', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, CLERK);
     const menu = page.locator('.ant-pro-sider-menu');
     await menu.getByText('采购', { exact: true }).click();
@@ -36,7 +24,7 @@ describe.skipIf(!hasChromium)('permissions (e2e, clerk)', () => {
   });
 
   it('warns and stays on the current page when navigating to a route the clerk lacks', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, CLERK);
     // A history entry from when the clerk still had the right: the link is there, the right is not.
     await page.evaluate(() => {
@@ -55,7 +43,7 @@ describe.skipIf(!hasChromium)('permissions (e2e, clerk)', () => {
   });
 
   it('on a first load of a refused URL, warns and shows /navigation', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, CLERK);
     await page.goto('/baseConfig/currency');
     await expectToast(page, '无权限访问币种页面，请联系管理员授权');
@@ -65,7 +53,7 @@ describe.skipIf(!hasChromium)('permissions (e2e, clerk)', () => {
   });
 
   it('opens a permitted route', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, CLERK);
     await page.goto('/procurement/supplier');
     await waitForScreen(page, '供应商');

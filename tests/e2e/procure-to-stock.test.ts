@@ -1,19 +1,21 @@
-// Procure to stock in Chromium against the real server on a fresh database, as the administrator, every
-// screen drawn from its schema: a product with big/mid/small units and a box spec (commodity list form),
-// a supplier, a warehouse with locations and default locations; a purchase order of three lines typed
-// in the line table (product lookup, units editor, price) and confirmed; its inbound plan, confirmed
-// into an inbound task; a receiving note from that task with one line short, posted (the order shows
-// 部分收货 and what is still open, the task 收货中); a putaway to the suggested locations, posted; the
-// stock on 商品库存 and 库存分布 to the unit; the supplier's invoice for what was received, posted; and
-// the whole chain on /docRelate, each number a link. One browser page walks the road step by step (each
-// step needs the one before). Screenshots of every step: test-output/e2e/procure-to-stock/NN-*.png.
+// Procure to stock in Chromium against the real server, as a new user meets it after `npm start`: the
+// demo company's walkable seed (src/server/db/seed-demo-walk.ts — warehouse 主仓库 with its locations,
+// supplier S002, products DM-2002 and DM-2003 with their default locations), no data made through the
+// API. The clerk types with the keyboard and clicks: a new product with big/mid/small units and a box
+// spec (commodity list form) and its default location; a purchase order of three lines (the product
+// scanned by code + Enter, units editor, price) saved and confirmed; its inbound plan, confirmed into an
+// inbound task; a receiving note from that task with one line short, posted (the order shows 部分收货 and
+// what is still open, the task 收货中); a putaway to the suggested locations, posted; the stock on 商品库存
+// and 库存分布 to the unit; the supplier's invoice for what was received, posted; and the whole chain on
+// /docRelate, each number a link. One browser page walks the road step by step (each step needs the one
+// before). Screenshots of every step: test-output/e2e/procure-to-stock/NN-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiOk, btn, cells, choose, confirmPopup, exact, item, openList, pickDate, row, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, SHOTS, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { btn, cells, confirmPopup, item, openList, pickDate, row, rowByTitle } from './support/antd';
+import { ADMIN, expectToast, hasChromium, pathOf, screenshot, SHOTS, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const SHOT_DIR = 'procure-to-stock';
 
@@ -24,13 +26,28 @@ async function shot(page: Page, name: string): Promise<void> {
   await screenshot(page, `${SHOT_DIR}/${name}`);
 }
 
-// What the road uses. Codes are unique in the demo company so lists can be searched by them.
-const A = { code: 'PTS-A01', name: '不锈钢保温杯 500ml', spec: '500ml 银色' }; // 箱 24 = 4 盒 × 6 个, typed in the form
-const B = { code: 'PTS-B01', name: '陶瓷马克杯', spec: '350ml 白色' }; // 箱 12 个, through the API
-const C = { code: 'PTS-C01', name: '硅胶杯盖', spec: '直径 8cm' }; // 个 only, through the API
-const SUPPLIER = { code: 'SUP-PTS', name: '杭州精工杯业有限公司' };
-const WAREHOUSE = { code: 'WH-PTS', name: '杯具仓' };
-const LOCATIONS = { A: 'PA-01-01', B: 'PA-01-02', C: 'PB-02-01' };
+// What the road uses: one product the clerk makes, the rest from the demo seed.
+const A = { code: 'BX-5001', name: '不锈钢保温杯 500ml', spec: '500ml 银色' }; // 箱 24 = 4 盒 × 6 个, typed in the form
+const B = { code: 'DM-2002', name: '骨瓷咖啡杯 300ml', spec: '300ml 米白' }; // seeded: 箱 12 个
+const C = { code: 'DM-2003', name: '硅胶杯盖', spec: '直径 8cm' }; // seeded: 个 only
+const SUPPLIER = { code: 'S002', name: '温州永诚杯具有限公司' }; // seeded, 45 days to pay
+const WAREHOUSE = { code: 'WH01', name: '主仓库' };
+const LOCATIONS = { A: 'D-01-01', B: 'D-01-02', C: 'D-01-02' }; // B and C seeded; A's set by the clerk
+
+/** Clicks into a box and types `text` key by key, as a clerk does (what the box held is replaced). */
+async function typeIn(box: Locator, text: string): Promise<void> {
+  await box.click();
+  await box.press('ControlOrMeta+A');
+  await box.pressSequentially(text);
+}
+
+/** Opens a select and types what the clerk reads on the option (its code, or its label), then Enter. */
+async function typeChoose(page: Page, field: Locator, typed: string, label: string): Promise<void> {
+  await field.locator('.ant-select').click();
+  await page.keyboard.type(typed);
+  await page.keyboard.press('Enter');
+  await expect.poll(async () => (await field.locator('.ant-select-selection-item').first().innerText().catch(() => '')).trim()).toContain(label);
+}
 
 /** The document screen's frame: its title, number and state tag. */
 const doc = (page: Page) => page.locator('.renderer-document-screen');
@@ -61,12 +78,11 @@ async function lines(page: Page): Promise<Record<string, string>[]> {
   return out;
 }
 
-/** Picks a product in the 商品 lookup cell of a line by typing its code. */
+/** Puts a product on a line as a scanner does: its code typed into the 商品 lookup cell, then Enter. */
 async function pickProduct(page: Page, line: Locator, code: string, label: string): Promise<void> {
-  const box = line.getByRole('combobox', { name: '商品' });
-  await box.click();
-  await box.fill(code);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact(label) }).click();
+  await line.getByRole('combobox', { name: '商品' }).click();
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
   await expect.poll(async () => (await line.locator('.ant-select-selection-item').innerText()).trim()).toBe(label);
 }
 
@@ -89,20 +105,14 @@ async function openedAfterSave(page: Page, url: RegExp): Promise<void> {
 }
 
 describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const e2e = setupE2e({ login: ADMIN, before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }) }); // no pictures of an older run
   let page: Page;
   // filled as the road goes on
-  const ids = { b: 0, c: 0, warehouse: 0, order: 0, note: 0, putaway: 0 };
+  const ids = { order: 0, note: 0, putaway: 0 };
   const numbers = { order: '', plan: '', task: '', note: '', putaway: '', invoice: '' };
 
-  beforeAll(async () => {
-    fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }); // no pictures of an older run
-    server = await startServer();
-    browser = await launchBrowser();
-    ({ context, page } = await newPage(browser, server.baseUrl));
-    await login(page, ADMIN);
+  beforeAll(() => {
+    page = e2e.page;
   });
 
   // Each step needs the one before: after a failure the rest are skipped, not failed for that reason.
@@ -117,101 +127,73 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
     await shot(page, 'failure').catch(() => undefined);
   });
 
-  afterAll(async () => {
+  afterAll(() => {
     if (guardHits.length) console.log(`有未保存的修改 asked after saving on: ${guardHits.join(', ')}`);
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
-  it('creates a product with big/mid/small units and a box spec in the commodity list form', async () => {
+  it('creates a product with big/mid/small units and a box spec in the commodity list form; the seeded ones are there', async () => {
     await openList(page, '/commodity/list', '商品列表');
     await btn(page, '新增').click();
     const modal = page.locator('.ant-modal');
-    await item(modal, '商品编码').locator('input').fill(A.code);
-    await item(modal, '商品名称').locator('input').fill(A.name);
-    await item(modal, '规格').locator('input').fill(A.spec);
-    await item(modal, '参考价').locator('input').fill('12.5');
-    await item(modal, '小单位').locator('input').fill('个');
-    await item(modal, '中单位').locator('input').fill('盒');
-    await item(modal, '中包装含小单位数').locator('input').fill('6');
-    await item(modal, '大单位').locator('input').fill('箱');
-    await item(modal, '大包装含小单位数').locator('input').fill('24');
-    await item(modal, '箱重（克）').locator('input').fill('9600');
-    await item(modal, '箱体积（cm³）').locator('input').fill('54000');
+    await typeIn(item(modal, '商品编码').locator('input'), A.code);
+    await typeIn(item(modal, '商品名称').locator('input'), A.name);
+    await typeIn(item(modal, '规格').locator('input'), A.spec);
+    await typeIn(item(modal, '参考价').locator('input'), '12.5');
+    await typeIn(item(modal, '小单位').locator('input'), '个');
+    await typeIn(item(modal, '中单位').locator('input'), '盒');
+    await typeIn(item(modal, '中包装含小单位数').locator('input'), '6');
+    await typeIn(item(modal, '大单位').locator('input'), '箱');
+    await typeIn(item(modal, '大包装含小单位数').locator('input'), '24');
+    await typeIn(item(modal, '箱重（克）').locator('input'), '9600');
+    await typeIn(item(modal, '箱体积（cm³）').locator('input'), '54000');
     await shot(page, '01-product-form');
-    await btn(modal, '保存').click();
+    await page.keyboard.press('Enter'); // Enter in a single-line field of a modal saves it
     await expectToast(page, '保存成功');
     const listed = row(page, A.code);
     await listed.waitFor();
-    const shown = await rowByTitle(page.locator('.renderer-list'), listed);
+    const list = page.locator('.renderer-list');
+    const shown = await rowByTitle(list, listed);
     expect(shown).toMatchObject({ 商品编码: A.code, 商品名称: A.name, 规格: A.spec, 大单位: '箱', 中单位: '盒', 小单位: '个', 中包装数: '6', 大包装数: '24', '箱重（克）': '9,600', '箱体积（cm³）': '54,000' });
     expect(shown.参考价).toContain('12.50');
 
-    // The two other products of the order come through the API: the form is not the point twice more.
-    ids.b = (await apiOk(page, 'cdm', '010203', { code: B.code, name: B.name, specification: B.spec, unitBig: '箱', unitSmall: '个', bigQty: 12, midQty: 1, price: '8.80' })).id;
-    ids.c = (await apiOk(page, 'cdm', '010203', { code: C.code, name: C.name, specification: C.spec, unitSmall: '个', bigQty: 1, midQty: 1, price: '0.35' })).id;
-    await page.locator('.renderer-list input[placeholder^="商品编码"]').fill('PTS-');
-    await btn(page, '查询').click();
-    await expect.poll(() => page.locator('.renderer-list tr.ant-table-row').count()).toBe(3);
+    // The two other products of the order are the demo company's own: one in 箱 and 个, one in 个 only.
+    expect(await rowByTitle(list, row(page, B.code))).toMatchObject({ 商品名称: B.name, 规格: B.spec, 大单位: '箱', 小单位: '个', 大包装数: '12' });
+    expect(await rowByTitle(list, row(page, C.code))).toMatchObject({ 商品名称: C.name, 规格: C.spec, 大单位: '-', 中单位: '-', 小单位: '个' });
     await shot(page, '02-product-list');
   });
 
-  it('creates the supplier', async () => {
+  it('finds the seeded supplier on the supplier list', async () => {
     await openList(page, '/procurement/supplier', '供应商');
-    await btn(page, '新增').click();
-    const modal = page.locator('.ant-modal');
-    await item(modal, '供应商编码').locator('input').fill(SUPPLIER.code);
-    await item(modal, '供应商名称').locator('input').fill(SUPPLIER.name);
-    await item(modal, '联系人').locator('input').fill('王建国');
-    await item(modal, '电话').locator('input').fill('0571-88886666');
-    await item(modal, '账期（天）').locator('input').fill('30');
-    await shot(page, '03-supplier-form');
-    await btn(modal, '保存').click();
-    await expectToast(page, '保存成功');
     await row(page, SUPPLIER.code).waitFor();
-    expect(await rowByTitle(page.locator('.renderer-list'), row(page, SUPPLIER.code))).toMatchObject({ 供应商名称: SUPPLIER.name, 联系人: '王建国', '账期（天）': '30', 状态: '启用' });
-    await shot(page, '04-supplier-list');
+    expect(await rowByTitle(page.locator('.renderer-list'), row(page, SUPPLIER.code))).toMatchObject({ 供应商名称: SUPPLIER.name, 联系人: '周女士', '账期（天）': '45', 状态: '启用' });
+    await shot(page, '03-supplier-list');
   });
 
-  it('sets up a warehouse, its locations and the default location of each product', async () => {
-    await openList(page, '/entrepot/list', '仓库');
-    await btn(page, '新增').click();
-    const modal = page.locator('.ant-modal');
-    await item(modal, '仓库编码').locator('input').fill(WAREHOUSE.code);
-    await item(modal, '仓库名称').locator('input').fill(WAREHOUSE.name);
-    await btn(modal, '保存').click();
-    await expectToast(page, '保存成功');
-    await row(page, WAREHOUSE.code).waitFor();
-    const warehouses: { id: number; code: string }[] = (await apiOk(page, 'cdm', '011001', { page: 1, pageSize: 50 })).list;
-    ids.warehouse = warehouses.find((w) => w.code === WAREHOUSE.code)?.id ?? 0;
-    expect(ids.warehouse).toBeGreaterThan(0);
-
-    // Locations and two of the default locations through the API; the first default location on its screen.
-    const loc: Record<string, number> = {};
-    for (const code of Object.values(LOCATIONS)) loc[code] = (await apiOk(page, 'cdm', '011103', { warehouseId: ids.warehouse, lcCode: code, zone: code.slice(0, 2), type: 'storage' })).id;
-    await apiOk(page, 'cdm', '011203', { productId: ids.b, warehouseId: ids.warehouse, locationId: loc[LOCATIONS.B] });
-    await apiOk(page, 'cdm', '011203', { productId: ids.c, warehouseId: ids.warehouse, locationId: loc[LOCATIONS.C] });
+  it("gives the new product its default location in the seeded warehouse; the seeded products have theirs", async () => {
+    await openList(page, '/entrepot/location', '库位');
+    await row(page, LOCATIONS.A).waitFor();
+    await shot(page, '04-locations');
 
     await openList(page, '/entrepot/defaultLocation', '默认库位');
     await btn(page, '新增').click();
-    await choose(page, item(modal, '商品'), A.name);
-    await choose(page, item(modal, '仓库'), WAREHOUSE.name);
-    await choose(page, item(modal, '库位'), LOCATIONS.A);
+    const modal = page.locator('.ant-modal');
+    await typeChoose(page, item(modal, '商品'), A.code, A.name);
+    await typeChoose(page, item(modal, '仓库'), WAREHOUSE.name, WAREHOUSE.name);
+    await typeChoose(page, item(modal, '库位'), LOCATIONS.A, LOCATIONS.A);
     await btn(modal, '保存').click();
     await expectToast(page, '保存成功');
     await row(page, A.name).waitFor();
     const list = page.locator('.renderer-list');
-    const shown = await Promise.all([A.name, B.name, C.name].map(async (n) => (await rowByTitle(list, row(page, n))).库位));
-    expect(shown).toEqual([LOCATIONS.A, LOCATIONS.B, LOCATIONS.C]);
+    const shown = await Promise.all([A.name, B.name, C.name].map(async (n) => { const r = await rowByTitle(list, row(page, n)); return [r.仓库, r.库位]; }));
+    expect(shown).toEqual([[WAREHOUSE.name, LOCATIONS.A], [WAREHOUSE.name, LOCATIONS.B], [WAREHOUSE.name, LOCATIONS.C]]);
     await shot(page, '05-default-locations');
   });
 
   it('enters a purchase order of three lines with big/mid/small quantities, saves and confirms it', async () => {
     await page.goto('/procurement/purchaseOrder');
     await waitForScreen(page, '新建采购订单');
-    await choose(page, item(doc(page), '供应商'), SUPPLIER.name);
-    await choose(page, item(doc(page), '收货仓库'), WAREHOUSE.name);
+    await typeChoose(page, item(doc(page), '供应商'), SUPPLIER.code, SUPPLIER.name);
+    await typeChoose(page, item(doc(page), '收货仓库'), WAREHOUSE.name, WAREHOUSE.name);
 
     for (let i = 0; i < 3; i++) await btn(doc(page), '添加行').click();
     await expect.poll(() => lineRows(page).count()).toBe(3);
@@ -220,19 +202,19 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
     // A: 2 箱 1 盒 3 个 = 57 个 at the reference price the lookup brings (12.50)
     await pickProduct(page, la, A.code, `${A.code} ${A.name}`);
     expect(await la.getByRole('textbox', { name: '单价' }).inputValue()).toBe('12.50');
-    await la.getByRole('textbox', { name: '数量（大包装）' }).fill('2');
-    await la.getByRole('textbox', { name: '数量（中包装）' }).fill('1');
-    await la.getByRole('textbox', { name: '数量（最小单位）' }).fill('3');
+    await typeIn(la.getByRole('textbox', { name: '数量（大包装）' }), '2');
+    await typeIn(la.getByRole('textbox', { name: '数量（中包装）' }), '1');
+    await typeIn(la.getByRole('textbox', { name: '数量（最小单位）' }), '3');
     // B has no inner box: only 箱 and 个. 5 箱 = 60 个 at 8.8000
     await pickProduct(page, lb, B.code, `${B.code} ${B.name}`);
     expect(await lb.getByRole('textbox', { name: '数量（中包装）' }).count()).toBe(0);
-    await lb.getByRole('textbox', { name: '数量（大包装）' }).fill('5');
-    await lb.getByRole('textbox', { name: '单价' }).fill('8.8');
+    await typeIn(lb.getByRole('textbox', { name: '数量（大包装）' }), '5');
+    await typeIn(lb.getByRole('textbox', { name: '单价' }), '8.8');
     // C: small units only, 100 个 at 0.3456 (four decimals: the amount rounds half up to 34.56)
     await pickProduct(page, lc, C.code, `${C.code} ${C.name}`);
     expect(await lc.getByRole('textbox', { name: /数量（(大|中)包装）/ }).count()).toBe(0);
-    await lc.getByRole('textbox', { name: '数量（最小单位）' }).fill('100');
-    await lc.getByRole('textbox', { name: '单价' }).fill('0.3456');
+    await typeIn(lc.getByRole('textbox', { name: '数量（最小单位）' }), '100');
+    await typeIn(lc.getByRole('textbox', { name: '单价' }), '0.3456');
 
     const typed = await lines(page);
     expect(typed.map((l) => [l.规格, l.金额])).toEqual([[A.spec, '712.50'], [B.spec, '528.00'], [C.spec, '34.56']]);
@@ -279,7 +261,7 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
   it('plans the arrival: an inbound plan for the whole order, confirmed into an inbound task', async () => {
     await page.goto('/procurement/treasuryPlanOrder');
     await waitForScreen(page, '新建入库计划');
-    await choose(page, item(doc(page), '采购订单'), numbers.order);
+    await typeChoose(page, item(doc(page), '采购订单'), numbers.order, numbers.order);
     await expect.poll(() => lineRows(page).count()).toBe(3);
     expect(await headerValue(page, '供应商')).toBe(SUPPLIER.name);
     expect(await headerValue(page, '收货仓库')).toBe(WAREHOUSE.name);
@@ -347,8 +329,8 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
     ]);
     // counted = open by default; B arrived short: 4 箱 6 个 = 54 of 60
     const lb = lineRows(page).nth(1);
-    await lb.getByRole('textbox', { name: '实收（大包装）' }).fill('4');
-    await lb.getByRole('textbox', { name: '实收（最小单位）' }).fill('6');
+    await typeIn(lb.getByRole('textbox', { name: '实收（大包装）' }), '4');
+    await typeIn(lb.getByRole('textbox', { name: '实收（最小单位）' }), '6');
     expect(await cells(lineTotals(page))).toContain('211');
     await shot(page, '11-receiving-note-new');
 
@@ -417,26 +399,21 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
   });
 
   it('shows the stock on 商品库存 and 库存分布, to the unit', async () => {
+    // The demo company holds other stock too (its own partly received order): the walk's rows by code.
     await openList(page, '/commodity/inventory', '商品库存');
-    await page.locator('.renderer-list input[placeholder^="商品编码"]').fill('PTS-');
-    await btn(page, '查询').click();
-    await expect.poll(() => page.locator('.renderer-list tr.ant-table-row').count()).toBe(3);
     const list = page.locator('.renderer-list');
+    for (const p of [A, B, C]) await row(list, p.code).waitFor();
     const inv = await Promise.all([A, B, C].map((p) => rowByTitle(list, row(page, p.code))));
     expect(inv.map((r) => [r.商品编码, r.仓库, r.现有, r['现有（大/中/小）'], r.可用, r['可用（大/中/小）']])).toEqual([
       [A.code, WAREHOUSE.name, '57', '2箱1盒3个', '57', '2箱1盒3个'],
       [B.code, WAREHOUSE.name, '54', '4箱6个', '54', '4箱6个'],
       [C.code, WAREHOUSE.name, '100', '100个', '100', '100个'],
     ]);
-    const totals = (await list.locator('.ant-table-summary tr').first().allInnerTexts()).join(' ');
-    expect(totals).toContain('本页合计');
-    expect(totals).toMatch(/\b211\b/);
+    expect((await list.locator('.ant-table-summary tr').first().allInnerTexts()).join(' ')).toContain('本页合计');
     await shot(page, '17-inventory');
 
     await openList(page, '/entrepot/inventoryDistribution', '库存分布');
-    await page.locator('.renderer-list input[placeholder^="商品编码"]').fill('PTS-');
-    await btn(page, '查询').click();
-    await expect.poll(() => page.locator('.renderer-list tr.ant-table-row').count()).toBe(3);
+    for (const p of [A, B, C]) await row(list, p.code).waitFor();
     const dist = await Promise.all([A, B, C].map((p) => rowByTitle(list, row(page, p.code))));
     expect(dist.map((r) => [r.仓库, r.库位, r.商品编码, r.现有, r['现有（大/中/小）']])).toEqual([
       [WAREHOUSE.name, LOCATIONS.A, A.code, '57', '2箱1盒3个'],
@@ -449,11 +426,17 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
   it("enters the supplier's invoice for what was received and posts it", async () => {
     await page.goto('/procurement/invoice/add');
     await waitForScreen(page, '新增采购发票');
-    await choose(page, item(doc(page), '供应商'), SUPPLIER.name);
+    await typeChoose(page, item(doc(page), '供应商'), SUPPLIER.code, SUPPLIER.name);
+    // The seeded 已收货 order's cups (DM-2001, their invoice still a draft) are offered too; this paper
+    // invoice does not hold them, so the clerk takes that line out.
+    await expect.poll(() => lineRows(page).count()).toBe(4);
+    const other = lineRows(page).filter({ hasText: 'DM-2001' });
+    expect(await other.count()).toBe(1);
+    await other.getByRole('button', { name: /^删除第 \d+ 行$/ }).click();
     await expect.poll(() => lineRows(page).count()).toBe(3);
-    await item(doc(page), '发票号').locator('input').fill('04561120'); // the supplier's number (digits, as on a 发票)
+    await typeIn(item(doc(page), '发票号').locator('input'), '04561120'); // the supplier's number (digits, as on a 发票)
     await pickDate(item(doc(page), '开票日期'), '2026-11-20');
-    await item(doc(page), '税率（%）').locator('input').fill('13');
+    await typeIn(item(doc(page), '税率（%）').locator('input'), '13');
     // what was received (not what was ordered), at the order's prices
     expect((await lines(page)).map((l) => [l.收货单, l.采购订单, l.商品编码, l.可开票, l.开票数量, l.单价, l.金额])).toEqual([
       [numbers.note, numbers.order, A.code, '57', '57', '12.5000', '712.50'],
@@ -473,9 +456,9 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
     await confirmPopup(page, `确定过账采购发票“${numbers.invoice}”？过账后生成应付款。`);
     await expectToast(page, '已过账');
     await expectState(page, '已过账');
-    // 1222.26 × 13 / 113 = 140.6136… → 140.61; due after the supplier's 30 days
+    // 1222.26 × 13 / 113 = 140.6136… → 140.61; due after the supplier's 45 days
     expect([await headerValue(page, '发票号'), await headerValue(page, '价税合计'), await headerValue(page, '税额'), await headerValue(page, '付款到期日'), await headerValue(page, '应付款')])
-      .toEqual(['04561120', '1222.26', '140.61', '2026-12-20', '未结清']);
+      .toEqual(['04561120', '1222.26', '140.61', '2027-01-04', '未结清']);
     expect((await lines(page)).map((l) => [l.商品编码, l.可开票, l.开票数量, l.金额])).toEqual([[A.code, '0', '57', '712.50'], [B.code, '0', '54', '475.20'], [C.code, '0', '100', '34.56']]);
     await shot(page, '20-invoice-posted');
   });

@@ -2,10 +2,10 @@
 // 现有 / 可用 / 在途 without scrolling sideways; at 1440 wide the purchase order's line table shows
 // 已收 / 未收. Screenshots: test-output/e2e/screen-widths/*.png.
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openList, row } from './support/antd';
-import { ADMIN, hasChromium, launchBrowser, login, screenshot, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { ADMIN, hasChromium, login, screenshot, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 /**
  * The header cell titled `title` lies wholly inside the visible part of its table, left of any column
@@ -28,20 +28,10 @@ async function pageAt(browser: Browser, baseUrl: string, width: number, height: 
 }
 
 describe.skipIf(!hasChromium)('screen widths (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = setupE2e();
 
   it('1024×768: the menu folds; 商品库存 shows 现有, 可用 and 在途 without scrolling sideways', async () => {
-    const page = await pageAt(browser, server.baseUrl, 1024, 768);
+    const page = await pageAt(e2e.browser, e2e.server.baseUrl, 1024, 768);
     await openList(page, '/commodity/inventory', '商品库存');
     const sider = await page.locator('.ant-layout-sider').first().boundingBox();
     expect(sider!.width).toBeLessThanOrEqual(80);
@@ -53,7 +43,7 @@ describe.skipIf(!hasChromium)('screen widths (e2e)', () => {
   });
 
   it('1440 wide: the purchase order line table shows 已收 and 未收', async () => {
-    const page = await pageAt(browser, server.baseUrl, 1440, 900);
+    const page = await pageAt(e2e.browser, e2e.server.baseUrl, 1440, 900);
     await openList(page, '/procurement/list', '采购订单');
     await row(page.locator('.renderer-list'), /部分收货/).first().locator('a').first().click();
     await waitForScreen(page, '采购订单详情');

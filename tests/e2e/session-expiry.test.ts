@@ -1,9 +1,9 @@
 // Token lifetimes (spec §4, §8): an expired access token is refreshed once, transparently, however many
 // requests are in flight; an expired refresh token sends the user to /login.
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, hasChromium, login, pathOf, screenshot, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const ACCESS_TTL = 3;
 const REFRESH_TTL = 12;
@@ -18,21 +18,10 @@ function countRefreshes(page: Page): () => number {
 }
 
 describe.skipIf(!hasChromium)('session expiry (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer({ accessTokenTtl: ACCESS_TTL, refreshTokenTtl: REFRESH_TTL });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = setupE2e({ server: { accessTokenTtl: ACCESS_TTL, refreshTokenTtl: REFRESH_TTL } });
 
   it('refreshes an expired access token once for several requests in flight', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     const refreshes = countRefreshes(page);
     const tokenBefore = await page.evaluate(() => localStorage.getItem('tbo.accessToken'));
@@ -59,7 +48,7 @@ describe.skipIf(!hasChromium)('session expiry (e2e)', () => {
   });
 
   it('refreshes on a reload after the access token expired, and the user stays', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     const refreshes = countRefreshes(page);
     await page.goto('/procurement/list');
@@ -74,7 +63,7 @@ describe.skipIf(!hasChromium)('session expiry (e2e)', () => {
   });
 
   it('sends the user to /login when the refresh token has expired too', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     await page.goto('/procurement/list');
     await waitForScreen(page, '采购订单');

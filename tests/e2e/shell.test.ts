@@ -1,25 +1,13 @@
 // The layout's own features: pinned shortcuts on /navigation, the tab bar, 切换仓库 and 修改密码.
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, waitForScreen } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, expectToast, hasChromium, login, pathOf, screenshot, waitForScreen } from './support/browser';
+import { setupE2e } from './support/setup';
 
 describe.skipIf(!hasChromium)('shell (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const e2e = setupE2e();
 
   it('pins and unpins shortcut tiles, kept per account across reloads', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     const tiles = page.locator('.shortcut-tile .ant-card-head-title');
     expect(await tiles.allInnerTexts()).toContain('采购订单');
@@ -47,7 +35,7 @@ describe.skipIf(!hasChromium)('shell (e2e)', () => {
   });
 
   it('closes other tabs and refreshes the current one', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, ADMIN);
     for (const [path, title] of [
       ['/procurement/supplier', '供应商'],
@@ -76,7 +64,7 @@ describe.skipIf(!hasChromium)('shell (e2e)', () => {
   });
 
   it('切换仓库 lists the company warehouses', async () => {
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
 
     await login(page, ADMIN);
     await page.getByTestId('user-menu').hover();
@@ -93,7 +81,7 @@ describe.skipIf(!hasChromium)('shell (e2e)', () => {
 
   it('修改密码 ends the session; the new password logs in', async () => {
     const account = { companyCode: 'demo2', userName: 'admin', password: 'demo123' };
-    const { context, page } = await newPage(browser, server.baseUrl);
+    const { context, page } = await e2e.newPage();
     await login(page, account);
     await page.getByTestId('user-menu').hover();
     await page.getByRole('menuitem', { name: '修改密码' }).click();

@@ -30,6 +30,8 @@ export const DEMO_PRODUCTS = [
   { code: 'DM-1003', name: '平垫圈 M8', specification: 'M8 镀锌', unitSmall: '个', unitBig: '箱', midQty: 1, bigQty: 5000, price: '0.03', category: 'FAST', location: 'C-02-01' },
   { code: 'DM-2001', name: '真空保温杯 400ml', specification: '400ml 钛灰', unitSmall: '个', unitMid: '盒', unitBig: '箱', midQty: 6, bigQty: 24, price: '12.50', category: 'CUP', location: 'D-01-01' },
   { code: 'DM-2002', name: '骨瓷咖啡杯 300ml', specification: '300ml 米白', unitSmall: '个', unitBig: '箱', midQty: 1, bigQty: 12, price: '8.80', category: 'CUP', location: 'D-01-02' },
+  // sold by the piece only: no big or mid pack (a line of it has one quantity box)
+  { code: 'DM-2003', name: '硅胶杯盖', specification: '直径 8cm', unitSmall: '个', midQty: 1, bigQty: 1, price: '0.35', category: 'CUP', location: 'D-01-02' },
 ] as const;
 
 export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
@@ -59,7 +61,7 @@ export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
     productIds.push(id);
     await call('cdm', '011203', { productId: id, warehouseId, locationId: locationIds[location] });
   }
-  const [bolt, nut, washer, cup, mug] = productIds as [number, number, number, number, number];
+  const [bolt, nut, washer, cup, mug] = productIds as [number, number, number, number, number, number];
 
   const suppliers = (await call('cdm', '011601', { page: 1, pageSize: 10 })).list as Row[];
   const hardware = Number(suppliers.find((s) => s.code === 'S001')!.id);

@@ -93,7 +93,17 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
     [addLine],
   );
   // A lookup that just filled its line: the row is drawn again first (a product brings its pack boxes).
-  const advanceAfterPaint = useCallback((from: HTMLElement) => afterPaint(() => advance(from)), [advance]);
+  // The move waits for a paint, which on a busy machine comes late: should the clerk have typed into the
+  // cell again meanwhile (the next scan), the move is stale and dropped — taken now, it would pull the
+  // caret out of that scan and close the lookup's list with its no-match warning.
+  const advanceAfterPaint = useCallback(
+    (from: HTMLElement) =>
+      afterPaint(() => {
+        if (from instanceof HTMLInputElement && from.value !== '') return;
+        advance(from);
+      }),
+    [advance],
+  );
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (readOnly || e.nativeEvent.isComposing || e.ctrlKey || e.altKey || e.metaKey || !boxRef.current) return;
     const target = e.target as HTMLElement;
