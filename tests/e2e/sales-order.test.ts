@@ -5,11 +5,11 @@
 // and the order stays a draft. Screenshots: test-output/e2e/sales-order/NN-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { btn, cells, choose, confirmPopup, exact, item, openList, row, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, launchBrowser, login, newPage, pathOf, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
-import { startServer, type TestServer } from './support/server';
+import type { Locator, Page } from 'playwright-core';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { btn, cells, choose, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
+import { ADMIN, expectToast, hasChromium, login, pathOf, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
+import { setupE2e } from './support/setup';
 
 const SHOT_DIR = 'sales-order';
 const SALES: Account = { companyCode: 'demo', userName: 'sales', password: 'demo123' };
@@ -42,11 +42,11 @@ async function lines(page: Page): Promise<Record<string, string>[]> {
   return out;
 }
 
+/** Puts a product on a line as a scanner does: its code typed into the 商品 lookup cell, then Enter. */
 async function pickProduct(page: Page, line: Locator, code: string, label: string): Promise<void> {
-  const box = line.getByRole('combobox', { name: '商品' });
-  await box.click();
-  await box.fill(code);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: exact(label) }).click();
+  await line.getByRole('combobox', { name: '商品' }).click();
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
   await expect.poll(async () => (await line.locator('.ant-select-selection-item').innerText()).trim()).toBe(label);
 }
 
@@ -61,18 +61,12 @@ async function openedAfterSave(page: Page, url: RegExp): Promise<void> {
 }
 
 describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
-  let server: TestServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const e2e = setupE2e({ login: SALES, before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }) });
   let page: Page;
   let orderNo = '';
 
-  beforeAll(async () => {
-    fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true });
-    server = await startServer();
-    browser = await launchBrowser();
-    ({ context, page } = await newPage(browser, server.baseUrl));
-    await login(page, SALES);
+  beforeAll(() => {
+    page = e2e.page;
   });
 
   let broken = false;
@@ -84,12 +78,6 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     broken = true;
     console.log(`failed at ${page.url()}; toasts: ${JSON.stringify(await page.locator('.ant-message-notice-content').allInnerTexts())}`);
     await shot(page, 'failure').catch(() => undefined);
-  });
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
   });
 
   it('the sales clerk enters a three-line order in big/mid/small packs at the client\'s list prices, saves and confirms it', async () => {
@@ -176,7 +164,7 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
   });
 
   it('a second clerk confirming more than the last units gets the clear refusal; the order stays a draft', async () => {
-    const other = await newPage(browser, server.baseUrl);
+    const other = await e2e.newPage();
     try {
       await login(other.page, ADMIN);
       const p2 = other.page;
