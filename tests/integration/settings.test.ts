@@ -284,7 +284,7 @@ describe('role members and the department tree', () => {
 
   it('returns the department tree with staff counts', async () => {
     const d02 = (await ok(t.call('cdm', '012901', { page: 1, filters: { code: 'D02' } }, demo))).list[0];
-    const d03 = await ok(t.call('cdm', '012903', { code: 'D03', name: '采购一组', parentId: d02.id, sort: 1 }, demo));
+    const d03 = await ok(t.call('cdm', '012903', { code: 'D04', name: '采购一组', parentId: d02.id, sort: 1 }, demo));
     await ok(t.call('cdm', '012903', { code: 'D00', name: '独立部门', sort: 9 }, demo));
     await ok(t.call('cdm', '013203', { code: 'E101', name: '组员甲', departmentId: d03.id }, demo));
     await ok(t.call('cdm', '013203', { code: 'E102', name: '组员乙', departmentId: d03.id }, demo));
@@ -293,7 +293,8 @@ describe('role members and the department tree', () => {
     const tree = await ok(t.call('cdm', '012909', undefined, clerk));
     const shape = (nodes: any[]): unknown => nodes.map((n) => [n.code, n.staffCount, shape(n.children)]);
     expect(shape(tree)).toEqual([
-      ['D01', 1, [['D02', 1, [['D03', 2, []]]]]],
+      // the seed's D02 采购部 (采购员小王) and D03 销售部 (销售员小李) under D01 总经办
+      ['D01', 1, [['D02', 1, [['D04', 2, []]]], ['D03', 1, []]]],
       ['D00', 0, []],
     ]);
     expect(tree[0]).toMatchObject({ key: tree[0].id, value: tree[0].id, title: '总经办', parentId: null });

@@ -37,6 +37,7 @@ const record = (id: number) => ({
   purchases: id === 1 ? [
     { id: 21, orderDate: '2026-05-12', docNo: 'PO202605120001', route: '/procurement/purchaseOrder/7', supplierName: '查价供应商', currencyName: '人民币', price: '1.0012', qty: 100, statusText: '已确认' },
   ] : [],
+  sales: [],
   competitors: [],
 });
 
@@ -80,7 +81,7 @@ describe('detail screen with a picker (price query)', () => {
     await scan(picker(), 'PQ01');
     await until(() => where() === '?productId=1', 'the URL names the product');
     expect(server.bodies('022502')).toContainEqual({ keyword: 'PQ01' });
-    await until(() => document.querySelectorAll('.renderer-record-table').length === 3, 'tables');
+    await until(() => document.querySelectorAll('.renderer-record-table').length === 4, 'tables');
     expect(server.bodies('022501')).toEqual([{ id: 1 }]);
     expect(text()).toContain('价格查询 - 查价十字螺丝');
     expect(text()).toContain('紧固件');
@@ -92,7 +93,8 @@ describe('detail screen with a picker (price query)', () => {
     ]);
     expect(rows(table(1))).toEqual([['2026-05-12', 'PO202605120001', '查价供应商', '人民币', '1.0012', '100', '已确认']]);
     expect(table(1).querySelector('a')!.getAttribute('href')).toBe('/procurement/purchaseOrder/7');
-    expect(table(2).textContent).toContain('没有关联的竞品');
+    expect(table(2).textContent).toContain('没有销售记录');
+    expect(table(3).textContent).toContain('没有关联的竞品');
   });
 
   it('a scanned text naming no product exactly (several partial matches) chooses nothing', async () => {

@@ -120,18 +120,21 @@ export function loadResources(dir = RESOURCES_DIR): ResourceRegistry {
   }
   if (problems.length) throw new LoadError(`资源定义不合法:\n${problems.join('\n')}`);
 
-  // Who holds ids of whom: reference fields, lists of references, and declared external columns.
+  // Who holds ids of whom: declared external columns first (their order is what a refusal names first),
+  // then reference fields and lists of references of other resources (once: a declared column that a
+  // resource's field also holds is not checked twice).
+  for (const { data } of raw.values()) {
+    for (const x of data.referencedBy ?? []) {
+      resources.get(data.name)!.referrers.push({ title: x.title, table: x.table, column: x.column, companyColumn: x.companyColumn ?? 'companyId', list: false });
+    }
+  }
   for (const r of resources.values()) {
     for (const f of r.fields) {
       if (!f.resource || r.readonly) continue;
       const target = resources.get(f.resource)!;
-      const ref: Referrer = { title: r.title, table: r.table, column: f.column, companyColumn: 'companyId', list: f.type === 'list', resource: r.name };
-      target.referrers.push(ref);
-    }
-  }
-  for (const { data } of raw.values()) {
-    for (const x of data.referencedBy ?? []) {
-      resources.get(data.name)!.referrers.push({ title: x.title, table: x.table, column: x.column, companyColumn: x.companyColumn ?? 'companyId', list: false });
+      const declared = target.referrers.find((x) => x.table === r.table && x.column === f.column);
+      if (declared) { declared.resource = r.name; continue; }
+      target.referrers.push({ title: r.title, table: r.table, column: f.column, companyColumn: 'companyId', list: f.type === 'list', resource: r.name });
     }
   }
   return { resources, get: (n: string) => resources.get(n) };
