@@ -236,11 +236,15 @@ describe('outbound plans (发货计划) of confirmed sales orders', () => {
     await stock(p, 50);
     await stock(q, 50);
     const so = await ok(order([{ productId: p, qty: 20 }, { productId: q, big: 1 }]));
-    expect((await t.call('oms', DP.plannable, { orderId: so.id }, admin)).data.plannable).toBe(false);
-    expect((await t.call('oms', DP.save, { orderId: so.id, lines: [] }, admin)).code).not.toBe('200');
+    const early = await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin));
+    expect(early.plannable).toBe(false);
+    // a draft order cannot be planned yet
+    const refusedDraft = await t.call('oms', DP.save, { orderId: so.id, lines: [{ orderLineId: early.lines[0].orderLineId, qty: 1 }] }, admin);
+    expect(refusedDraft).toMatchObject({ code: 'DOCUMENT_STATUS_4131', msg: `销售订单 ${so.docNo} 当前状态为“草稿”，不能制定发货计划` });
     await ok(t.call('oms', SO.confirm, { id: so.id }, admin));
     const soDoc = await ok(t.call('oms', SO.get, { id: so.id }, admin));
-    expect(soDoc.followUps ?? soDoc.actions).toBeDefined();
+    // the confirmed order offers its plan while something is left to plan
+    expect(soDoc.actions).toContainEqual(expect.objectContaining({ label: '发货计划', to: '/market/deliveryPlanOrder?orderId={id}' }));
     const src = await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin));
     expect(src).toMatchObject({ plannable: true, clientName: '华南贸易', warehouseName: '销售仓' });
     expect(src.lines.map((l: any) => [l.qty, l.leftQty])).toEqual([[20, 20], [24, 24]]);

@@ -31,13 +31,17 @@ export async function listPrices(tenant: Tenant, opts: { priceTitleId?: number; 
   const orderRate = new Decimal(opts.orderRate ?? (await rateOn(tenant, opts.currencyId, opts.date)).rate);
   const toOrder = (cents: unknown, rate: Decimal) => new Decimal(String(cents)).div(100).times(rate).div(orderRate);
   const ONE = new Decimal(1_000_000);
+  // the list's currency and its rate of the day: once, not per chunk of products
+  let listRate = ONE;
+  if (opts.priceTitleId !== undefined) {
+    const list = (await tenant.select('priceTitle').select(['currencyId']).where('id', '=', opts.priceTitleId).executeTakeFirst()) as Row | undefined;
+    if (list?.currencyId != null) listRate = new Decimal((await rateOn(tenant, Number(list.currencyId), opts.date)).rate);
+  }
   for (let i = 0; i < opts.productIds.length; i += 500) {
     const ids = opts.productIds.slice(i, i + 500);
     const reference = (await tenant.select('product').select(['id', 'price']).where('id', 'in', ids).execute()) as Row[];
     for (const r of reference) if (Number(r.price) > 0) out.set(Number(r.id), toOrder(r.price, ONE));
     if (opts.priceTitleId !== undefined) {
-      const list = (await tenant.select('priceTitle').select(['currencyId']).where('id', '=', opts.priceTitleId).executeTakeFirst()) as Row | undefined;
-      const listRate = list?.currencyId == null ? ONE : new Decimal((await rateOn(tenant, Number(list.currencyId), opts.date)).rate);
       const listed = (await tenant.select('productPrice').select(['productId', 'price']).where('priceTitleId', '=', opts.priceTitleId).where('productId', 'in', ids).execute()) as Row[];
       for (const r of listed) out.set(Number(r.productId), toOrder(r.price, listRate));
     }
