@@ -10,6 +10,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { btn, cells, choose, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
 import { ADMIN, expectToast, hasChromium, login, pathOf, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
+import { doc, docNo, expectState, lines, lineRows, lineTotals, openedAfterSave, pickProduct } from './support/document';
 
 const SHOT_DIR = 'sales-order';
 const SALES: Account = { companyCode: 'demo', userName: 'sales', password: 'demo123' };
@@ -23,41 +24,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.mouse.move(600, 890);
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshot(page, `${SHOT_DIR}/${name}`);
-}
-
-const doc = (page: Page) => page.locator('.renderer-document-screen');
-const stateTag = (page: Page) => doc(page).locator('.ant-card-head-title .ant-tag');
-const docNo = async (page: Page) => (await doc(page).locator('.renderer-document-no').innerText()).trim();
-const lineRows = (page: Page) => doc(page).locator('.renderer-line-table tr.ant-table-row');
-const lineTotals = (page: Page) => doc(page).locator('.renderer-line-table .ant-table-summary tr').first();
-
-async function expectState(page: Page, label: string): Promise<void> {
-  await expect.poll(async () => (await stateTag(page).innerText()).trim(), { timeout: 10_000 }).toBe(label);
-}
-
-async function lines(page: Page): Promise<Record<string, string>[]> {
-  const table = doc(page).locator('.renderer-line-table');
-  const out: Record<string, string>[] = [];
-  for (const r of await lineRows(page).all()) out.push(await rowByTitle(table, r));
-  return out;
-}
-
-/** Puts a product on a line as a scanner does: its code typed into the 商品 lookup cell, then Enter. */
-async function pickProduct(page: Page, line: Locator, code: string, label: string): Promise<void> {
-  await line.getByRole('combobox', { name: '商品' }).click();
-  await page.keyboard.type(code);
-  await page.keyboard.press('Enter');
-  await expect.poll(async () => (await line.locator('.ant-select-selection-item').innerText()).trim()).toBe(label);
-}
-
-/** Saving a new document opens it at its own URL (the unsaved-changes question answered if it asks). */
-async function openedAfterSave(page: Page, url: RegExp): Promise<void> {
-  const question = page.locator('.ant-modal-confirm', { hasText: '有未保存的修改' });
-  await expect.poll(async () => url.test(pathOf(page)) || (await question.isVisible()), { timeout: 15_000 }).toBe(true);
-  if (!url.test(pathOf(page))) {
-    await btn(question, '离开').click();
-    await page.waitForURL((u) => url.test(u.pathname));
-  }
 }
 
 describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
