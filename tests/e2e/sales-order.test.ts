@@ -5,10 +5,10 @@
 // and the order stays a draft. Screenshots: test-output/e2e/sales-order/NN-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { btn, cells, choose, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, login, pathOf, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
+import { ADMIN, expectToast, hasChromium, login, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, lines, lineRows, lineTotals, openedAfterSave, pickProduct } from './support/document';
 
