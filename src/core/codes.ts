@@ -138,7 +138,7 @@ export const BUSINESS_CODES = {
   // the document engine (src/server/documents): refusals every document type shares
   DOCUMENT_STATUS_4131: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   DOCUMENT_NOT_FOUND_4132: '没有找到单号为 {docNo} 的单据',
-  REPEAL_DOC_NOT_FOUND_4127: '没有找到单号为 {docNo} 的可撤销单据（采购订单、入库计划、入库任务、收货单、上架单、采购发票、退货出库计划）',
+  REPEAL_DOC_NOT_FOUND_4127: '没有找到单号为 {docNo} 的可撤销单据（{kinds}）',
 } as const;
 
 export type BusinessCode = keyof typeof BUSINESS_CODES;

@@ -304,3 +304,68 @@ describe('销售订单数据查询 (oms 021001–021002)', () => {
     expect(sheet.getRow(2).getCell(18).value).toBe(30);
   });
 });
+
+describe('销售撤销单 (oms 022901–022904)', () => {
+  const RX = { list: '022901', get: '022902', preview: '022903', create: '022904' };
+  const DP = { save: '020703', confirm: '020705', plannable: '020709' };
+  const repealCount = async () => Number((await t.database.db.selectFrom('repeal').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+
+  it('cancels an outbound plan and then its order through their own cancellations, releasing the reservation; refuses with the blocking plan named and writes nothing', async () => {
+    // a sales desk clerk: repeals, and the cancelling rights of orders and plans
+    const deskRole = await ok(t.call('cdm', '013303', { name: '销售内勤', rights: ['market.repeal', 'market.repealDetail', 'market.repeal.edit', 'market.order.confirm', 'market.deliveryPlan.confirm'] }, admin));
+    await ok(t.call('cdm', '013403', { userName: 'salesdesk', password: 'secret-111', roleIds: [deskRole.id] }, admin));
+    const clerk = await t.login('demo', 'salesdesk', 'secret-111');
+    const p = await product();
+    await listPrice(p, '5');
+    await stock(p, 40);
+    const so = await ok(order([{ productId: p, qty: 30 }]));
+    await ok(t.call('oms', SO.confirm, { id: so.id }, admin));
+    expect(await summary(p)).toMatchObject({ onHand: 40, committed: 30 });
+    const src = await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin));
+    const plan = await ok(t.call('oms', DP.save, { orderId: so.id, lines: [{ orderLineId: src.lines[0].orderLineId, qty: 10 }] }, admin));
+    await ok(t.call('oms', DP.confirm, { id: plan.id }, admin));
+
+    // the preview names the plan that stands in the order's way; the repeal is refused and writes nothing
+    const preview = await ok(t.call('oms', RX.preview, { docNo: so.docNo }, clerk));
+    expect(preview).toMatchObject({ found: true, docType: 'salesOrder', docTypeText: '销售订单', statusText: '已确认', cancellable: false, route: `/market/orderDetail/${so.id}` });
+    expect(preview.blockers).toEqual([{ docType: 'deliveryPlan', docTypeText: '发货计划', docNo: plan.docNo }]);
+    expect(preview.effect).toBe(`销售订单 ${so.docNo} 已确认、尚未发货：作废订单（1 行，共 30 个），释放已预留库存 30 个`);
+    const count = await repealCount();
+    const refused = await t.call('oms', RX.create, { docNo: so.docNo, reason: '客户取消' }, clerk);
+    expect(refused).toMatchObject({ code: 'SALES_OPEN_PLANS_4148', msg: `销售订单 ${so.docNo} 还有未完成的发货计划 ${plan.docNo}，请先作废发货计划` });
+    expect(await repealCount()).toBe(count);
+    expect(await summary(p)).toMatchObject({ committed: 30 });
+
+    // the plan first (its planned quantity goes back to the order), then the order (its reservation is released)
+    const r1 = await ok(t.call('oms', RX.create, { docNo: ` ${plan.docNo} `, reason: '  改期发货  ' }, clerk));
+    expect(r1).toMatchObject({ docType: 'deliveryPlan', targetDocNo: plan.docNo, fromStatusText: '待出库', status: 'cancelled', route: `/market/repealDetail/${r1.id}` });
+    expect(r1.docNo).toMatch(/^XC\d{12}$/);
+    const r2 = await ok(t.call('oms', RX.create, { docNo: so.docNo, reason: '客户取消' }, clerk));
+    expect(await summary(p)).toMatchObject({ onHand: 40, committed: 0 });
+    const got = await ok(t.call('oms', RX.get, { id: r2.id }, clerk));
+    expect(got).toMatchObject({ docTypeText: '销售订单', targetDocNo: so.docNo, fromStatusText: '已确认', targetStatusText: '已作废', reason: '客户取消', targetRoute: `/market/orderDetail/${so.id}` });
+    const listed = await ok(t.call('oms', RX.list, { page: 1, pageSize: 20, docNo: so.docNo }, clerk));
+    expect(listed.list.map((r: any) => r.targetDocNo)).toEqual([so.docNo]);
+    // a second repeal: the status refusal; a procurement number is not a sales document; no reason: refused
+    expect((await t.call('oms', RX.create, { docNo: so.docNo, reason: 'x' }, clerk)).msg).toBe(`销售订单 ${so.docNo} 当前状态为“已作废”，不能作废`);
+    expect((await t.call('oms', RX.create, { docNo: 'CG000000', reason: 'x' }, clerk)).msg).toBe('没有找到单号为 CG000000 的可撤销单据（销售订单、发货计划）');
+    expect((await t.call('oms', RX.create, { docNo: so.docNo, reason: '  ' }, clerk)).msg).toBe('撤销原因不能为空');
+    // the procurement desk does not list sales repeals, nor the sales desk procurement ones
+    const procurement = await ok(t.call('oms', '021801', { page: 1, pageSize: 50 }, admin));
+    expect(procurement.list.map((r: any) => r.docNo)).not.toContain(r1.docNo);
+    expect((await t.call('oms', '021802', { id: r1.id }, admin)).code).toBe('COMMON_NOT_FOUND_4004');
+    await verifyClean();
+  });
+
+  it('needs the document\'s own right to cancel it', async () => {
+    const p = await product();
+    await listPrice(p, '5');
+    const so = await ok(order([{ productId: p, qty: 1 }]));
+    const role = await ok(t.call('cdm', '013303', { name: '撤销员', rights: ['market.repeal', 'market.repeal.edit'] }, admin));
+    await ok(t.call('cdm', '013403', { userName: 'repealer', password: 'secret-111', roleIds: [role.id] }, admin));
+    const token = await t.login('demo', 'repealer', 'secret-111');
+    const refused = await t.call('oms', RX.create, { docNo: so.docNo, reason: '录错' }, token);
+    expect(refused.code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await ok(t.call('oms', SO.get, { id: so.id }, admin))).status).toBe('draft');
+  });
+});

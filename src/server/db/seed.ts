@@ -13,7 +13,7 @@ export const CLERK_RIGHTS = [
   'procurement.purchaseOrder.edit',
   'procurement.purchaseOrder.confirm',
 ];
-/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, stock lookup — no override of price or credit bounds. */
+/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, repeals of sales documents, stock lookup — no override of price or credit bounds. */
 export const SALES_RIGHTS = [
   'market.client',
   'market.client.edit',
@@ -27,6 +27,9 @@ export const SALES_RIGHTS = [
   'market.deliveryPlanOrderDetail',
   'market.deliveryPlan.edit',
   'market.deliveryPlan.confirm',
+  'market.repeal',
+  'market.repealDetail',
+  'market.repeal.edit',
   'commodity.inventory',
 ];
 

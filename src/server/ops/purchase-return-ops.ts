@@ -7,30 +7,15 @@ import {
   listLines, PRINT_INPUT, printPlan, removeLine, RETURN_LINE_SAVE_INPUT, RETURN_LINES_INPUT, RETURNABLE_INPUT, returnableLines, returnableNotes, saveLine,
   type ReturnableInput, type ReturnLineSaveInput,
 } from '../domain/procurement/purchase-return.ts';
-import {
-  CANCEL_HANDLERS, createRepeal, getRepeal, listRepeals, previewRepeal, REPEAL_CREATE_INPUT, REPEAL_LIST_INPUT, REPEAL_PREVIEW_INPUT,
-  type CancelRights, type RepealListInput, type TargetType,
-} from '../domain/procurement/repeal.ts';
+import { procurementRepeals } from '../domain/procurement/repeal.ts';
+import { repealOps } from './repeal-ops.ts';
 import { KEYWORD_INPUT } from '../domain/procurement/doc-sources.ts';
 import type { OpsDeps } from './index.ts';
 
 
-/** The right each document type's own cancellation needs, read from the endpoint catalog. */
-function cancelRights(deps: OpsDeps): CancelRights {
-  const entries = Object.values(deps.catalog.families).flat();
-  const out = {} as CancelRights;
-  for (const [type, handler] of Object.entries(CANCEL_HANDLERS) as [TargetType, string][]) {
-    const e = entries.find((x) => x.handler === handler);
-    if (!e) throw new Error(`repeal: no catalog entry binds ${handler}`);
-    out[type] = { permission: e.permission, name: e.name };
-  }
-  return out;
-}
-
 type IdVersion = { id: number; version?: number };
 
 export function purchaseReturnOps(deps: OpsDeps): Record<string, OpHandler> {
-  let rights: CancelRights | undefined;
   return {
     // list, get, save, confirm, ship and cancel are served by the document engine
     // (src/server/documents/types/purchase-return.ts)
@@ -44,12 +29,6 @@ export function purchaseReturnOps(deps: OpsDeps): Record<string, OpHandler> {
     },
     'returnPlan.print': { input: PRINT_INPUT, run: (ctx, input: { id?: number | null; docNo?: string | null }) => printPlan(ctx, input) },
 
-    'repeal.list': acceptingFilters({ input: REPEAL_LIST_INPUT, run: (ctx, input: RepealListInput) => listRepeals(ctx, input) }),
-    'repeal.get': { input: ID_INPUT, run: (ctx, input: { id: number }) => getRepeal(ctx, input.id) },
-    'repeal.preview': { input: REPEAL_PREVIEW_INPUT, run: (ctx, input: { docNo: string }) => previewRepeal(ctx, input) },
-    'repeal.create': {
-      input: REPEAL_CREATE_INPUT,
-      run: (ctx, input: { docNo: string; reason: string }) => createRepeal(ctx, input, (rights ??= cancelRights(deps))),
-    },
+    ...repealOps(deps, 'repeal', procurementRepeals),
   };
 }

@@ -1,16 +1,20 @@
 // Sales calls beyond the document engine's (sales orders are served from
 // src/server/documents/types/sales-order.ts): picking products for an order line, copying an order, and
-// the order lines an outbound plan can still take.
+// the order lines an outbound plan can still take; repeals of sales documents.
 import type { OpHandler } from '../catalog/context.ts';
 import { ID_INPUT } from '../domain/procurement/common.ts';
 import { copySalesOrder, pickSaleProducts, SALE_PICK_INPUT, type SalePickInput } from '../domain/sales/sales-order.ts';
 import { plannableSalesLines } from '../documents/types/delivery-plan.ts';
 import { exportOrderLines, listOrderLines, ORDER_LINES_INPUT, type OrderLinesInput } from '../domain/sales/order-lines.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
+import { salesRepeals } from '../domain/sales/repeal.ts';
 import type { OpsDeps } from './index.ts';
+import { repealOps } from './repeal-ops.ts';
 
-export function salesOps(_deps: OpsDeps): Record<string, OpHandler> {
+export function salesOps(deps: OpsDeps): Record<string, OpHandler> {
   return {
+    // 销售撤销单 (oms 022901–022904)
+    ...repealOps(deps, 'salesRepeal', salesRepeals),
     'salesOrder.pickProducts': { input: SALE_PICK_INPUT, run: (ctx, input: SalePickInput) => pickSaleProducts(ctx, input) },
     'deliveryPlan.plannable': {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },
