@@ -369,3 +369,102 @@ describe('销售撤销单 (oms 022901–022904)', () => {
     expect((await ok(t.call('oms', SO.get, { id: so.id }, admin))).status).toBe('draft');
   });
 });
+
+describe('presale lines (预售): whitelisted clients order against expected arrivals', () => {
+  const PO = { save: '020203', confirm: '020205', get: '020202' };
+  const PL = { save: '021203', confirm: '021204' };
+  const RN = { save: '021403' };
+
+  async function setPresale(on: boolean) {
+    const s = await ok(t.call('cdm', '013601', {}, admin));
+    await ok(t.call('cdm', '013602', { version: s.version, flags: { ...s.flags, presale: on } }, admin));
+  }
+
+  /** A confirmed purchase order into the sales warehouse, planned and confirmed: an open inbound task expecting `qty`. */
+  async function expected(productId: number, qty: number) {
+    const supplierId = (await ok(t.call('cdm', '011601', { page: 1, pageSize: 10 }, admin))).list[0].id;
+    const po = await ok(t.call('oms', PO.save, { supplierId, warehouseId: wh, expectedDate: '2026-12-20', lines: [{ productId, qty, price: 1 }] }, admin));
+    await ok(t.call('oms', PO.confirm, { id: po.id, version: po.version }, admin));
+    const got = await ok(t.call('oms', PO.get, { id: po.id }, admin));
+    const plan = await ok(t.call('oms', PL.save, { orderId: po.id, lines: [{ orderLineId: got.lines[0].id, qty }] }, admin));
+    const confirmed = await ok(t.call('oms', PL.confirm, { id: plan.id, version: plan.version }, admin));
+    return { poId: po.id as number, orderLineId: got.lines[0].id as number, taskId: confirmed.taskId as number };
+  }
+
+  it('commits beyond stock up to the expected arrivals for a whitelisted client only; arrivals cover it; cancel gives the plan back; verify is clean', async () => {
+    await setPresale(true);
+    const p = await product();
+    const code = `XS${String(seq).padStart(4, '0')}`;
+    await listPrice(p, '8');
+    await stock(p, 10);
+    const arrival = await expected(p, 50);
+    const vip = (await ok(t.call('cdm', '011703', { code: 'YS001', name: '预售大客户', priceTitleId: listId }, admin))).id;
+    const plan = (await ok(t.call('cdm', '014803', { code: 'YS-P1', name: '冬季预售', status: 'active' }, admin))).id;
+    const companyId = Number((await t.database.db.selectFrom('company').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow()).id);
+    const now = new Date().toISOString();
+    await t.database.db.insertInto('presaleItem').values({ companyId, version: 1, createdAt: now, updatedAt: now, planId: plan, productId: p, qty: 45, price: 800 }).execute();
+    await ok(t.call('cdm', '014823', { planId: plan, clientId: vip }, admin));
+
+    // not on the whitelist: the ordinary refusal
+    const plain = await ok(order([{ productId: p, qty: 30 }]));
+    expect((await t.call('oms', SO.confirm, { id: plain.id }, admin)).code).toBe('STOCK_RESERVE_NOT_ENOUGH_4072');
+
+    // whitelisted: 10 from stock, 25 against the arrival
+    const a = await ok(order([{ productId: p, qty: 5 }, { productId: p, qty: 30 }], { clientId: vip }));
+    await ok(t.call('oms', SO.confirm, { id: a.id }, admin));
+    expect(await summary(p)).toMatchObject({ onHand: 10, committed: 35 });
+    const got = await ok(t.call('oms', SO.get, { id: a.id }, admin));
+    expect(got.lines.map((l: any) => [l.qty, l.reservedQty, l.presaleQty, l.presalePlanId])).toEqual([[5, 5, 0, null], [30, 30, 25, plan]]);
+    await verifyClean();
+
+    // more than the arrival leaves: refused with the figures; the plan's quantity holds too
+    const b = await ok(order([{ productId: p, qty: 26 }], { clientId: vip }));
+    const over = await t.call('oms', SO.confirm, { id: b.id }, admin);
+    expect(over).toMatchObject({ code: 'SALES_PRESALE_OVER_4149' });
+    expect(over.msg).toBe(`商品 ${code} 预售超出预计到货：本单需要 26，可用 0，预计到货 50，已预售 25，还可预售 25`);
+    const c = await ok(order([{ productId: p, qty: 21 }], { clientId: vip }));
+    const planOver = await t.call('oms', SO.confirm, { id: c.id }, admin);
+    expect(planOver).toMatchObject({ code: 'SALES_PRESALE_PLAN_4150', msg: `商品 ${code} 超出预售计划“冬季预售”的预售数量：计划 45，已预售 25，本单 21` });
+    expect(await summary(p)).toMatchObject({ committed: 35 });
+
+    // an ordinary order gets nothing while the presale is uncovered; an adjustment cannot take the goods
+    expect((await t.call('oms', SO.confirm, { id: plain.id }, admin)).code).toBe('STOCK_RESERVE_NOT_ENOUGH_4072');
+    const take = await t.call('oms', '022703', { warehouseId: wh, reason: 'loss', post: true, lines: [{ productId: p, qty: -1 }] }, admin);
+    expect(take).toMatchObject({ code: 'STOCK_NOT_ENOUGH_4071' });
+    expect(take.msg).toContain('现有 10');
+
+    // the goods arrive: on hand covers the commitment, nothing converted
+    await ok(t.call('oms', RN.save, { orderId: arrival.poId, taskId: arrival.taskId, post: true, lines: [{ orderLineId: arrival.orderLineId, countedQty: 50 }] }, admin));
+    expect(await summary(p)).toMatchObject({ onHand: 60, committed: 35 });
+    await verifyClean();
+
+    // cancelling gives the plan its quantity back: the 21 now fit the plan (and the stock)
+    await ok(t.call('oms', SO.cancel, { id: a.id }, admin));
+    expect(Number((await t.database.db.selectFrom('presaleItem').select('soldQty').where('planId', '=', plan).executeTakeFirstOrThrow()).soldQty)).toBe(0);
+    await ok(t.call('oms', SO.confirm, { id: c.id }, admin));
+    expect(await summary(p)).toMatchObject({ onHand: 60, committed: 21 });
+    await verifyClean();
+    await setPresale(false);
+  });
+
+  it('presale confirmations racing for the last expected units: exactly what arrives is committed', async () => {
+    await setPresale(true);
+    const p = await product();
+    await listPrice(p, '8');
+    await expected(p, 10);
+    const vip = (await ok(t.call('cdm', '011703', { code: 'YS002', name: '预售客户二', priceTitleId: listId }, admin))).id;
+    const plan = (await ok(t.call('cdm', '014803', { code: 'YS-P2', name: '抢购预售', status: 'active' }, admin))).id;
+    const companyId = Number((await t.database.db.selectFrom('company').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow()).id);
+    const now = new Date().toISOString();
+    await t.database.db.insertInto('presaleItem').values({ companyId, version: 1, createdAt: now, updatedAt: now, planId: plan, productId: p, qty: 0, price: 800 }).execute();
+    await ok(t.call('cdm', '014823', { planId: plan, clientId: vip }, admin));
+    const orders = [];
+    for (let i = 0; i < 6; i++) orders.push(await ok(order([{ productId: p, qty: 3 }], { clientId: vip })));
+    const results = await Promise.all(orders.map((o) => t.call('oms', SO.confirm, { id: o.id }, admin)));
+    expect(results.filter((r) => r.code === '200')).toHaveLength(3);
+    expect(results.filter((r) => r.code !== '200').map((r) => r.code)).toEqual(['SALES_PRESALE_OVER_4149', 'SALES_PRESALE_OVER_4149', 'SALES_PRESALE_OVER_4149']);
+    expect(await summary(p)).toMatchObject({ onHand: 0, committed: 9 });
+    await verifyClean();
+    await setPresale(false);
+  });
+});

@@ -19,6 +19,7 @@ import * as m015 from './migrations/015-inbound-close-export-expiry.ts';
 import * as m016 from './migrations/016-idempotency-keys.ts';
 import * as m017 from './migrations/017-table-write-log.ts';
 import * as m018 from './migrations/018-order-reservations.ts';
+import * as m019 from './migrations/019-presale-sold.ts';
 import * as m020 from './migrations/020-market-master.ts';
 
 interface Migration {
@@ -44,6 +45,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '016-idempotency-keys', up: m016.up },
   { name: '017-table-write-log', up: m017.up },
   { name: '018-order-reservations', up: m018.up },
+  { name: '019-presale-sold', up: m019.up },
   { name: '020-market-master', up: m020.up },
 ];
 

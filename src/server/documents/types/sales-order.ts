@@ -23,6 +23,7 @@ import { isSqlite, runSql } from '../../db/raw-sql.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { rateOn, today, type Row } from '../../domain/procurement/common.ts';
 import { lineQty } from '../../domain/procurement/purchase-order.ts';
+import { decidePresale, returnPresale } from '../../domain/sales/presale-lines.ts';
 import { checkBounds, listPrices, netPrice, priceBounds, salePriceListId, type BoundBreach } from '../../domain/sales/pricing.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
@@ -75,8 +76,15 @@ async function checkCredit(t: TransitionRun, client: Row) {
 async function reserve(t: TransitionRun) {
   const lines = await t.storedLines();
   const warehouseId = Number(t.doc.warehouseId);
-  await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, committed: Number(l.qty), kind: 'reserve' as const, docLine: Number(l.lineNo) })));
-  await t.tenant.update('salesOrderLine').set((eb) => ({ reservedQty: eb.ref('qty') })).where('orderId', '=', Number(t.doc.id)).execute();
+  // what is short may be ordered against expected arrivals by a whitelisted client (presale-lines.ts)
+  const presale = await decidePresale(t.db, t.tenant, { clientId: Number(t.doc.clientId), warehouseId, orderDate: String(t.doc.orderDate) },
+    lines.map((l) => ({ id: Number(l.id), productId: Number(l.productId), qty: Number(l.qty) })));
+  await t.postMoves(lines.map((l) => ({
+    productId: Number(l.productId), warehouseId, committed: Number(l.qty), kind: 'reserve' as const, docLine: Number(l.lineNo),
+    ...(presale.allowance.has(Number(l.productId)) ? { allowance: presale.allowance.get(Number(l.productId)) } : {}),
+  })));
+  await t.tenant.update('salesOrderLine').set((eb) => ({ reservedQty: eb.ref('qty'), presaleQty: 0, presalePlanId: null })).where('orderId', '=', Number(t.doc.id)).execute();
+  for (const [id, p] of presale.lines) await t.tenant.update('salesOrderLine').set({ presaleQty: p.presaleQty, presalePlanId: p.planId }).where('id', '=', id).execute();
   await t.tenant.update('salesOrder').set({ reservedQty: Number(t.doc.totalQty) }).where('id', '=', Number(t.doc.id)).execute();
 }
 
@@ -89,7 +97,9 @@ async function refuseIfOpenPlans(t: TransitionRun) {
 /** Gives back exactly what the lines still hold. */
 async function release(t: TransitionRun) {
   await refuseIfOpenPlans(t);
-  const lines = (await t.storedLines()).filter((l) => Number(l.reservedQty) > 0);
+  const stored = await t.storedLines();
+  await returnPresale(t.tenant, stored.filter((l) => Number(l.reservedQty) > 0));
+  const lines = stored.filter((l) => Number(l.reservedQty) > 0);
   const warehouseId = Number(t.doc.warehouseId);
   await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, committed: -Number(l.reservedQty), kind: 'release' as const, docLine: Number(l.lineNo) })));
   if (lines.length) await t.tenant.update('salesOrderLine').set({ reservedQty: 0 }).where('orderId', '=', Number(t.doc.id)).execute();
@@ -154,6 +164,9 @@ export const salesOrder = defineDocument({
       amount: { type: 'money', title: '金额', readonly: true },
       reservedQty: { type: 'integer', title: '已预留', readonly: true, default: 0 },
       shippedQty: { type: 'integer', title: '已发货', readonly: true, default: 0 },
+      // ordered against expected arrivals (presale-lines.ts), and under which presale plan
+      presaleQty: { type: 'integer', title: '预售数量', readonly: true, default: 0 },
+      presalePlanId: { type: 'integer', title: '预售计划', readonly: true },
       // held by outbound plans (delivery-plan.ts takes and gives it back)
       plannedQty: { type: 'integer', title: '已计划', readonly: true, default: 0 },
       remark: { type: 'string', title: '备注', maxLength: 200 },

@@ -31,6 +31,13 @@
 //   committed, is guarded on the totals row by the same kind of conditional update; a delivery consumes
 //   its commitment in the same move that takes the goods (qty −q, committed −q). Totals rows are updated
 //   in (product, warehouse) order after the balances.
+// - Presale (issue 13): a commitment may exceed what is available by at most its `allowance` — the
+//   expected arrivals the caller has read (and locked) for a whitelisted client's order. The warehouse's
+//   gap (reserved + committed − on hand) is then positive until goods arrive; arrivals close it on their
+//   own (they raise on hand: the presale commitment becomes an ordinary one, nothing to convert). While a
+//   gap is open, a move that takes or reserves stock may not widen it (a delivery that consumes its own
+//   commitment, qty −q with committed −q, leaves it as it is and passes; an adjustment taking goods does
+//   not), and an ordinary commitment (allowance 0) gets nothing.
 // - Products, warehouses and locations must belong to the caller's company (an id of another company
 //   behaves as one that does not exist); a location must belong to the move's warehouse and not be
 //   locked; the warehouse must be enabled; with the `locationRequired` flag every move needs a location.
@@ -65,6 +72,11 @@ export interface StockMove {
   reserved?: number;
   /** change of the quantity committed to orders in the warehouse (no location), small units */
   committed?: number;
+  /**
+   * presale: how far the warehouse's commitments (with this one) may exceed what it holds — the expected
+   * arrivals of the product there, read by the caller in its transaction. Only with committed > 0.
+   */
+  allowance?: number;
   kind: MoveKind;
   /** the document that caused the move: type name (e.g. 'stockAdjust'), id and line number */
   docType: string;
@@ -133,6 +145,7 @@ interface Prepared {
   qty: number;
   reserved: number;
   committed: number;
+  allowance: number;
   kind: MoveKind;
   docType: string;
   docId: number;
@@ -210,8 +223,10 @@ function prepare(moves: StockMove[]): Prepared[] {
     if (q === 0 && r === 0 && c === 0) throw bad(index, '数量不能为 0');
     // a commitment is the warehouse's, not a location's
     if (q === 0 && r === 0 && m.locationId) throw bad(index, '订单预留不指定库位');
+    const a = m.allowance ?? 0;
+    if (!qty(a) || a < 0 || (a > 0 && c <= 0)) throw bad(index, '预售额度必须是非负整数，且只用于订单预留');
     return {
-      productId: m.productId, warehouseId: m.warehouseId, loc: m.locationId ?? 0, qty: q, reserved: r, committed: c,
+      productId: m.productId, warehouseId: m.warehouseId, loc: m.locationId ?? 0, qty: q, reserved: r, committed: c, allowance: a,
       kind: m.kind, docType: m.docType, docId: m.docId, docLine: m.docLine ?? null, index,
     };
   });
@@ -346,6 +361,8 @@ interface Total {
   onHand: number;
   reserved: number;
   committed: number;
+  /** the largest presale allowance among the key's moves */
+  allowance: number;
 }
 
 /**
@@ -360,10 +377,11 @@ async function applyTotals(db: DB, companyId: number, sorted: Prepared[], refs: 
   const totals = new Map<string, Total>();
   for (const m of sorted) {
     const k = `${m.productId}:${m.warehouseId}`;
-    const t = totals.get(k) ?? { productId: m.productId, warehouseId: m.warehouseId, onHand: 0, reserved: 0, committed: 0 };
+    const t = totals.get(k) ?? { productId: m.productId, warehouseId: m.warehouseId, onHand: 0, reserved: 0, committed: 0, allowance: 0 };
     t.onHand += m.qty;
     t.reserved += m.reserved;
     t.committed += m.committed;
+    t.allowance = Math.max(t.allowance, m.allowance);
     totals.set(k, t);
   }
   const changed = [...totals.values()].filter((t) => t.onHand !== 0 || t.reserved !== 0 || t.committed !== 0);
@@ -418,23 +436,27 @@ async function lockTotals(db: DB, companyId: number, keys: Total[]): Promise<voi
  * The guarded update of the totals. Availability (on hand − reserved − committed after the change ≥ 0) is
  * checked when the call commits stock, and when it takes or reserves stock while something is committed
  * (without commitments the balances' own guards decide, as before). Negative stock allowed by the
- * company lets goods go out, never commits what is not there.
+ * company lets goods go out, never commits what is not there. A commitment may leave a gap up to its
+ * presale allowance `a`; a take or reservation may keep the gap already open, never widen it.
  */
 async function updateTotals(db: DB, companyId: number, keys: Total[], negative: boolean, now: string) {
   const pg = !isSqlite(db);
-  const tuple = pg ? '(cast(? as integer), cast(? as integer), cast(? as bigint), cast(? as bigint), cast(? as bigint))' : '(?, ?, ?, ?, ?)';
+  const tuple = pg ? '(cast(? as integer), cast(? as integer), cast(? as bigint), cast(? as bigint), cast(? as bigint), cast(? as bigint))' : '(?, ?, ?, ?, ?, ?)';
+  const greatest = pg ? 'greatest' : 'max';
   const text = sqlText(`apply totals ${pg} ${keys.length}`, () => `
-    with v(p, w, d, r, c) as (values ${tuples(tuple, keys.length)})
+    with v(p, w, d, r, c, a) as (values ${tuples(tuple, keys.length)})
     update stock_summary
     set on_hand = on_hand + v.d, reserved = reserved + v.r, committed = committed + v.c, updated_at = ?
     from v
     where stock_summary.company_id = ? and stock_summary.product_id = v.p and stock_summary.warehouse_id = v.w
       and stock_summary.committed + v.c >= 0
       and (not (v.c > 0 or ((v.r > 0 or (v.d < 0 and ? = 0)) and stock_summary.committed + v.c > 0))
-        or stock_summary.on_hand + v.d >= stock_summary.reserved + v.r + stock_summary.committed + v.c)
+        or stock_summary.on_hand + v.d
+          + (case when v.c > 0 then v.a else ${greatest}(0, stock_summary.reserved + stock_summary.committed - stock_summary.on_hand) end)
+          >= stock_summary.reserved + v.r + stock_summary.committed + v.c)
     returning product_id, warehouse_id`);
   const params: unknown[] = [];
-  for (const t of keys) params.push(t.productId, t.warehouseId, t.onHand, t.reserved, t.committed);
+  for (const t of keys) params.push(t.productId, t.warehouseId, t.onHand, t.reserved, t.committed, t.allowance);
   params.push(now, companyId, negative ? 1 : 0);
   return runSql(db, text, params);
 }

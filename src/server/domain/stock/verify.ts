@@ -155,7 +155,24 @@ export async function verifyStock(db: DB, opts: { companyId?: number; limit?: nu
       .where((eb) => eb(eb('reserved', '+', eb.ref('committed')), '>', eb.ref('onHand')))
       .execute()) as Row[])
     : [];
+  // presale (issue 13): a warehouse's commitments may exceed what it holds by what open orders still hold
+  // against expected arrivals (their lines' presale part, at most what each line still holds)
+  const presaleHeld = new Map<string, number>();
+  if (overCommitted.length) {
+    const rows = (await db.selectFrom('salesOrderLine')
+      .innerJoin('salesOrder', (j) => j.onRef('salesOrder.id', '=', 'salesOrderLine.orderId').onRef('salesOrder.companyId', '=', 'salesOrderLine.companyId'))
+      .select(['salesOrderLine.companyId', 'salesOrderLine.productId', 'salesOrder.warehouseId', 'salesOrderLine.presaleQty', 'salesOrderLine.reservedQty'])
+      .where('salesOrderLine.presaleQty', '>', 0).where('salesOrderLine.reservedQty', '>', 0)
+      .where('salesOrderLine.productId', 'in', [...new Set(overCommitted.map((r) => Number(r.productId)))])
+      .execute()) as Row[];
+    for (const r of rows) {
+      const k = `${Number(r.companyId)}:${Number(r.productId)}:${Number(r.warehouseId)}`;
+      presaleHeld.set(k, (presaleHeld.get(k) ?? 0) + Math.min(Number(r.presaleQty), Number(r.reservedQty)));
+    }
+  }
   for (const r of overCommitted) {
+    const gap = Number(r.reserved) + Number(r.committed) - Number(r.onHand);
+    if (gap <= (presaleHeld.get(`${Number(r.companyId)}:${Number(r.productId)}:${Number(r.warehouseId)}`) ?? 0)) continue;
     raw.push({
       kind: 'overReserved', companyId: Number(r.companyId), productId: Number(r.productId), warehouseId: Number(r.warehouseId), locationId: null,
       expectedOnHand: null, expectedReserved: null, actualOnHand: num(r.onHand), actualReserved: Number(r.reserved) + Number(r.committed),
