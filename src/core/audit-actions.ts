@@ -19,6 +19,8 @@ export const AUDIT_ACTION_LABELS = {
   reopen: '重新打开',
   // a price or credit bound passed by someone holding the right to (sales orders)
   override: '超限放行',
+  // a confirmed sales order's line changed (quantity, price, discount) with a reason
+  change: '订单变更',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -136,6 +136,7 @@ export const BUSINESS_CODES = {
   SALES_PLAN_OVER_4147: '销售订单 {docNo} 第 {line} 行商品 {code} 计划数量超出：订购 {ordered}，已发货 {shipped}，已计划 {planned}，本次 {qty}，最多还可计划 {left}',
   SALES_OPEN_PLANS_4148: '销售订单 {docNo} 还有未完成的发货计划 {plans}，请先作废发货计划',
   SALES_PRESALE_OVER_4149: '商品 {code} 预售超出预计到货：本单需要 {qty}，可用 {available}，预计到货 {incoming}，已预售 {presold}，还可预售 {left}',
+  SALES_CHANGE_QTY_4151: '销售订单 {docNo} 第 {line} 行商品 {code} 的数量不能改为 {qty}：已发货 {shipped}，发货计划已占用 {planned}',
   SALES_PRESALE_PLAN_4150: '商品 {code} 超出预售计划“{plan}”的预售数量：计划 {planQty}，已预售 {sold}，本单 {qty}',
   // the document engine (src/server/documents): refusals every document type shares
   DOCUMENT_STATUS_4131: '{doc} {docNo} 当前状态为“{status}”，不能{action}',

@@ -56,8 +56,8 @@ beforeAll(async () => {
   // the demo company's sale price list
   listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
   client = (await ok(t.call('cdm', '011703', { code: 'KH001', name: '华南贸易', priceTitleId: listId, address: '广州市天河路 1 号', creditLimit: '0' }, admin))).id;
-  // a sales clerk: may order and confirm, not pass the bounds
-  const role = await ok(t.call('cdm', '013303', { name: '销售助理', rights: ['market.list', 'market.order', 'market.orderDetail', 'market.order.edit', 'market.order.confirm'] }, admin));
+  // a sales clerk: may order, confirm and change orders, not pass the bounds
+  const role = await ok(t.call('cdm', '013303', { name: '销售助理', rights: ['market.list', 'market.order', 'market.orderDetail', 'market.order.edit', 'market.order.confirm', 'market.order.change'] }, admin));
   await ok(t.call('cdm', '013403', { userName: 'seller', password: 'secret-111', roleIds: [role.id], warehouseId: wh }, admin));
   clerk = await t.login('demo', 'seller', 'secret-111');
 });
@@ -466,5 +466,79 @@ describe('presale lines (预售): whitelisted clients order against expected arr
     expect(await summary(p)).toMatchObject({ onHand: 0, committed: 9 });
     await verifyClean();
     await setPresale(false);
+  });
+});
+
+describe('订单变更 (oms 020913): a confirmed order\'s line changed with a reason', () => {
+  const CHANGE = '020913';
+  const DP = { save: '020703', plannable: '020709' };
+
+  it('raises and lowers a quantity through the ledger, keeps the price bounds, refuses below what is planned, rechecks credit, and audits', async () => {
+    const p = await product();
+    const code = `XS${String(seq).padStart(4, '0')}`;
+    await listPrice(p, '10');
+    await stock(p, 100);
+    const so = await ok(order([{ productId: p, qty: 20 }, { productId: p, qty: 5 }]));
+    await ok(t.call('oms', SO.confirm, { id: so.id }, clerk));
+    let doc = await ok(t.call('oms', SO.get, { id: so.id }, clerk));
+    expect(await summary(p)).toMatchObject({ committed: 25 });
+
+    // more: committed through the ledger; the totals follow
+    const up = await ok(t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 1, qty: 30, reason: '客户追加' }, clerk));
+    expect(up).toMatchObject({ qty: 30, amount: '300.00', totalQty: 35, totalAmount: '350.00' });
+    expect(await summary(p)).toMatchObject({ committed: 35 });
+    doc = await ok(t.call('oms', SO.get, { id: so.id }, clerk));
+    expect(doc).toMatchObject({ totalQty: 35, totalAmount: '350.00', reservedQty: 35 });
+    expect(doc.lines.map((l: any) => [l.qty, l.reservedQty, l.amount])).toEqual([[30, 30, '300.00'], [5, 5, '50.00']]);
+
+    // a stale version is refused; more than is available is refused by the ledger, nothing changed
+    expect((await t.call('oms', CHANGE, { id: so.id, version: doc.version - 1, lineNo: 1, qty: 31, reason: 'x' }, clerk)).code).toBe('COMMON_VERSION_CONFLICT_4009');
+    expect((await t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 2, qty: 71, reason: 'x' }, clerk)).code).toBe('STOCK_RESERVE_NOT_ENOUGH_4072');
+    expect(await summary(p)).toMatchObject({ committed: 35 });
+
+    // a price below the bound: refused for the clerk (the same rule as saving), passed and audited for the admin
+    await settings({ limitMultiple: '0.8', ceilingMultiple: '1.5' });
+    const low = await t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 2, price: '7.00', reason: '让价' }, clerk);
+    expect(low).toMatchObject({ code: 'SALES_PRICE_LOW_4143' });
+    expect(low.msg).toContain('第 2 行');
+    await ok(t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 2, price: '7.00', reason: '老客户让价' }, admin));
+    doc = await ok(t.call('oms', SO.get, { id: so.id }, clerk));
+    expect(doc.lines[1]).toMatchObject({ price: '7.0000', amount: '35.00' });
+    expect((await t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 2, price: 'abc', reason: 'x' }, clerk)).msg).toContain('单价必须是不小于 0 的数字');
+    await settings({ limitMultiple: '0', ceilingMultiple: '0' });
+
+    // less: released exactly; never below what an outbound plan holds
+    const src = await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin));
+    await ok(t.call('oms', DP.save, { orderId: so.id, lines: [{ orderLineId: src.lines[0].orderLineId, qty: 12 }] }, admin));
+    doc = await ok(t.call('oms', SO.get, { id: so.id }, clerk));
+    const below = await t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 1, qty: 11, reason: '客户减量' }, clerk);
+    expect(below).toMatchObject({ code: 'SALES_CHANGE_QTY_4151', msg: `销售订单 ${so.docNo} 第 1 行商品 ${code} 的数量不能改为 11：已发货 0，发货计划已占用 12` });
+    await ok(t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 1, qty: 12, reason: '客户减量' }, clerk));
+    expect(await summary(p)).toMatchObject({ committed: 17 });
+
+    // the audit trail says what changed and why
+    const audit = await ok(t.call('cdm', '019702', { page: 1, filters: { entity: 'salesOrder', recordId: String(so.id) } }, admin));
+    const change = audit.list.find((e: any) => e.action === 'change' && JSON.stringify(e.changes).includes('客户减量'));
+    expect(JSON.stringify(change.changes)).toContain('"from":"30","to":"12"');
+    expect(audit.list.some((e: any) => e.action === 'override')).toBe(true);
+    await verifyClean();
+  });
+
+  it('rechecks the credit limit when the order grows; refuses drafts and cancelled orders', async () => {
+    const p = await product();
+    await listPrice(p, '10');
+    await stock(p, 100);
+    const tight = (await ok(t.call('cdm', '011703', { code: 'KH-CR', name: '额度客户', priceTitleId: listId, creditLimit: '150' }, admin))).id;
+    const so = await ok(order([{ productId: p, qty: 10 }], { clientId: tight }));
+    const draft = await t.call('oms', CHANGE, { id: so.id, version: so.version, lineNo: 1, qty: 11, reason: 'x' }, clerk);
+    expect(draft).toMatchObject({ code: 'DOCUMENT_STATUS_4131', msg: `销售订单 ${so.docNo} 当前状态为“草稿”，不能变更` });
+    await ok(t.call('oms', SO.confirm, { id: so.id }, clerk));
+    const doc = await ok(t.call('oms', SO.get, { id: so.id }, clerk));
+    const over = await t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 1, qty: 16, reason: '追加' }, clerk);
+    expect(over).toMatchObject({ code: 'SALES_CREDIT_LIMIT_4145' });
+    expect(over.msg).toContain('本单 160.00');
+    expect(await summary(p)).toMatchObject({ committed: 10 });
+    await ok(t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 1, qty: 15, reason: '追加' }, clerk));
+    expect(await summary(p)).toMatchObject({ committed: 15 });
   });
 });

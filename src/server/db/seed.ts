@@ -22,6 +22,7 @@ export const SALES_RIGHTS = [
   'market.orderDetail',
   'market.order.edit',
   'market.order.confirm',
+  'market.order.change',
   'market.deliveryPlan',
   'market.deliveryPlanOrder',
   'market.deliveryPlanOrderDetail',

@@ -38,8 +38,11 @@ const overridden = new WeakMap<Row, BoundBreach[]>();
 
 const cents = (v: unknown) => new Decimal(String(v ?? 0)).div(100).toFixed(2);
 
+/** What the credit check and the client lock need of a transition (an order change gives the same). */
+export type OrderRun = Pick<TransitionRun, 'ctx' | 'db' | 'tenant' | 'doc'>;
+
 /** Products of the lines that cannot be sold now (locked, stopped): the first one refuses. */
-async function refuseUnsellable(tenant: Tenant, orderId: number) {
+export async function refuseUnsellable(tenant: Tenant, orderId: number) {
   const bad = (await tenant.select('salesOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
     .select(['salesOrderLine.lineNo', 'salesOrderLine.productId', 'product.code', 'product.locked', 'product.status']).where('salesOrderLine.orderId', '=', orderId)
     .where((eb) => eb.or([eb('product.locked', '=', 1), eb('product.status', '=', 'stopped')])).orderBy('salesOrderLine.lineNo').limit(1).executeTakeFirst()) as Row | undefined;
@@ -50,13 +53,13 @@ async function refuseUnsellable(tenant: Tenant, orderId: number) {
 }
 
 /** The client row, locked on PostgreSQL until the transaction ends (SQLite has one writer anyway). */
-async function lockedClient(t: TransitionRun): Promise<Row> {
+export async function lockedClient(t: OrderRun): Promise<Row> {
   const id = Number(t.doc.clientId);
   if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [t.tenant.companyId, id]);
   return (await t.tenant.select('client').select(['id', 'name', 'enabled', 'creditLimit']).where('id', '=', id).executeTakeFirstOrThrow()) as Row;
 }
 
-async function checkCredit(t: TransitionRun, client: Row) {
+export async function checkCredit(t: OrderRun, client: Row) {
   const limit = Number(client.creditLimit ?? 0);
   if (!(limit > 0)) return;
   const open = (await t.tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
