@@ -2,7 +2,7 @@
 // demo123, role 销售员) enters a client order of three lines in big/mid/small packs with a discount,
 // priced from the client's list, saves and confirms it, and makes its outbound plan (发货计划);
 // 商品库存 shows the stock reserved and what is still available; a second clerk's confirmation for more than the last units gets the clear refusal
-// and the order stays a draft. Screenshots: test-output/e2e/sales-order/NN-*.png.
+// and the order stays a draft; the clerk changes a line of the confirmed order (变更) and cancels the plan through 销售撤销单. Screenshots: test-output/e2e/sales-order/NN-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -30,6 +30,8 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
   const e2e = setupE2e({ login: SALES, before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }) });
   let page: Page;
   let orderNo = '';
+  let orderUrl = '';
+  let planNo = '';
 
   beforeAll(() => {
     page = e2e.page;
@@ -80,6 +82,7 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     await waitForScreen(page, '销售订单详情');
     await expectState(page, '草稿');
     orderNo = await docNo(page);
+    orderUrl = new URL(page.url()).pathname;
     expect(orderNo).toMatch(/^SO\d{12}$/);
 
     await btn(doc(page), '确认').click();
@@ -110,7 +113,7 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     await expectToast(page, '保存成功');
     await openedAfterSave(page, /^\/market\/deliveryPlanOrderDetail\/\d+$/);
     await expectState(page, '草稿');
-    const planNo = await docNo(page);
+    planNo = await docNo(page);
     expect(planNo).toMatch(/^DP\d{12}$/);
     await btn(doc(page), '确认').click();
     await confirmPopup(page, `确定确认发货计划“${planNo}”？确认后仓库按计划出库。`);
@@ -154,5 +157,38 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     } finally {
       await other.context.close();
     }
+  });
+
+  it('the clerk changes a line of the confirmed order (变更) with a reason: the reservation follows the new quantity', async () => {
+    await page.goto(orderUrl);
+    await waitForScreen(page, '销售订单详情');
+    await expectState(page, '已确认');
+    await btn(doc(page), '变更').click();
+    const modal = page.locator('.ant-modal').filter({ hasText: '销售订单变更' });
+    await item(modal, '行号').locator('input').pressSequentially('1');
+    await item(modal, '新数量').locator('input').pressSequentially('120');
+    await item(modal, '变更原因').locator('textarea').pressSequentially('客户追加 10 个');
+    await shot(page, '07-order-change');
+    await btn(modal, '变更').click();
+    // bolts 110 → 120 at 0.60: the line 72.00, the order 383.50 + 6.00
+    await expectToast(page, '已变更第 1 行：数量 120，金额 72.00；订单金额合计 389.50');
+    await expect.poll(async () => (await lines(page)).map((l) => [l.数量, l.已预留, l.金额])[0]).toEqual(['120', '120', '72.00']);
+    await shot(page, '08-order-changed');
+  });
+
+  it('the clerk cancels the outbound plan through 销售撤销单, seeing first what it undoes', async () => {
+    await openList(page, '/market/repeal', '销售撤销单');
+    await btn(page, '撤销单据').click();
+    const modal = page.locator('.ant-modal').filter({ hasText: '撤销销售单据' });
+    await item(modal, '单号').locator('input').pressSequentially(planNo);
+    // the preview (a sandboxed frame) tells what the repeal will undo
+    await expect.poll(() => modal.frameLocator('iframe').locator('body').innerText().catch(() => ''))
+      .toContain(`发货计划 ${planNo} 已确认（待出库）：作废计划，退还销售订单 ${orderNo} 的计划数量 420 个（3 行）`);
+    await item(modal, '撤销原因').locator('textarea').pressSequentially('客户改期');
+    await shot(page, '09-repeal-preview');
+    await btn(modal, '撤销').click();
+    await expectToast(page, `已撤销 ${planNo}，撤销单号 XC`);
+    await expect.poll(() => page.locator('.renderer-list tr.ant-table-row').first().innerText()).toContain(planNo);
+    await shot(page, '10-repeal-done');
   });
 });

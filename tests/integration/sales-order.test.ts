@@ -6,6 +6,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
+import { makeXls, makeXlsx, multipart, readXlsx } from '../fixtures/spreadsheets.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 const SO = { list: '020901', get: '020902', save: '020903', remove: '020904', confirm: '020905', cancel: '020906', close: '020907', reopen: '020908', export: '020909', relate: '020910', pick: '020911', copy: '020912' };
@@ -57,7 +58,7 @@ beforeAll(async () => {
   listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
   client = (await ok(t.call('cdm', '011703', { code: 'KH001', name: '华南贸易', priceTitleId: listId, address: '广州市天河路 1 号', creditLimit: '0' }, admin))).id;
   // a sales clerk: may order, confirm and change orders, not pass the bounds
-  const role = await ok(t.call('cdm', '013303', { name: '销售助理', rights: ['market.list', 'market.order', 'market.orderDetail', 'market.order.edit', 'market.order.confirm', 'market.order.change'] }, admin));
+  const role = await ok(t.call('cdm', '013303', { name: '销售助理', rights: ['market.list', 'market.order', 'market.orderDetail', 'market.order.edit', 'market.order.confirm', 'market.order.change', 'market.order.import'] }, admin));
   await ok(t.call('cdm', '013403', { userName: 'seller', password: 'secret-111', roleIds: [role.id], warehouseId: wh }, admin));
   clerk = await t.login('demo', 'seller', 'secret-111');
 });
@@ -540,5 +541,65 @@ describe('订单变更 (oms 020913): a confirmed order\'s line changed with a re
     expect(await summary(p)).toMatchObject({ committed: 10 });
     await ok(t.call('oms', CHANGE, { id: so.id, version: doc.version, lineNo: 1, qty: 15, reason: '追加' }, clerk));
     expect(await summary(p)).toMatchObject({ committed: 15 });
+  });
+});
+
+describe('导入销售订单 (oms 020914, template 020915)', () => {
+  const upload = async (rows: Array<Array<string | number | null>>, token = admin, xls = false) => {
+    const up = xls ? multipart('订单.xls', makeXls(rows)) : multipart('订单.xlsx', await makeXlsx(rows));
+    return t.call('oms', '020914', undefined, token, { payload: up.payload, headers: up.headers });
+  };
+  const HEAD = ['客户编码', '仓库编码', '订单日期', '订单分组', '商品编码', '数量', '单价', '折扣(%)', '备注'];
+
+  it('makes one draft order per client, warehouse, date and group through the engine, priced from the list; refuses a file row by row, writing nothing', async () => {
+    const p = await product();
+    const pCode = `XS${String(seq).padStart(4, '0')}`;
+    const q = await product();
+    const qCode = `XS${String(seq).padStart(4, '0')}`;
+    await listPrice(p, '10');
+    await listPrice(q, '4');
+    const count = async () => Number((await t.database.db.selectFrom('salesOrder').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
+
+    // the template has the columns and two sample rows
+    const tpl = await t.raw('oms', '020915', {}, admin);
+    const sheets = await readXlsx(tpl.rawPayload);
+    expect(sheets[0].rows[0].map((c) => c.text)).toEqual(['客户编码', '仓库编码', '订单日期', '订单分组', '交货日期', '商品编码', '数量', '单价', '折扣(%)', '备注']);
+
+    const before = await count();
+    const done = await ok(upload([HEAD,
+      ['KH001', 'XSW', '2026-12-01', '', pCode, 24, null, null, '首批'],
+      ['KH001', 'XSW', '2026-12-01', '', qCode, 10, '4.20', 5, null],
+      ['KH001', 'XSW', '2026-12-01', 'B', pCode, 6, null, null, null],
+    ]));
+    expect(done).toMatchObject({ created: 2, count: 3 });
+    expect(await count()).toBe(before + 2);
+    const first = await ok(t.call('oms', SO.list, { page: 1, pageSize: 5, filters: { docNo: done.orders[0] } }, admin));
+    const doc = await ok(t.call('oms', SO.get, { id: first.list[0].id }, admin));
+    expect(doc).toMatchObject({ status: 'draft', clientName: '华南贸易', orderDate: '2026-12-01', totalQty: 34 });
+    // 24 × 10.00 + 10 × 4.20 × 0.95 = 240.00 + 39.90
+    expect(doc.lines.map((l: any) => [l.qty, l.price, l.amount])).toEqual([[24, '10.0000', '240.00'], [10, '4.2000', '39.90']]);
+
+    // a price outside the bounds is refused on its own row, like on the screen; nothing written
+    await settings({ limitMultiple: '0.8', ceilingMultiple: '1.5' });
+    const low = await upload([HEAD,
+      ['KH001', 'XSW', '2026-12-02', '', pCode, 1, null, null, null],
+      ['KH001', 'XSW', '2026-12-02', '', qCode, 1, '1.00', null, null],
+    ], clerk);
+    await settings({ limitMultiple: '0', ceilingMultiple: '0' });
+    expect(low.code).toBe('COMMON_IMPORT_4012');
+    expect(low.data.errors).toEqual([expect.objectContaining({ row: 3, message: expect.stringContaining(`第 3 行商品 ${qCode} 的成交价 1.00 低于最低售价 3.20`) })]);
+    // unknown codes, an empty quantity and a bad date: every row told; .xls too
+    const bad = await upload([HEAD,
+      ['NOPE', 'XSW', '2026-12-01', '', pCode, 1, null, null, null],
+      ['KH001', 'XSW', '12/32/2026', '', 'NOPE', null, null, null, null],
+    ], admin, true);
+    expect(bad.code).toBe('COMMON_IMPORT_4012');
+    expect(bad.data.errors.map((e: any) => [e.row, e.message])).toEqual([
+      [2, '第 2 行：客户编码“NOPE”不存在'],
+      [3, '第 3 行：商品编码“NOPE”不存在'],
+      [3, '第 3 行：订单日期：日期格式应为 YYYY-MM-DD'],
+      [3, '第 3 行：数量不能为空'],
+    ]);
+    expect(await count()).toBe(before + 2);
   });
 });

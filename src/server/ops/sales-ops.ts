@@ -8,6 +8,7 @@ import { plannableSalesLines } from '../documents/types/delivery-plan.ts';
 import { exportOrderLines, listOrderLines, ORDER_LINES_INPUT, type OrderLinesInput } from '../domain/sales/order-lines.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { salesRepeals } from '../domain/sales/repeal.ts';
+import { importSalesOrders, salesOrderTemplate } from '../domain/sales/order-import.ts';
 import { changeOrderLine, ORDER_CHANGE_INPUT, type OrderChangeInput } from '../domain/sales/order-change.ts';
 import type { OpsDeps } from './index.ts';
 import { repealOps } from './repeal-ops.ts';
@@ -17,6 +18,8 @@ export function salesOps(deps: OpsDeps): Record<string, OpHandler> {
     // 销售撤销单 (oms 022901–022904)
     ...repealOps(deps, 'salesRepeal', salesRepeals),
     'salesOrder.change': { input: ORDER_CHANGE_INPUT, run: (ctx, input: OrderChangeInput) => changeOrderLine(ctx, input) },
+    'salesOrder.import': { run: (ctx) => importSalesOrders(ctx) },
+    'salesOrder.template': { run: async () => salesOrderTemplate() },
     'salesOrder.pickProducts': { input: SALE_PICK_INPUT, run: (ctx, input: SalePickInput) => pickSaleProducts(ctx, input) },
     'deliveryPlan.plannable': {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },

@@ -38,7 +38,7 @@ const TARGETS: Record<string, TargetDef> = {
       const order = (await tenant.select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
       return {
         cancellable: true, blockers: [],
-        effect: `发货计划 ${f.docNo}${f.status === 'draft' ? '为草稿' : '待出库'}：作废计划，退还销售订单 ${String(order?.docNo ?? '')} 的计划数量 ${Number(f.row.totalQty)} 个（${Number(f.row.lineCount)} 行）`,
+        effect: `发货计划 ${f.docNo} ${f.status === 'draft' ? '为草稿' : '已确认（待出库）'}：作废计划，退还销售订单 ${String(order?.docNo ?? '')} 的计划数量 ${Number(f.row.totalQty)} 个（${Number(f.row.lineCount)} 行）`,
       };
     },
   }),
