@@ -171,3 +171,33 @@ describe('isPresaleAllowed', () => {
     await expect(allowed('C001', 'P1', '2026-3-10')).rejects.toThrow('YYYY-MM-DD');
   });
 });
+
+describe('预售商品 and 预售排序 (cdm 014806–014810)', () => {
+  const IT = { get: '014806', save: '014807', remove: '014808', sort: '014809', list: '014810' };
+
+  it('lists a plan\'s products with price, quantity, presold, left and in transit, in display order; saves, sorts and refuses', async () => {
+    const p3 = products.P3;
+    const made = await ok(t.call('cdm', IT.save, { planId: summer, productId: p3, price: '66.50', qty: 40, sortOrder: 5 }, demo));
+    // the same product twice in one plan: refused, nothing written
+    const dup = await t.call('cdm', IT.save, { planId: summer, productId: p3, price: '1', qty: 1 }, demo);
+    expect(dup.code).not.toBe('200');
+    expect((await t.call('cdm', IT.save, { planId: summer, productId: p3, price: '-1', qty: 1 }, demo)).code).not.toBe('200');
+
+    const list = await ok(t.call('cdm', IT.list, { page: 1, pageSize: 20, planId: summer }, demo));
+    expect(list.list.map((r: any) => [r.productCode, r.price, r.qty, r.soldQty, r.leftQty, r.incoming, r.sortOrder, r.planStatusText]))
+      .toEqual([['WL-P2', '880.00', 300, 0, 300, 0, 0, '进行中'], ['WL-P3', '66.50', 40, 0, 40, 0, 5, '进行中']]);
+    // 预售排序: P3 first
+    await ok(t.call('cdm', IT.sort, { id: made.id, sortOrder: 0 }, demo));
+    const p2 = list.list[0].id;
+    await ok(t.call('cdm', IT.sort, { id: p2, sortOrder: '9' }, demo));
+    expect((await ok(t.call('cdm', IT.list, { page: 1, pageSize: 20, filters: { planId: summer } }, demo))).list.map((r: any) => r.productCode)).toEqual(['WL-P3', 'WL-P2']);
+    expect((await t.call('cdm', IT.sort, { id: p2, sortOrder: 'x' }, demo)).msg).toBe('排序必须是 0–1000000 的整数');
+    // by keyword, across plans
+    expect((await ok(t.call('cdm', IT.list, { page: 1, pageSize: 20, keyword: 'WL-P1' }, demo))).list.map((r: any) => r.planName)).toEqual(['春季预售', '秋季预售（草稿）']);
+    // another company sees none of it; the clerk without the right is refused
+    expect((await ok(t.call('cdm', IT.list, { page: 1, pageSize: 20 }, demo2))).total).toBe(0);
+    expect((await t.call('cdm', IT.sort, { id: p2, sortOrder: 1 }, demo2)).code).toBe('COMMON_NOT_FOUND_4004');
+    expect((await t.call('cdm', IT.list, { page: 1, pageSize: 20 }, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
+    await ok(t.call('cdm', IT.remove, { id: made.id }, demo));
+  });
+});

@@ -23,6 +23,7 @@ export const SALES_RIGHTS = [
   'market.order.edit',
   'market.order.confirm',
   'market.order.change',
+  'market.order.import',
   'market.deliveryPlan',
   'market.deliveryPlanOrder',
   'market.deliveryPlanOrderDetail',

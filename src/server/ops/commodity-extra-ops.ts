@@ -12,6 +12,7 @@ import { bizError, validationError } from '../http/errors.ts';
 import { fetchRow } from '../resources/index.ts';
 import { display } from '../resources/fields.ts';
 import type { Field, Resource, ResourceRegistry } from '../resources/types.ts';
+import { listPresaleItems, PRESALE_ITEMS_INPUT, setPresaleSort, type PresaleItemsInput } from '../domain/commodity/presale-items.ts';
 import type { OpsDeps } from './index.ts';
 
 type Row = Record<string, unknown>;
@@ -484,6 +485,12 @@ async function imageList(ctx: CallContext, input: ImageListInput) {
 export function commodityExtraOps(deps: OpsDeps): Record<string, OpHandler> {
   const product = deps.resources.get('product')!;
   return {
+    // 预售商品 / 预售排序 (src/server/domain/commodity/presale-items.ts)
+    'presale.items': acceptingFilters({ input: PRESALE_ITEMS_INPUT, run: (ctx, input: PresaleItemsInput) => listPresaleItems(ctx, input) }),
+    'presale.sort': {
+      input: { type: 'object', required: ['id', 'sortOrder'], properties: { id: { type: 'integer', minimum: 1, title: '预售商品' }, sortOrder: { type: ['integer', 'string'], maxLength: 10, title: '排序' } } },
+      run: (ctx, input: { id: number; sortOrder: number | string }) => setPresaleSort(ctx, input),
+    },
     'competing.list': acceptingFilters({ input: COMPETING_INPUT, run: (ctx, input: CompetingInput) => competingList(ctx, input) }),
 
     'productVersion.list': acceptingFilters({ input: VERSION_INPUT, run: (ctx, input: VersionInput) => versionList(ctx, deps.resources, product, input) }),
