@@ -177,7 +177,8 @@ describe('预售商品 and 预售排序 (cdm 014806–014810)', () => {
 
   it('lists a plan\'s products with price, quantity, presold, left and in transit, in display order; saves, sorts and refuses', async () => {
     const p3 = products.P3;
-    const made = await ok(t.call('cdm', IT.save, { planId: summer, productId: p3, price: '66.50', qty: 40, sortOrder: 5 }, demo));
+    // 已预售 is the orders' to keep: what a client sends for it is ignored
+    const made = await ok(t.call('cdm', IT.save, { planId: summer, productId: p3, price: '66.50', qty: 40, sortOrder: 5, soldQty: 999 }, demo));
     // the same product twice in one plan: refused, nothing written
     const dup = await t.call('cdm', IT.save, { planId: summer, productId: p3, price: '1', qty: 1 }, demo);
     expect(dup.code).not.toBe('200');
