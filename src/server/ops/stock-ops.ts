@@ -11,6 +11,9 @@ import {
 import { locationOptions, lookupLocation } from '../domain/stock/locations.ts';
 import { keptList } from '../resources/page-cache.ts';
 import { verifyStock } from '../domain/stock/verify.ts';
+import {
+  COUNT_INPUT, enterCount, SHEET_INPUT, takeSheet, takeVariances, VARIANCE_INPUT, type CountInput, type SheetInput, type VarianceInput,
+} from '../domain/stock/stock-take.ts';
 import type { OpsDeps } from './index.ts';
 
 
@@ -44,6 +47,11 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
     'stockInit.importLines': { run: (ctx) => importInitLines(ctx) },
     'stockInit.template': { async run() { return initTemplate(); } },
     'stockAdjust.reasons': { async run(ctx) { return adjustReasons(ctx.tenant); } },
+
+    // stocktaking: list, get, create, post and cancel are the engine's (documents/types/stock-take.ts)
+    'stockTake.sheet': { input: SHEET_INPUT, run: (ctx, input: SheetInput) => takeSheet(ctx, input) },
+    'stockTake.count': { input: COUNT_INPUT, run: (ctx, input: CountInput) => enterCount(ctx, input) },
+    'stockTake.variances': { input: VARIANCE_INPUT, run: (ctx, input: VarianceInput) => takeVariances(ctx, input) },
 
     'stock.verify': {
       // The caller's company only; `npm run verify` checks every company.
