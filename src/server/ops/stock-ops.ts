@@ -49,9 +49,9 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
     'stockAdjust.reasons': { async run(ctx) { return adjustReasons(ctx.tenant); } },
 
     // stocktaking: list, get, create, post and cancel are the engine's (documents/types/stock-take.ts)
-    'stockTake.sheet': { input: SHEET_INPUT, run: (ctx, input: SheetInput) => takeSheet(ctx, input) },
+    'stockTake.sheet': acceptingFilters({ input: SHEET_INPUT, run: (ctx, input: SheetInput) => takeSheet(ctx, input) }),
     'stockTake.count': { input: COUNT_INPUT, run: (ctx, input: CountInput) => enterCount(ctx, input) },
-    'stockTake.variances': { input: VARIANCE_INPUT, run: (ctx, input: VarianceInput) => takeVariances(ctx, input) },
+    'stockTake.variances': acceptingFilters({ input: VARIANCE_INPUT, run: (ctx, input: VarianceInput) => takeVariances(ctx, input) }),
 
     'stock.verify': {
       // The caller's company only; `npm run verify` checks every company.

@@ -172,7 +172,7 @@ function sheetQuery(tenant: Tenant, takeId: number) {
 }
 
 const SHEET_COLUMNS = [
-  'stockTakeLine.id', 'stockTakeLine.lineNo', 'stockTakeLine.productId', 'stockTakeLine.locationId', 'stockTakeLine.countedQty', 'stockTakeLine.countCount', 'stockTakeLine.countedAt',
+  'stockTakeLine.id', 'stockTakeLine.takeId', 'stockTakeLine.lineNo', 'stockTakeLine.productId', 'stockTakeLine.locationId', 'stockTakeLine.countedQty', 'stockTakeLine.countCount', 'stockTakeLine.countedAt',
   'product.code as productCode', 'product.name as productName', 'product.barcode', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall',
   'location.lcCode',
 ] as const;
@@ -181,7 +181,7 @@ function sheetRow(r: Row): Row {
   const p = packOf(r);
   const counted = r.countedQty == null ? null : Number(r.countedQty);
   return {
-    id: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId),
+    id: Number(r.id), takeId: Number(r.takeId), lineNo: Number(r.lineNo), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId),
     productCode: r.productCode, productName: r.productName, barcode: r.barcode ?? null, specification: r.specification ?? null, lcCode: r.lcCode ?? null,
     bigQty: p.bigQty, midQty: p.midQty, unitBig: p.unitBig, unitMid: p.unitMid, unitSmall: p.unitSmall,
     countedQty: counted, countedUnits: counted == null ? null : splitUnits(counted, p).text, countCount: Number(r.countCount ?? 0), countedAt: r.countedAt ?? null,
