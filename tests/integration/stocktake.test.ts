@@ -249,3 +249,57 @@ describe('stocktaking', () => {
     expect(entries.map((e) => [Number(e.qty), Number(e.bookQty)])).toEqual(Array(8).fill([5, 40]));
   });
 });
+
+describe('the floor: scanning and labels', () => {
+  it('finds stock by location from a scanned product code, barcode or location code (spec §3 lookup key)', async () => {
+    const loc = await location('H-01-02', 'H');
+    const p = await product({ barcode: '6900000000017' });
+    await stockIn(p.id, loc, 30);
+    for (const keyword of [p.code, '6900000000017']) {
+      const r = await ok(t.call('oms', '024209', { keyword, page: 1, pageSize: 50 }, admin));
+      expect(r.found).toBe('product');
+      expect(r.list.map((x: any) => [x.lcCode, x.onHand, x.onHandUnits])).toEqual([['H-01-02', 30, '1箱1盒']]);
+    }
+    const byLocation = await ok(t.call('oms', '024209', { keyword: 'h0102', page: 1, pageSize: 50 }, admin));
+    expect(byLocation).toMatchObject({ found: 'location', total: 1 });
+    expect(byLocation.list[0]).toMatchObject({ productCode: p.code, available: 30 });
+    expect(await ok(t.call('oms', '024209', { keyword: 'NO-SUCH-THING', page: 1, pageSize: 50 }, admin))).toMatchObject({ found: 'none', total: 0 });
+    // another company's codes find nothing
+    expect(await ok(t.call('oms', '024209', { keyword: p.code, page: 1, pageSize: 50 }, demo2))).toMatchObject({ found: 'none', total: 0 });
+  });
+
+  it('labels carry a signed QR token: without a login it tells only code and name; forged or foreign tokens are refused', async () => {
+    const loc = await location('H-02-01', 'H');
+    const p = await product({ barcode: '6900000000024', specification: '10 × 20' });
+    await stockIn(p.id, loc, 5);
+    const labels = await ok(t.call('oms', '024211', { kind: 'product', ids: [p.id] }, admin));
+    expect(labels.labels[0]).toMatchObject({ code: p.code, name: `盘点测试商品${seq}`, barcode: '6900000000024' });
+    expect(labels.labels[0].lines).toEqual(['规格：10 × 20', '箱规：6/24', '单位：个/盒/箱', '条码：6900000000024']);
+    const token: string = labels.labels[0].qr;
+    // public: code and name, nothing more
+    const peek = await ok(t.call('auth', '990120', { id: token }, null, { public: true }));
+    expect(peek).toEqual({ token, kind: 'product', kindText: '商品', code: p.code, name: `盘点测试商品${seq}` });
+    // a token for another id or another company, made without the key, is refused
+    const [payload, sig] = token.split('.');
+    const forged = [`${payload!.replace(/-\d+$/, `-${p.id + 1}`)}.${sig}`, `${payload!.replace(/^P\d+/, 'P999')}.${sig}`, `${payload}.${'A'.repeat(22)}`, 'P1-1', String(p.id)];
+    for (const f of forged) {
+      const r = await t.call('auth', '990120', { id: f }, null, { public: true });
+      expect(r.code).toBe('LABEL_TOKEN_INVALID_4254');
+      expect(r.data).toBeNull();
+    }
+    // logged in, same company: the stock and the detail page
+    const stock = await ok(t.call('oms', '024212', { t: token, page: 1, pageSize: 50 }, admin));
+    expect(stock).toMatchObject({ kind: 'product', code: p.code, route: `/commodity/goodsDetail/${p.id}`, total: 1 });
+    expect(stock.list[0]).toMatchObject({ lcCode: 'H-02-01', onHand: 5 });
+    // another company's login gets nothing from it
+    expect((await t.call('oms', '024212', { t: token, page: 1, pageSize: 50 }, demo2)).code).toBe('LABEL_TOKEN_INVALID_4254');
+    // location labels too
+    const locLabel = (await ok(t.call('oms', '024211', { kind: 'location', ids: [loc] }, admin))).labels[0];
+    expect(locLabel).toMatchObject({ code: 'H-02-01', barcode: 'H-02-01' });
+    expect(await ok(t.call('auth', '990120', { id: locLabel.qr }, null, { public: true }))).toMatchObject({ kind: 'location', code: 'H-02-01', name: '盘点仓 H-02-01' });
+    // a counter without product rights may not print product labels
+    expect((await t.call('oms', '024211', { kind: 'product', ids: [p.id] }, counter)).code).toBe('COMMON_NO_RIGHT_4003');
+    // ids of another company are not found
+    expect((await t.call('oms', '024211', { kind: 'product', ids: [p.id] }, demo2)).code).not.toBe('200');
+  });
+});

@@ -389,3 +389,12 @@ export async function takeVariances(ctx: CallContext, input: VarianceInput) {
   }
   return { list, total, docNo: take.docNo, status: take.status, summary: { lines: sums.length, countedLines: counted, diffLines, diffValue: centsText(value) } };
 }
+
+/** Takes open for counting, for the tablet's choice (newest first). */
+export async function openTakeOptions(ctx: CallContext) {
+  const rows = (await ctx.tenant.select('stockTake')
+    .leftJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'stockTake.warehouseId').onRef('warehouse.companyId', '=', 'stockTake.companyId'))
+    .select(['stockTake.id', 'stockTake.docNo', 'stockTake.zone', 'warehouse.name as warehouseName'])
+    .where('stockTake.status', '=', 'counting').orderBy('stockTake.id', 'desc').limit(200).execute()) as Row[];
+  return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.warehouseName ?? '')}${r.zone ? ` 库区 ${String(r.zone)}` : ''}`, code: String(r.docNo) }));
+}
