@@ -82,6 +82,9 @@ export async function peekLabel(ctx: CallContext, input: { id: string }) {
   return { token: input.id.trim(), kind: hit.kind, kindText: KIND_TEXT[hit.kind], code: found.code, name: found.name };
 }
 
+/** Any of these lets a logged-in caller see the stock behind a label (the /qrCodeLoad stock section asks the same). */
+const STOCK_RIGHTS = ['commodity.inventory', 'entrepot.inventoryDistribution', 'ipad'];
+
 export const LABEL_STOCK_INPUT = {
   type: 'object', required: ['t'],
   properties: {
@@ -96,6 +99,7 @@ export async function labelStock(ctx: CallContext, input: { t: string; page: num
   const hit = await verifyLabel(ctx.db, input.t);
   // another company's label is as unknown as a forged one
   if (!hit || hit.companyId !== ctx.caller!.company.id) throw bizError('LABEL_TOKEN_INVALID_4254');
+  if (!STOCK_RIGHTS.some((r) => holdsRight(ctx.caller!, r))) throw bizError('COMMON_NO_RIGHT_4003', { name: '查看标签库存' });
   const found = await describe(ctx.tenant, hit.kind, hit.id);
   if (!found) throw bizError('LABEL_TOKEN_INVALID_4254');
   const route = hit.kind === 'product' ? `/commodity/goodsDetail/${hit.id}` : `/entrepot/inventoryDistribution`;
