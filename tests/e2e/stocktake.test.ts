@@ -240,7 +240,7 @@ describe.skipIf(!hasChromium)('stocktaking, tablet and labels (e2e)', () => {
     await waitForTitle(page, '扫码查看');
     const stock = page.locator('tr.ant-table-row', { hasText: 'C-01-01' });
     await stock.waitFor();
-    expect(await cells(stock)).toEqual(expect.arrayContaining(['主仓库', 'C-01-01', 'DM-1001', '1箱']));
+    expect(await cells(stock)).toEqual(['主仓库', 'C-01-01', 'DM-1001', '不锈钢六角螺栓 M8×30', '1箱', '0个']);
     await screenshot(page, `${SHOT_DIR}/14-qr-logged-in`);
   });
 });

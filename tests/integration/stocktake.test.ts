@@ -262,7 +262,7 @@ describe('the floor: scanning and labels', () => {
     }
     const byLocation = await ok(t.call('oms', '024209', { keyword: 'h0102', page: 1, pageSize: 50 }, admin));
     expect(byLocation).toMatchObject({ found: 'location', total: 1 });
-    expect(byLocation.list[0]).toMatchObject({ productCode: p.code, available: 30 });
+    expect(byLocation.list[0]).toMatchObject({ productCode: p.code, onHand: 30, reserved: 0, reservedUnits: '0个' });
     expect(await ok(t.call('oms', '024209', { keyword: 'NO-SUCH-THING', page: 1, pageSize: 50 }, admin))).toMatchObject({ found: 'none', total: 0 });
     // another company's codes find nothing
     expect(await ok(t.call('oms', '024209', { keyword: p.code, page: 1, pageSize: 50 }, demo2))).toMatchObject({ found: 'none', total: 0 });

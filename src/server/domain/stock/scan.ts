@@ -1,5 +1,6 @@
 // What a scanner or a typed code finds on the floor (/ipad): a product (code or barcode) or a location
-// (its code normalised as spec §3: '-', 'S', 'Z', 'A', 'B' removed), and the stock there by location.
+// (its code normalised as spec §3: '-', 'S', 'Z', 'A', 'B' removed), and the stock there by location:
+// on hand and reserved at the place.
 import { splitUnits } from '../../../core/stock-units.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
@@ -74,8 +75,8 @@ export async function stockRows(tenant: Tenant, hit: ScanHit, warehouseId?: numb
       productId: Number(r.productId), warehouseId: Number(r.warehouseId), locationId: Number(r.locationId) || null,
       productCode: r.productCode, productName: r.productName, specification: r.specification ?? null, barcode: r.barcode ?? null,
       warehouseName: r.warehouseName, lcCode: r.lcCode ?? null, zone: r.zone ?? null,
-      onHand, reserved, available: onHand - reserved,
-      onHandUnits: splitUnits(onHand, p).text, availableUnits: splitUnits(onHand - reserved, p).text,
+      // what is committed to orders is the warehouse's (picking decides the place), so no "available" per place
+      onHand, reserved, onHandUnits: splitUnits(onHand, p).text, reservedUnits: splitUnits(reserved, p).text,
     };
   });
 }
