@@ -301,5 +301,12 @@ describe('the floor: scanning and labels', () => {
     expect((await t.call('oms', '024211', { kind: 'product', ids: [p.id] }, counter)).code).toBe('COMMON_NO_RIGHT_4003');
     // ids of another company are not found
     expect((await t.call('oms', '024211', { kind: 'product', ids: [p.id] }, demo2)).code).not.toBe('200');
+    // a document label (any engine document): its number as the barcode, no QR; the document's read right
+    const take = await ok(t.call('oms', TAKE.save, { warehouseId: wh, zone: 'H' }, admin));
+    const docLabel = await ok(t.call('oms', '024211', { kind: 'document', docType: 'stockTake', ids: [take.id] }, counter));
+    expect(docLabel).toMatchObject({ kindText: '盘点单', labels: [{ title: '盘点单', code: take.docNo, barcode: take.docNo, name: '盘点仓', lines: ['状态：盘点中'], qr: null }] });
+    expect((await t.call('oms', '024211', { kind: 'document', docType: 'purchaseOrder', ids: [take.id] }, counter)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await t.call('oms', '024211', { kind: 'document', docType: 'nothing', ids: [take.id] }, admin)).code).toBe('COMMON_VALIDATION_4000');
+    expect((await t.call('oms', '024211', { kind: 'document', docType: 'stockTake', ids: [take.id] }, demo2)).code).toBe('COMMON_NOT_FOUND_4004');
   });
 });

@@ -59,7 +59,7 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
 
     // the floor: a scanned code's stock by location (/ipad), labels and what their QR code opens
     'stock.scan': acceptingFilters({ input: SCAN_INPUT, run: (ctx, input: ScanInput) => scanStock(ctx, input) }),
-    'label.data': { input: LABEL_DATA_INPUT, run: (ctx, input: { kind: LabelKind; ids: number[] }) => labelData(ctx, input) },
+    'label.data': { input: LABEL_DATA_INPUT, run: (ctx, input: { kind: LabelKind; docType?: string; ids: number[] }) => labelData(ctx, input) },
     'label.peek': { input: PEEK_INPUT, run: (ctx, input: { id: string }) => peekLabel(ctx, input) },
     'label.stock': acceptingFilters({ input: LABEL_STOCK_INPUT, run: (ctx, input: { t: string; page: number; pageSize: number }) => labelStock(ctx, input) }),
 

@@ -16,15 +16,14 @@ import { stockRows } from './scan.ts';
 
 type Row = Record<string, unknown>;
 
-export type LabelKind = 'product' | 'location' | 'stockTake';
+export type LabelKind = 'product' | 'location' | 'document';
 const KIND_CHAR: Record<'product' | 'location', string> = { product: 'P', location: 'L' };
-const KIND_TEXT: Record<string, string> = { product: '商品', location: '库位', stockTake: '盘点单' };
+const KIND_TEXT: Record<string, string> = { product: '商品', location: '库位', document: '单据' };
 
-/** The right each kind of label needs (reading what it prints). */
-const LABEL_RIGHTS: Record<LabelKind, string[]> = {
+/** The right product and location labels need (reading what they print); a document's is its own read right. */
+const LABEL_RIGHTS: Record<'product' | 'location', string[]> = {
   product: ['commodity.list', 'commodity.list.export'],
   location: ['entrepot.location'],
-  stockTake: ['entrepot.takeStock'],
 };
 
 async function labelKey(db: DB, companyId: number, create: boolean): Promise<Buffer | undefined> {
@@ -113,7 +112,8 @@ export async function labelStock(ctx: CallContext, input: { t: string; page: num
 export const LABEL_DATA_INPUT = {
   type: 'object', required: ['kind', 'ids'],
   properties: {
-    kind: { enum: ['product', 'location', 'stockTake'], title: '标签类型' },
+    kind: { enum: ['product', 'location', 'document'], title: '标签类型' },
+    docType: { type: 'string', maxLength: 40, title: '单据类型' },
     ids: { type: 'array', minItems: 1, maxItems: 2000, items: { type: 'integer', minimum: 1, maximum: 2_147_483_647 }, title: '编号' },
   },
 };
@@ -122,23 +122,16 @@ export const LABEL_DATA_INPUT = {
  * What the labels print, one per id, in code order: the title and the lines of text, the value of the
  * Code 128 barcode, and (products, locations) the signed token the QR code opens. Product labels carry
  * what the label export (010259) puts in its sheet: code, name, barcode, specification, packs and units.
+ * A document label (any engine document: a take, a carton, a delivery note) carries its number as the
+ * barcode, for the paper that travels with the goods.
  */
-export async function labelData(ctx: CallContext, input: { kind: LabelKind; ids: number[] }) {
+export async function labelData(ctx: CallContext, input: { kind: LabelKind; docType?: string; ids: number[] }) {
   const caller = ctx.caller!;
-  if (!LABEL_RIGHTS[input.kind].some((r) => holdsRight(caller, r))) throw bizError('COMMON_NO_RIGHT_4003', { name: `打印${KIND_TEXT[input.kind]}标签` });
+  if (input.kind !== 'document' && !LABEL_RIGHTS[input.kind].some((r) => holdsRight(caller, r))) throw bizError('COMMON_NO_RIGHT_4003', { name: `打印${KIND_TEXT[input.kind]}标签` });
   const ids = [...new Set(input.ids)];
   const tenant = ctx.tenant;
   const companyId = caller.company.id;
-  if (input.kind === 'stockTake') {
-    const rows = (await tenant.select('stockTake')
-      .leftJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'stockTake.warehouseId').onRef('warehouse.companyId', '=', 'stockTake.companyId'))
-      .select(['stockTake.docNo', 'stockTake.zone', 'stockTake.lineCount', 'warehouse.name as warehouseName']).where('stockTake.id', 'in', ids).orderBy('stockTake.docNo').execute()) as Row[];
-    if (rows.length !== ids.length) throw bizError('COMMON_NOT_FOUND_4004', { entity: '盘点单' });
-    return {
-      kind: input.kind, kindText: KIND_TEXT[input.kind],
-      labels: rows.map((r) => ({ title: '盘点单', code: String(r.docNo), name: `${String(r.warehouseName ?? '')}${r.zone ? ` 库区 ${String(r.zone)}` : ''}`, lines: [`明细 ${Number(r.lineCount ?? 0)} 行`], barcode: String(r.docNo), qr: null })),
-    };
-  }
+  if (input.kind === 'document') return documentLabels(ctx, input.docType, ids);
   const key = (await labelKey(ctx.db, companyId, true))!;
   if (input.kind === 'product') {
     const rows = (await tenant.select('product')
@@ -172,6 +165,29 @@ export async function labelData(ctx: CallContext, input: { kind: LabelKind; ids:
       lines: [r.zone ? `库区：${String(r.zone)}` : null].filter((x): x is string => !!x),
       barcode: String(r.lcCode),
       qr: signLabel(key, 'location', companyId, Number(r.id)),
+    })),
+  };
+}
+
+/** Labels of engine documents of one type: number (barcode), title, warehouse, status; the type's read right. */
+async function documentLabels(ctx: CallContext, docType: string | undefined, ids: number[]) {
+  const type = docType ? ctx.documents.get(docType) : undefined;
+  if (!type) throw validationError([{ field: 'docType', message: `单据类型“${String(docType ?? '').slice(0, 40)}”不存在` }]);
+  const right = type.rightOf('get') ?? type.rightOf('list');
+  if (!right || !holdsRight(ctx.caller!, right)) throw bizError('COMMON_NO_RIGHT_4003', { name: `打印${type.title}标签` });
+  const table = type.def.table;
+  const hasWarehouse = 'warehouseId' in type.def.header;
+  let q = ctx.tenant.select(table).select([`${table}.id`, `${table}.docNo`, `${table}.status`]).where(`${table}.id`, 'in', ids);
+  if (hasWarehouse) {
+    q = q.leftJoin('warehouse', (j: any) => j.onRef('warehouse.id', '=', `${table}.warehouseId`).onRef('warehouse.companyId', '=', `${table}.companyId`)).select('warehouse.name as warehouseName') as typeof q;
+  }
+  const rows = (await q.orderBy(`${table}.docNo`).execute()) as Row[];
+  if (rows.length !== ids.length) throw bizError('COMMON_NOT_FOUND_4004', { entity: type.title });
+  return {
+    kind: 'document', kindText: type.title,
+    labels: rows.map((r) => ({
+      title: type.title, code: String(r.docNo), name: hasWarehouse ? String(r.warehouseName ?? '') : type.title,
+      lines: [`状态：${type.statusLabel(String(r.status))}`], barcode: String(r.docNo), qr: null,
     })),
   };
 }
