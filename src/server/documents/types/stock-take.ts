@@ -17,6 +17,7 @@
 // since. Freezing was not chosen because a count can stay open for hours and a frozen location would stop
 // picking and putaway (and every other document would have to know about counts); the snapshot needs no
 // change anywhere else.
+import { sql } from 'kysely';
 import { bizError, validationError } from '../../http/errors.ts';
 import { MAX_DOC_LINES } from '../../domain/stock/documents.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
@@ -99,12 +100,16 @@ export const stockTake = defineDocument({
           const price = prices.get(Number(l.productId)) ?? 0n;
           const value = BigInt(diff) * price;
           total += value;
-          // every line keeps its difference (0 too: the proof the place was counted)
-          await t.tenant.update('stockTakeLine').set({ diffQty: diff, unitPrice: price.toString(), diffValue: value.toString() }).where('id', '=', Number(l.id)).execute();
           if (diff === 0) continue;
           diffLines++;
           moves.push({ productId: Number(l.productId), warehouseId, locationId: l.locationId == null ? null : Number(l.locationId), qty: diff, kind: 'count' as const, docLine: Number(l.lineNo) });
         }
+        // every line keeps its difference, price and value (0 too: the proof the place was counted), in one
+        // statement from the same rows and prices as the moves
+        await sql`update stock_take_line set diff_qty = counted_qty - book_qty,
+            unit_price = coalesce((select p.price from product p where p.id = stock_take_line.product_id and p.company_id = stock_take_line.company_id), 0),
+            diff_value = (counted_qty - book_qty) * coalesce((select p.price from product p where p.id = stock_take_line.product_id and p.company_id = stock_take_line.company_id), 0)
+          where company_id = ${t.tenant.companyId} and take_id = ${Number(t.doc.id)}`.execute(t.db);
         // one posting, all lines or none: a refused line (stock moved out meanwhile, a location locked)
         // throws and rolls back the status change and every line's difference with it
         await t.postMoves(moves);
