@@ -310,3 +310,31 @@ describe('the floor: scanning and labels', () => {
     expect((await t.call('oms', '024211', { kind: 'document', docType: 'stockTake', ids: [take.id] }, demo2)).code).toBe('COMMON_NOT_FOUND_4004');
   });
 });
+
+describe('single-piece scan records (单件扫描记录)', () => {
+  it('records what was scanned, where, by whom and when; moves no stock; other companies see none', async () => {
+    const loc = await location('H-03-01', 'H');
+    const p = await product({ barcode: '6900000000031' });
+    await stockIn(p.id, loc, 2);
+    const r1 = await ok(t.call('oms', '024213', { code: '6900000000031', locationCode: 'h0301' }, admin));
+    expect(r1).toMatchObject({ productCode: p.code, lcCode: 'H-03-01', qty: 1, code: '6900000000031' });
+    await ok(t.call('oms', '024213', { code: p.code, qty: 3, remark: '破损待检' }, admin));
+    const list = await ok(t.call('oms', '024214', { keyword: p.code, page: 1, pageSize: 10 }, admin));
+    expect(list.total).toBe(2);
+    expect(list.list.map((r: any) => [r.code, r.lcCode, r.qty, r.userName, r.remark])).toEqual([
+      [p.code, null, 3, 'admin', '破损待检'],
+      ['6900000000031', 'H-03-01', 1, 'admin', null],
+    ]);
+    expect((await ok(t.call('oms', '024214', { keyword: p.code, dateFrom: '2020-01-01', dateTo: '2020-01-02', page: 1, pageSize: 10 }, admin))).total).toBe(0);
+    expect((await ok(t.call('oms', '024214', { filters: { keyword: p.code, dateFrom: '2020-01-01' }, page: 1, pageSize: 10 }, admin))).total).toBe(2);
+    expect(await onHand(p.id, loc)).toBe(2);
+    // unknown product or place: refused, nothing recorded; bad dates: a message, not a 500
+    expect((await t.call('oms', '024213', { code: 'NO-SUCH' }, admin)).code).toBe('PRODUCT_NOT_EXIST_4001');
+    expect((await t.call('oms', '024213', { code: p.code, locationCode: 'ZZ-99' }, admin)).code).toBe('STOCK_LOCATION_NOT_FOUND_4079');
+    expect((await t.call('oms', '024214', { dateFrom: '2020-13-45', page: 1, pageSize: 10 }, admin)).code).toBe('COMMON_VALIDATION_4000');
+    // rights and companies
+    expect((await t.call('oms', '024213', { code: p.code }, counter)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await ok(t.call('oms', '024214', { keyword: p.code, page: 1, pageSize: 10 }, demo2))).total).toBe(0);
+    expect((await t.call('oms', '024213', { code: p.code }, demo2)).code).toBe('PRODUCT_NOT_EXIST_4001');
+  });
+});

@@ -13,6 +13,7 @@ import { keptList } from '../resources/page-cache.ts';
 import { verifyStock } from '../domain/stock/verify.ts';
 import { LABEL_DATA_INPUT, LABEL_STOCK_INPUT, labelData, labelStock, PEEK_INPUT, peekLabel, type LabelKind } from '../domain/stock/labels.ts';
 import { SCAN_INPUT, scanStock, type ScanInput } from '../domain/stock/scan.ts';
+import { listScanRecords, RECORD_LIST_INPUT, recordScan, SCAN_RECORD_INPUT, type RecordListInput, type ScanRecordInput } from '../domain/stock/single-record.ts';
 import {
   COUNT_INPUT, enterCount, openTakeOptions, SHEET_INPUT, takeSheet, takeVariances, VARIANCE_INPUT, type CountInput, type SheetInput, type VarianceInput,
 } from '../domain/stock/stock-take.ts';
@@ -62,6 +63,9 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
     'label.data': { input: LABEL_DATA_INPUT, run: (ctx, input: { kind: LabelKind; docType?: string; ids: number[] }) => labelData(ctx, input) },
     'label.peek': { input: PEEK_INPUT, run: (ctx, input: { id: string }) => peekLabel(ctx, input) },
     'label.stock': acceptingFilters({ input: LABEL_STOCK_INPUT, run: (ctx, input: { t: string; page: number; pageSize: number }) => labelStock(ctx, input) }),
+
+    'singleRecord.scan': { input: SCAN_RECORD_INPUT, run: (ctx, input: ScanRecordInput) => recordScan(ctx, input) },
+    'singleRecord.list': acceptingFilters({ input: RECORD_LIST_INPUT, run: (ctx, input: RecordListInput) => listScanRecords(ctx, input) }),
 
     'stock.verify': {
       // The caller's company only; `npm run verify` checks every company.
