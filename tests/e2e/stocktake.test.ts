@@ -3,7 +3,7 @@
 // blind with the keyboard (two entries for the nuts add up), sees the variances, posts them; then counts
 // on /ipad/inventory at 1024×768 with touch emulation and scans on /ipad; a product label's QR URL is
 // opened without a token (code and name only) and logged in (stock); the label sheet prints on A4 or
-// 100×50 mm stock. Screenshots: test-output/e2e/stocktake/NN-*.png.
+// 100×50 mm stock; a single piece is scanned into 单件扫描记录. Screenshots: test-output/e2e/stocktake/NN-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -254,5 +254,26 @@ describe.skipIf(!hasChromium)('stocktaking, tablet and labels (e2e)', () => {
     await stock.waitFor();
     expect(await cells(stock)).toEqual(['主仓库', 'C-01-01', 'DM-1001', '不锈钢六角螺栓 M8×30', '1箱', '0个']);
     await screenshot(page, `${SHOT_DIR}/14-qr-logged-in`);
+  });
+
+  it('单件扫描记录: a scan typed like a scanner (code, Enter) is recorded with the place, who and when', async () => {
+    const { context, page: admin } = await e2e.newPage();
+    try {
+      await login(admin, ADMIN);
+      await openList(admin, '/entrepot/singleRecord', '单件扫描记录');
+      await btn(admin, '扫描').click();
+      const form = admin.locator('.ant-modal-content:visible');
+      await form.waitFor();
+      await admin.keyboard.type('DM-2002');
+      await item(form, '库位').locator('input').fill('d-01-02');
+      await item(form, '库位').locator('input').press('Enter');
+      await expectToast(admin, '已记录 DM-2002 骨瓷咖啡杯 300ml');
+      const r = row(admin, 'DM-2002');
+      await r.waitFor();
+      expect(await cells(r)).toEqual(expect.arrayContaining(['DM-2002', '骨瓷咖啡杯 300ml', '主仓库', 'D-01-02', '1', 'admin']));
+      await screenshot(admin, `${SHOT_DIR}/15-single-record`);
+    } finally {
+      await context.close();
+    }
   });
 });
