@@ -86,6 +86,10 @@ export const BUSINESS_CODES = {
   STOCK_DOC_STATUS_4078: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   STOCK_LOCATION_NOT_FOUND_4079: '库位 {code} 不存在',
   STOCK_LOCATION_AMBIGUOUS_4080: '库位 {code} 在多个仓库中都存在（{warehouses}），请先选择仓库',
+  STOCKTAKE_UNCOUNTED_4251: '盘点单 {docNo} 还有 {count} 行未盘点，请录入数量（空库位录入 0）后再过账',
+  STOCKTAKE_OVERLAP_4252: '所选范围与未完成的盘点单 {docNo} 有相同的商品和库位，请先过账或作废该盘点单',
+  STOCKTAKE_COUNT_NEGATIVE_4253: '商品 {code} 在库位 {location} 已盘 {counted}，本次 {qty} 后将小于 0，不能录入',
+  LABEL_TOKEN_INVALID_4254: '标签二维码无效或已被篡改，请重新打印标签',
   // procurement: purchase orders, receiving notes, putaways, document chains
   PURCHASE_DOC_STATUS_4091: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   PURCHASE_SUPPLIER_DISABLED_4092: '供应商“{name}”已停用，不能用于采购订单',

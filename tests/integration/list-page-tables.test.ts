@@ -117,6 +117,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('oms', '020905', { id: so.id, version: so.version });
   const soLine = (await ok('oms', '020902', { id: so.id })).lines[0];
   const dp = await ok('oms', '020703', { orderId: so.id, transportMode: 'truck', lines: [{ orderLineId: soLine.id, qty: 1 }] });
+  const take = await ok('oms', '024203', { warehouseId: wh, productCodes: 'KPP1' });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -135,6 +136,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'salesOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: so.docNo, clientId: client.id, salesmanId: staff.id, warehouseId: wh, status: 'confirmed', dateFrom: '2020-01-01', dateTo: day }],
     'deliveryPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dp.docNo, orderId: so.id, clientId: client.id, warehouseId: wh, transportMode: 'truck', status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
+    'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
     'report.purchase': ['supplier', 'product', 'month'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], supplierId: supplier.id, warehouseId: wh, productId: product.id, product: 'KPP' },

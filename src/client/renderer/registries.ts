@@ -69,7 +69,8 @@ actions
   .register('export', () => basicAction().then((m) => m.exportAction))
   .register('form', () => import('./actions/form'))
   .register('import', () => import('./actions/import'))
-  .register('list', () => import('./actions/list'));
+  .register('list', () => import('./actions/list'))
+  .register('labels', () => import('./actions/labels'));
 
 sections
   .register('descriptions', () => import('./detail/descriptions'))

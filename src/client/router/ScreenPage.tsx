@@ -1,8 +1,8 @@
 // Draws one route: loads the rest of its screen file, checks the company flag, hands over to the
 // component registered for its kind.
 
-import { Result } from 'antd';
-import { Suspense, useEffect, useState } from 'react';
+import { ConfigProvider, Result } from 'antd';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { COMPANY_FLAGS, type CompanyFlag } from '../../core/flags';
 import { loadChunk } from './lazyChunk';
 import { PageLoading } from './PageLoading';
@@ -10,6 +10,7 @@ import { loadScreenFile } from './screenFiles';
 import { rendererFor } from './screenRegistry';
 import type { ScreenFile, ScreenRoute } from './screenTypes';
 import { currentFlags } from './sessionAccess';
+import './touch.css';
 
 type State = { status: 'loading' } | { status: 'ready'; file: ScreenFile } | { status: 'failed'; error: string };
 
@@ -29,6 +30,21 @@ function useScreenFile(meta: ScreenRoute): State {
   return state;
 }
 
+/** Large antd controls, and a body class so that modals and drawers (drawn outside the page) grow too. */
+function TouchPage({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    document.body.classList.add('touch-page');
+    return () => document.body.classList.remove('touch-page');
+  }, []);
+  return (
+    <ConfigProvider componentSize="large">
+      <div className="screen-touch" data-touch="true">
+        {children}
+      </div>
+    </ConfigProvider>
+  );
+}
+
 export default function ScreenPage({ meta }: { meta: ScreenRoute }) {
   const state = useScreenFile(meta);
   if (state.status === 'loading') return <PageLoading />;
@@ -41,9 +57,13 @@ export default function ScreenPage({ meta }: { meta: ScreenRoute }) {
   }
   const Screen = rendererFor(file.kind, file.component);
   if (!Screen) return <Result status="error" title="页面未注册" subTitle={`自定义页面“${file.component ?? ''}”不存在`} />;
-  return (
+  const screen = (
     <Suspense fallback={<PageLoading />}>
       <Screen meta={meta} file={file} />
     </Suspense>
   );
+  // A touch page (a tablet on the floor) is the same screen kind with large controls: a property of the
+  // page, not a second app.
+  if (!file.touch) return screen;
+  return <TouchPage>{screen}</TouchPage>;
 }

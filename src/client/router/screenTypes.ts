@@ -54,6 +54,8 @@ export interface ScreenFile extends Omit<ScreenRoute, 'file'> {
   kind: ScreenKind;
   component?: string;
   flag?: string;
+  /** touch-first page for a tablet (large targets, no hover) */
+  touch?: boolean;
   description?: string;
   [kindSpecific: string]: unknown;
 }

@@ -21,6 +21,7 @@ import * as m017 from './migrations/017-table-write-log.ts';
 import * as m018 from './migrations/018-order-reservations.ts';
 import * as m019 from './migrations/019-presale-sold.ts';
 import * as m020 from './migrations/020-market-master.ts';
+import * as m022 from './migrations/022-stock-take.ts';
 
 interface Migration {
   name: string;
@@ -47,6 +48,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '018-order-reservations', up: m018.up },
   { name: '019-presale-sold', up: m019.up },
   { name: '020-market-master', up: m020.up },
+  { name: '022-stock-take', up: m022.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */

@@ -11,6 +11,12 @@ import {
 import { locationOptions, lookupLocation } from '../domain/stock/locations.ts';
 import { keptList } from '../resources/page-cache.ts';
 import { verifyStock } from '../domain/stock/verify.ts';
+import { LABEL_DATA_INPUT, LABEL_STOCK_INPUT, labelData, labelStock, PEEK_INPUT, peekLabel, type LabelKind } from '../domain/stock/labels.ts';
+import { SCAN_INPUT, scanStock, type ScanInput } from '../domain/stock/scan.ts';
+import { listScanRecords, RECORD_LIST_INPUT, recordScan, SCAN_RECORD_INPUT, type RecordListInput, type ScanRecordInput } from '../domain/stock/single-record.ts';
+import {
+  COUNT_INPUT, enterCount, openTakeOptions, SHEET_INPUT, takeSheet, takeVariances, VARIANCE_INPUT, type CountInput, type SheetInput, type VarianceInput,
+} from '../domain/stock/stock-take.ts';
 import type { OpsDeps } from './index.ts';
 
 
@@ -44,6 +50,22 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
     'stockInit.importLines': { run: (ctx) => importInitLines(ctx) },
     'stockInit.template': { async run() { return initTemplate(); } },
     'stockAdjust.reasons': { async run(ctx) { return adjustReasons(ctx.tenant); } },
+
+    // stocktaking: list, get, create, post and cancel are the engine's (documents/types/stock-take.ts)
+    'stockTake.sheet': acceptingFilters({ input: SHEET_INPUT, run: (ctx, input: SheetInput) => takeSheet(ctx, input) }),
+    'stockTake.count': { input: COUNT_INPUT, run: (ctx, input: CountInput) => enterCount(ctx, input) },
+    'stockTake.variances': acceptingFilters({ input: VARIANCE_INPUT, run: (ctx, input: VarianceInput) => takeVariances(ctx, input) }),
+
+    'stockTake.openOptions': { run: (ctx) => openTakeOptions(ctx) },
+
+    // the floor: a scanned code's stock by location (/ipad), labels and what their QR code opens
+    'stock.scan': acceptingFilters({ input: SCAN_INPUT, run: (ctx, input: ScanInput) => scanStock(ctx, input) }),
+    'label.data': { input: LABEL_DATA_INPUT, run: (ctx, input: { kind: LabelKind; docType?: string; ids: number[] }) => labelData(ctx, input) },
+    'label.peek': { input: PEEK_INPUT, run: (ctx, input: { id: string }) => peekLabel(ctx, input) },
+    'label.stock': acceptingFilters({ input: LABEL_STOCK_INPUT, run: (ctx, input: { t: string; page: number; pageSize: number }) => labelStock(ctx, input) }),
+
+    'singleRecord.scan': { input: SCAN_RECORD_INPUT, run: (ctx, input: ScanRecordInput) => recordScan(ctx, input) },
+    'singleRecord.list': acceptingFilters({ input: RECORD_LIST_INPUT, run: (ctx, input: RecordListInput) => listScanRecords(ctx, input) }),
 
     'stock.verify': {
       // The caller's company only; `npm run verify` checks every company.

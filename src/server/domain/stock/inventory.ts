@@ -323,6 +323,7 @@ const OTHER_LEDGER_DOCS: Record<string, { header: string; title: string }> = {
   receivingNote: { header: 'receivingNote', title: '收货单' },
   putaway: { header: 'putaway', title: '上架单' },
   returnPlan: { header: 'returnPlan', title: '退货出库计划' },
+  stockTake: { header: 'stockTake', title: '盘点单' },
 };
 
 /** A product's ledger rows, newest first (the goods detail page's movements tab). */
