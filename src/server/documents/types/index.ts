@@ -1,8 +1,11 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
+import { deliveryNote } from './delivery-note.ts';
 import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
 import { inboundTask } from './inbound-task.ts';
+import { outboundTask } from './outbound-task.ts';
+import { pickingOrder } from './picking-order.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
@@ -13,4 +16,5 @@ import { stockAdjust, stockInit } from './stock-documents.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan,
+  outboundTask, pickingOrder, deliveryNote,
 ];
