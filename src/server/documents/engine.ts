@@ -530,7 +530,8 @@ export class DocumentType {
       const link = (cur.t.def.links ?? []).find((l) => cur.r[cur.t.header.find((f) => f.name === l.field)!.column] != null && types.has(l.type));
       if (!link) break;
       const st = types.get(link.type)!;
-      const sr = (await ctx.tenant.select(st.def.table).select(['id', 'docNo', 'status']).where('id', '=', Number(cur.r[cur.t.header.find((f) => f.name === link.field)!.column])).executeTakeFirst()) as Row | undefined;
+      // the whole row: its own links lead further up (task → plan → order)
+      const sr = (await ctx.tenant.select(st.def.table).selectAll().where('id', '=', Number(cur.r[cur.t.header.find((f) => f.name === link.field)!.column])).executeTakeFirst()) as Row | undefined;
       if (!sr) break;
       ups.unshift({ t: st, r: sr });
       cur = { t: st, r: sr };

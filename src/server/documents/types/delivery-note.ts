@@ -214,8 +214,8 @@ export const deliveryNote = defineDocument({
     carrier: { type: 'string', title: '承运商', maxLength: 100 },
     vehicleNo: { type: 'string', title: '车牌/柜号', maxLength: 50 },
     remark: { type: 'string', title: '备注', maxLength: 500 },
-    signedBy: { type: 'string', title: '签收人', maxLength: 50, readonly: true },
-    signedDate: { type: 'date', title: '签收日期', readonly: true },
+    receiverName: { type: 'string', title: '签收人', maxLength: 50, readonly: true },
+    receivedDate: { type: 'date', title: '签收日期', readonly: true },
     podMediaId: { type: 'string', title: '签收照片', maxLength: 100, readonly: true },
     closedRest: { type: 'integer', title: '取消欠货', readonly: true, default: 0 },
     lineCount: { type: 'integer', title: '明细行数', readonly: true },
@@ -298,22 +298,22 @@ export const deliveryNote = defineDocument({
       label: '签收', from: ['posted'], to: 'signed', stamp: 'signed', right: 'entrepot.deliverGoods.post',
       input: {
         properties: {
-          signedBy: { type: 'string', maxLength: 50, title: '签收人' },
-          signedDate: { type: 'string', format: 'date', title: '签收日期' },
+          receiverName: { type: 'string', maxLength: 50, title: '签收人' },
+          receivedDate: { type: 'string', format: 'date', title: '签收日期' },
           podMediaId: { type: 'string', maxLength: 100, title: '签收照片' },
         },
-        required: ['signedBy'],
+        required: ['receiverName'],
       },
       async before({ input }) {
-        if (!String(input.signedBy ?? '').trim()) throw validationError([{ field: 'signedBy', message: '请填写签收人' }]);
-        if (input.signedDate != null && !/^\d{4}-\d{2}-\d{2}$/.test(String(input.signedDate))) throw validationError([{ field: 'signedDate', message: '签收日期格式应为 YYYY-MM-DD' }]);
+        if (!String(input.receiverName ?? '').trim()) throw validationError([{ field: 'receiverName', message: '请填写签收人' }]);
+        if (input.receivedDate != null && !/^\d{4}-\d{2}-\d{2}$/.test(String(input.receivedDate))) throw validationError([{ field: 'receivedDate', message: '签收日期格式应为 YYYY-MM-DD' }]);
       },
       async run({ tenant, doc, input, audit }) {
-        const signedBy = String(input.signedBy).trim();
-        const signedDate = input.signedDate == null ? String(doc.updatedAt).slice(0, 10) : String(input.signedDate);
-        await tenant.update('deliveryNote').set({ signedBy, signedDate, podMediaId: input.podMediaId == null ? null : String(input.podMediaId) }).where('id', '=', Number(doc.id)).execute();
-        audit.push({ field: 'signedBy', title: '签收人', from: null, to: signedBy }, { field: 'signedDate', title: '签收日期', from: null, to: signedDate });
-        return { signedBy, signedDate };
+        const receiverName = String(input.receiverName).trim();
+        const receivedDate = input.receivedDate == null ? String(doc.updatedAt).slice(0, 10) : String(input.receivedDate);
+        await tenant.update('deliveryNote').set({ receiverName, receivedDate, podMediaId: input.podMediaId == null ? null : String(input.podMediaId) }).where('id', '=', Number(doc.id)).execute();
+        audit.push({ field: 'receiverName', title: '签收人', from: null, to: receiverName }, { field: 'receivedDate', title: '签收日期', from: null, to: receivedDate });
+        return { receiverName, receivedDate };
       },
     },
     cancel: {
@@ -332,7 +332,7 @@ export const deliveryNote = defineDocument({
   dateField: 'deliveryDate',
   listReads: ['outboundTask', 'salesOrder'],
   export: {
-    header: ['docNo', 'statusText', { key: 'orderDocNo', title: '销售订单', width: 18 }, { key: 'taskDocNo', title: '出库任务', width: 18 }, 'clientId', 'warehouseId', 'deliveryDate', 'deliveryAddress', 'carrier', 'signedBy', 'signedDate'],
+    header: ['docNo', 'statusText', { key: 'orderDocNo', title: '销售订单', width: 18 }, { key: 'taskDocNo', title: '出库任务', width: 18 }, 'clientId', 'warehouseId', 'deliveryDate', 'deliveryAddress', 'carrier', 'receiverName', 'receivedDate'],
     lines: ['lineNo', { key: 'productCode', title: '商品编码', width: 16 }, { key: 'productName', title: '商品名称', width: 30 }, 'qty', 'remark'],
   },
   route: '/entrepot/deliverGoodsDetail/{id}',

@@ -105,12 +105,13 @@ export const outboundTask = defineDocument({
   },
   transitions: {
     cancel: {
-      label: '作废', from: ['open'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true,
+      // picking: a draft picking order holds it (refused below with its number)
+      label: '作废', from: ['open', 'picking'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true,
       confirm: '确定作废出库任务“{docNo}”？其发货计划将退回草稿，可修改后重新确认或作废。',
-      onlyWhen: { open: { pickedQty: 0, pickingQty: 0 } },
+      onlyWhen: { open: { pickedQty: 0, pickingQty: 0 }, picking: { pickedQty: 0, pickingQty: 0 } },
       // the plan first (plan → task, as confirming and cancelling the plan lock them)
       async before({ ctx, tenant, doc, version }) {
-        if (doc.status !== 'open' || (version !== undefined && Number(doc.version) !== version)) return;
+        if (!['open', 'picking'].includes(String(doc.status)) || (version !== undefined && Number(doc.version) !== version)) return;
         const pickings = await openPickingsOf(tenant, Number(doc.id));
         if (Number(doc.pickedQty) > 0 || pickings.length) {
           throw bizError('OUTBOUND_TASK_BUSY_4161', { docNo: String(doc.docNo), picked: Number(doc.pickedQty), pickings: pickings.join('、') || '无' }, { id: Number(doc.id), pickings });

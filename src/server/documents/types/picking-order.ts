@@ -104,7 +104,7 @@ export const pickingOrder = defineDocument({
       pickedQty: { type: 'integer', title: '实拣数量', min: 0, max: MAX_MOVE_QTY },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
-    reads: { productId: ['specification', 'unitSmall', 'barCode'] },
+    reads: { productId: ['specification', 'unitSmall', 'barcode'] },
   },
   hooks: {
     // made from tasks: the open task lines with their suggested places
@@ -239,6 +239,8 @@ export const pickingOrder = defineDocument({
         await refreshAll(ctx, tenant, [...new Set([...per.values()].map((p) => p.taskId))]);
         // the stock last: task lines → stock, the order a delivery note takes them in too
         await postMoves(moves);
+        // a line left empty was picked as asked: say so on the line
+        await tenant.update('pickingOrderLine').set((eb) => ({ pickedQty: eb.ref('qty') })).where('pickingId', '=', Number(doc.id)).where('pickedQty', 'is', null).execute();
         const totalQty = Number(doc.totalQty);
         await tenant.update('pickingOrder').set({ pickedQty: picked, shortQty: totalQty - picked }).where('id', '=', Number(doc.id)).execute();
         return { pickedQty: picked, shortQty: totalQty - picked, stagingLocationId: staging };
