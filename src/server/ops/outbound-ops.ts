@@ -8,6 +8,7 @@ import { refusal, text, type Row } from '../domain/procurement/common.ts';
 import { linesToPick, suggestPicks } from '../domain/outbound/picking.ts';
 import { OT_STATUS, OT_TITLE, PICKABLE_TASK } from '../domain/outbound/task.ts';
 import { deliverableLines } from '../documents/types/delivery-note.ts';
+import { taskIdsOf } from '../documents/types/picking-order.ts';
 import type { OpsDeps } from './index.ts';
 
 const ID = { type: 'integer', minimum: 1, maximum: 2_147_483_647 } as const;
@@ -62,12 +63,13 @@ export function outboundOps(_deps: OpsDeps): Record<string, OpHandler> {
       },
     },
     'pickingOrder.suggest': {
-      input: { type: 'object', required: ['taskIds'], properties: { taskIds: { type: 'array', minItems: 1, maxItems: 200, items: { ...ID }, title: '出库任务' } } },
-      run: async (ctx, input: { taskIds: number[] }) => {
-        const { warehouseId, lines } = await linesToPick(ctx.tenant, input.taskIds);
+      // one task (a link from the task) or several (a wave)
+      input: { type: 'object', required: ['taskIds'], properties: { taskIds: { anyOf: [{ ...ID }, { type: 'array', minItems: 1, maxItems: 200, items: { ...ID } }], title: '出库任务' } } },
+      run: async (ctx, input: { taskIds: number | number[] }) => {
+        const { warehouseId, lines } = await linesToPick(ctx.tenant, taskIdsOf(input).map(Number));
         const s = await suggestPicks(ctx.tenant, warehouseId, lines);
         const list = s.map((l, i) => ({
-          lineNo: i + 1, taskId: l.taskId, taskDocNo: l.taskDocNo, taskLineId: l.taskLineId, productId: l.productId, productCode: l.productCode, qty: l.qty,
+          key: `${l.taskLineId}:${l.locationId ?? 0}`, lineNo: i + 1, taskId: l.taskId, taskDocNo: l.taskDocNo, taskLineId: l.taskLineId, productId: l.productId, productCode: l.productCode, qty: l.qty,
           suggestedLocationId: l.locationId, suggestedLcCode: l.place?.lcCode ?? null,
         }));
         return { warehouseId, list, total: list.length };

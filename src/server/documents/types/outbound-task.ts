@@ -11,13 +11,14 @@ import { sql } from 'kysely';
 import { splitUnits } from '../../../core/stock-units.ts';
 import { bizError } from '../../http/errors.ts';
 import { refusal, text, type Row } from '../../domain/procurement/common.ts';
-import { OT_PREFIX, OT_STATUS, OT_TITLE, openPickingsOf } from '../../domain/outbound/task.ts';
+import { DELIVERABLE_TASK, OT_PREFIX, OT_STATUS, OT_TITLE, openPickingsOf } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
 
 const status = (s: keyof typeof OT_STATUS, color: string) => ({ label: OT_STATUS[s], color });
 const ID = { type: 'integer', title: '', readonly: true, min: 1, max: 2_147_483_647 } as const;
 const QTY = { type: 'integer', readonly: true, min: 0, max: MAX_MOVE_QTY } as const;
+const BACK_ORDER: Record<string, string> = { keep: '保留欠货', cancel: '取消欠货', complete: '整单发货' };
 const PLAN_STATUS = { draft: '草稿', confirmed: '待出库', done: '已出库', cancelled: '已作废' };
 
 export const outboundTask = defineDocument({
@@ -75,6 +76,7 @@ export const outboundTask = defineDocument({
         const cancelled = d.status === 'cancelled' || d.status === 'done';
         Object.assign(d, {
           planDocNo: text(p?.docNo), orderDocNo: text(o?.docNo), carrier: text(p?.carrier), backOrderPolicy: text(o?.backOrderPolicy),
+          backOrderPolicyText: BACK_ORDER[String(o?.backOrderPolicy)] ?? null,
           openQty: cancelled ? 0 : Math.max(0, Number(d.totalQty) - Number(d.pickedQty) - Number(d.pickingQty)),
           toDeliverQty: Math.max(0, Number(d.pickedQty) - Number(d.deliveredQty)),
         });
@@ -136,6 +138,13 @@ export const outboundTask = defineDocument({
   names: { planId: { table: 'deliveryPlan', column: 'docNo' } },
   stampsAlso: ['done'],
   listFilters: ['orderId', 'planId', 'clientId', 'warehouseId', 'assigneeId'],
+  // the tasks a new delivery note can take goods from (picked, not yet delivered)
+  listWhere: {
+    input: { toDeliver: { type: 'boolean', title: '有待发货' } },
+    apply: (q, input) => (input.toDeliver === true
+      ? q.where('outboundTask.status', 'in', DELIVERABLE_TASK).where(sql<boolean>`${sql.ref('outboundTask.pickedQty')} > ${sql.ref('outboundTask.deliveredQty')}`)
+      : q),
+  },
   dateField: 'createdAt',
   listReads: ['deliveryPlan', 'salesOrder'],
   export: {

@@ -23,8 +23,6 @@ import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
 
 export const PK_TITLE = '拣货单';
-/** Save inputs whose lines the prepare hook made from the tasks (their suggestions are the server's). */
-const serverSuggested = new WeakSet<Row>();
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 
 /** Gives back what the picking's lines (as stored) hold on their task lines. */
@@ -110,12 +108,11 @@ export const pickingOrder = defineDocument({
     // made from tasks: the open task lines with their suggested places
     async prepare(ctx, input) {
       if (input.id !== undefined || (input.lines !== undefined && input.lines !== null)) return;
-      const ids = Array.isArray(input.taskIds) ? input.taskIds : input.taskId != null ? [input.taskId] : [];
+      const ids = taskIdsOf(input);
       if (!ids.length || !ids.every((x) => Number.isSafeInteger(x) && Number(x) > 0) || ids.length > 200) throw validationError([{ field: 'taskIds', message: '请选择出库任务（最多 200 个）' }]);
       const { warehouseId, lines } = await linesToPick(ctx.tenant, ids.map(Number));
       const suggested = await suggestPicks(ctx.tenant, warehouseId, lines);
       input.lines = suggested.map((s) => ({ taskLineId: s.taskLineId, qty: s.qty, suggestedLocationId: s.locationId }));
-      serverSuggested.add(input);
     },
     async validate({ ctx, input, header, lines, verified }) {
       const tenant = ctx.tenant;
@@ -129,15 +126,10 @@ export const pickingOrder = defineDocument({
           .where('outboundTaskLine.id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
         for (const r of rows) tls.set(Number(r.id), r);
       }
-      // a suggestion is the server's own (made from the tasks now, or kept from the draft), never typed in
-      const fromServer = serverSuggested.has(input);
-      const kept = input.id !== undefined
-        ? new Set(((await tenant.select('pickingOrderLine').select(['taskLineId', 'suggestedLocationId']).where('pickingId', '=', Number(input.id)).execute()) as Row[])
-          .map((r) => `${Number(r.taskLineId)}:${r.suggestedLocationId == null ? 0 : Number(r.suggestedLocationId)}`))
-        : new Set<string>();
+      // a suggestion is advice the screen sends back as it got it (from 021312 or the draft): checked like a place picked from
       lines.forEach((l, i) => {
         const sug = Number(raw[i]?.suggestedLocationId ?? 0);
-        l.suggestedLocationId = sug > 0 && (fromServer || kept.has(`${Number(l.taskLineId)}:${sug}`)) ? sug : null;
+        l.suggestedLocationId = Number.isSafeInteger(sug) && sug > 0 ? sug : null;
       });
       const places = await placesOf(tenant, lines.flatMap((l) => [l.locationId, l.suggestedLocationId].filter((x) => x != null).map(Number)));
       let warehouseId: number | undefined;
@@ -154,11 +146,12 @@ export const pickingOrder = defineDocument({
         if (l.qty == null || Number(l.qty) <= 0) { err('qty', '应拣数量必须大于 0'); return; }
         const picked = raw[i]?.pickedQty == null ? null : Number(l.pickedQty);
         if (picked !== null && picked > Number(l.qty)) { err('pickedQty', `实拣数量 ${picked} 超过应拣数量 ${Number(l.qty)}；多出的请另开拣货单`); return; }
-        if (l.locationId != null) {
-          const p = places.get(Number(l.locationId));
-          if (!p || p.warehouseId !== warehouseId) { err('locationId', '库位不存在或不属于本仓库'); return; }
-          if (!PICK_FROM_TYPES.includes(p.type)) { err('locationId', `库位 ${String(p.lcCode)} 不是存储或拣货库位（发货暂存、收货、残次库位不能拣货）`); return; }
-          if (p.status !== 'enabled') { err('locationId', `库位 ${String(p.lcCode)} 已锁定`); return; }
+        for (const f of ['locationId', 'suggestedLocationId']) {
+          if (l[f] == null) continue;
+          const p = places.get(Number(l[f]));
+          if (!p || p.warehouseId !== warehouseId) { err(f, '库位不存在或不属于本仓库'); return; }
+          if (!PICK_FROM_TYPES.includes(p.type)) { err(f, `库位 ${String(p.lcCode)} 不是存储或拣货库位（发货暂存、收货、残次库位不能拣货）`); return; }
+          if (p.status !== 'enabled' && f === 'locationId') { err(f, `库位 ${String(p.lcCode)} 已锁定`); return; }
         }
         l.taskId = Number(tl.taskId);
         l.productId = Number(tl.productId);
@@ -194,7 +187,7 @@ export const pickingOrder = defineDocument({
       for (const l of lines) {
         const tl = tls.get(Number(l.taskLineId));
         const picked = l.pickedQty == null ? (draft ? null : Number(l.qty)) : Number(l.pickedQty);
-        Object.assign(l, { taskDocNo: text(tl?.docNo), taskLineNo: Number(tl?.lineNo), shortQty: picked == null ? null : Math.max(0, Number(l.qty) - picked), placeCode: text(l.lcCode) ?? text(l.suggestedLcCode) });
+        Object.assign(l, { key: `${Number(l.taskLineId)}:${Number(l.suggestedLocationId ?? 0)}`, taskDocNo: text(tl?.docNo), taskLineNo: Number(tl?.lineNo), shortQty: picked == null ? null : Math.max(0, Number(l.qty) - picked), placeCode: text(l.lcCode) ?? text(l.suggestedLcCode) });
       }
     },
   },
@@ -271,4 +264,10 @@ export const pickingOrder = defineDocument({
 /** Task totals and statuses after their lines changed (in task order). */
 async function refreshAll(ctx: CallContext, tenant: Tenant, taskIds: number[]): Promise<void> {
   for (const id of [...new Set(taskIds)].sort((a, b) => a - b)) await refreshTask(ctx, tenant, id);
+}
+
+/** The tasks a new picking is made from: `taskIds` (one id or a list), or `taskId`. */
+export function taskIdsOf(input: Row): unknown[] {
+  const v = input.taskIds ?? input.taskId;
+  return Array.isArray(v) ? v : v == null ? [] : [v];
 }
