@@ -69,10 +69,11 @@ export function outboundOps(_deps: OpsDeps): Record<string, OpHandler> {
         const { warehouseId, lines } = await linesToPick(ctx.tenant, taskIdsOf(input).map(Number));
         const s = await suggestPicks(ctx.tenant, warehouseId, lines);
         const list = s.map((l, i) => ({
-          key: `${l.taskLineId}:${l.locationId ?? 0}`, lineNo: i + 1, taskId: l.taskId, taskDocNo: l.taskDocNo, taskLineId: l.taskLineId, productId: l.productId, productCode: l.productCode, qty: l.qty,
+          key: `${l.taskLineId}:${l.locationId ?? 0}`, lineNo: i + 1, taskId: l.taskId, taskDocNo: l.taskDocNo, taskLineId: l.taskLineId, productId: l.productId, productCode: l.productCode, productName: l.productName, qty: l.qty,
           suggestedLocationId: l.locationId, suggestedLcCode: l.place?.lcCode ?? null,
         }));
-        return { warehouseId, list, total: list.length };
+        const wh = (await ctx.tenant.select('warehouse').select('name').where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+        return { warehouseId, warehouseName: text(wh?.name), list, total: list.length };
       },
     },
     'deliveryNote.deliverable': {

@@ -180,6 +180,8 @@ export const pickingOrder = defineDocument({
     },
     async present(ctx, docs, lines) {
       if (!lines?.length) return;
+      // the tasks of the wave, as the screen's task field holds them
+      docs[0]!.taskIds = [...new Set(lines.map((l) => Number(l.taskId)))].sort((a, b) => a - b);
       const tls = new Map(((await ctx.tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
         .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTask.docNo']).where('outboundTaskLine.id', 'in', [...new Set(lines.map((l) => Number(l.taskLineId)))]).execute()) as Row[])
         .map((r) => [Number(r.id), r]));

@@ -65,6 +65,7 @@ export interface TaskLineToPick {
   orderLineId: number;
   productId: number;
   productCode: string;
+  productName: string;
   open: number;
 }
 
@@ -82,11 +83,11 @@ export async function linesToPick(tenant: Tenant, taskIds: number[]): Promise<{ 
   const docNo = new Map(tasks.map((t) => [Number(t.id), String(t.docNo)]));
   const rows = (await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.id', 'outboundTaskLine.taskId', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.qty',
-      'outboundTaskLine.pickingQty', 'outboundTaskLine.pickedQty', 'product.code'])
+      'outboundTaskLine.pickingQty', 'outboundTaskLine.pickedQty', 'product.code', 'product.name'])
     .where('outboundTaskLine.taskId', 'in', ids).orderBy('outboundTaskLine.taskId').orderBy('outboundTaskLine.lineNo').execute()) as Row[];
   const lines = rows.map((r) => ({
     taskId: Number(r.taskId), taskDocNo: docNo.get(Number(r.taskId))!, taskLineId: Number(r.id), lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId),
-    productId: Number(r.productId), productCode: String(r.code), open: Math.max(0, Number(r.qty) - Number(r.pickedQty) - Number(r.pickingQty)),
+    productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), open: Math.max(0, Number(r.qty) - Number(r.pickedQty) - Number(r.pickingQty)),
   })).filter((l) => l.open > 0);
   if (!lines.length) throw bizError('OUTBOUND_PICK_NOTHING_4163', { tasks: tasks.map((t) => String(t.docNo)).join('、') }, { tasks: ids });
   return { warehouseId, lines };
