@@ -24,7 +24,7 @@ import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { statusError, text, type Row } from '../../domain/procurement/common.ts';
+import { statusError, text, today, type Row } from '../../domain/procurement/common.ts';
 import { stagingLocation } from '../../domain/outbound/staging.ts';
 import { DELIVERABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
@@ -269,6 +269,7 @@ export const deliveryNote = defineDocument({
       const plan = (await tenant.select('outboundTask').innerJoin('deliveryPlan', (j) => j.onRef('deliveryPlan.id', '=', 'outboundTask.planId').onRef('deliveryPlan.companyId', '=', 'outboundTask.companyId'))
         .select(['deliveryPlan.carrier', 'deliveryPlan.vehicleNo']).where('outboundTask.id', '=', taskId).executeTakeFirst()) as Row | undefined;
       Object.assign(header, { orderId: d.orderId, clientId: d.clientId, warehouseId: d.warehouseId, lineCount: lines.length, totalQty: lines.reduce((s, l) => s + Number(l.qty), 0) });
+      header.deliveryDate ??= today(ctx);
       header.deliveryAddress ??= order?.deliveryAddress ?? null;
       header.carrier ??= plan?.carrier ?? null;
       header.vehicleNo ??= plan?.vehicleNo ?? null;
@@ -282,8 +283,10 @@ export const deliveryNote = defineDocument({
       for (const d of docs) Object.assign(d, { taskDocNo: tasks.get(Number(d.taskId)) ?? null, orderDocNo: text(orders.get(Number(d.orderId))?.docNo) });
       if (!lines?.length) return;
       const ols = new Map(((await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'shippedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const tls = new Map(((await tenant.select('outboundTaskLine').select(['id', 'pickedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.taskLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
       for (const l of lines) {
         const ol = ols.get(Number(l.orderLineId));
+        l.pickedQty = Number(tls.get(Number(l.taskLineId))?.pickedQty ?? 0);
         Object.assign(l, { orderLineNo: Number(ol?.lineNo), orderedQty: Number(ol?.qty), orderShippedQty: Number(ol?.shippedQty), backOrderQty: Math.max(0, Number(ol?.qty) - Number(ol?.shippedQty)) });
       }
     },
