@@ -25,6 +25,7 @@ import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { statusError, text, today, type Row } from '../../domain/procurement/common.ts';
+import { bulkChange } from '../../domain/outbound/bulk.ts';
 import { stagingLocation } from '../../domain/outbound/staging.ts';
 import { DELIVERABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
@@ -92,17 +93,18 @@ async function post(t: TransitionRun) {
       }
     }
   }
-  for (const [orderLineId, q] of byOrderLine) {
-    const ok = await tenant.update('salesOrderLine').set({
-      shippedQty: sql`${sql.ref('shippedQty')} + ${q}`, plannedQty: sql`${sql.ref('plannedQty')} - ${q}`, reservedQty: sql`${sql.ref('reservedQty')} - ${q}`,
-    }).where('id', '=', orderLineId).where('orderId', '=', orderId).where('plannedQty', '>=', q).where('reservedQty', '>=', q)
-      .where(sql<boolean>`${sql.ref('shippedQty')} + ${q} <= ${sql.ref('qty')}`).returning('id').executeTakeFirst();
-    if (!ok) throw new Error(`delivery note ${String(doc.id)}: order line ${orderLineId} cannot ship ${q}`);
-  }
-  for (const [taskLineId, q] of byTaskLine) {
-    const ok = await tenant.update('outboundTaskLine').set({ deliveredQty: sql`${sql.ref('deliveredQty')} + ${q}` }).where('id', '=', taskLineId).where('taskId', '=', Number(doc.taskId))
-      .where(sql<boolean>`${sql.ref('deliveredQty')} + ${q} <= ${sql.ref('pickedQty')}`).returning('id').executeTakeFirst();
-    if (!ok) throw await overDelivered(tenant, Number(doc.taskId), taskLineId, q);
+  const shipped = await bulkChange(tenant, {
+    table: 'sales_order_line', values: ['q'], set: 'shipped_qty = shipped_qty + v.q, planned_qty = planned_qty - v.q, reserved_qty = reserved_qty - v.q',
+    // (the lines are the note's own: its save checked they are the task's, and the task's are the order's)
+    guard: 't.planned_qty >= v.q and t.reserved_qty >= v.q and t.shipped_qty + v.q <= t.qty',
+  }, byOrderLine);
+  if (shipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line cannot ship its quantity`);
+  const delivered = await bulkChange(tenant, {
+    table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty + v.q', guard: 't.delivered_qty + v.q <= t.picked_qty',
+  }, byTaskLine);
+  if (delivered.size !== byTaskLine.length) {
+    const [taskLineId, q] = byTaskLine.find(([id]) => !delivered.has(id))!;
+    throw await overDelivered(tenant, Number(doc.taskId), taskLineId, q);
   }
   // the back-order policy `cancel`: the rest of the task ends here (when nothing else of it is picked or being picked)
   let closedRest = false;
@@ -158,16 +160,12 @@ async function reverse(t: TransitionRun) {
   await claimOrder(tenant, orderId, ['partlyShipped', 'shipped'], '作废送货单');
   const lines = await t.storedLines();
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
-  for (const [orderLineId, q] of byOrderLine) {
-    const ok = await tenant.update('salesOrderLine').set({
-      shippedQty: sql`${sql.ref('shippedQty')} - ${q}`, plannedQty: sql`${sql.ref('plannedQty')} + ${q}`, reservedQty: sql`${sql.ref('reservedQty')} + ${q}`,
-    }).where('id', '=', orderLineId).where('shippedQty', '>=', q).returning('id').executeTakeFirst();
-    if (!ok) throw new Error(`delivery note ${String(doc.id)}: order line ${orderLineId} shipped less than the note`);
-  }
-  for (const [taskLineId, q] of byTaskLine) {
-    const ok = await tenant.update('outboundTaskLine').set({ deliveredQty: sql`${sql.ref('deliveredQty')} - ${q}` }).where('id', '=', taskLineId).where('deliveredQty', '>=', q).returning('id').executeTakeFirst();
-    if (!ok) throw new Error(`delivery note ${String(doc.id)}: task line ${taskLineId} delivered less than the note`);
-  }
+  const unshipped = await bulkChange(tenant, {
+    table: 'sales_order_line', values: ['q'], set: 'shipped_qty = shipped_qty - v.q, planned_qty = planned_qty + v.q, reserved_qty = reserved_qty + v.q', guard: 't.shipped_qty >= v.q',
+  }, byOrderLine);
+  if (unshipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line shipped less than the note`);
+  const undelivered = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty - v.q', guard: 't.delivered_qty >= v.q' }, byTaskLine);
+  if (undelivered.size !== byTaskLine.length) throw new Error(`delivery note ${String(doc.id)}: a task line delivered less than the note`);
   await refreshTask(ctx, tenant, Number(doc.taskId));
   // the goods go back to staging and the order's reservation with them
   await t.reverseMoves();

@@ -18,7 +18,8 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { text, type Row } from '../../domain/procurement/common.ts';
 import { linesToPick, PICK_FROM_TYPES, placesOf, sortByWalk, suggestPicks } from '../../domain/outbound/picking.ts';
 import { stagingLocation } from '../../domain/outbound/staging.ts';
-import { PICKABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
+import { bulkChange } from '../../domain/outbound/bulk.ts';
+import { PICKABLE_TASK, refreshTasks } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
 
@@ -33,10 +34,9 @@ async function releaseClaims(tenant: Tenant, pickingId: number): Promise<number[
     per.set(Number(r.taskLineId), (per.get(Number(r.taskLineId)) ?? 0) + Number(r.qty));
     tasks.add(Number(r.taskId));
   }
-  for (const [taskLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
-    const ok = await tenant.update('outboundTaskLine').set({ pickingQty: sql`${sql.ref('pickingQty')} - ${q}` }).where('id', '=', taskLineId).where('pickingQty', '>=', q).returning('id').executeTakeFirst();
-    if (!ok) throw new Error(`picking ${pickingId}: task line ${taskLineId} holds less than the picking`);
-  }
+  const rows = [...per.entries()];
+  const done = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'picking_qty = picking_qty - v.q', guard: 't.picking_qty >= v.q' }, rows);
+  if (done.size !== rows.length) throw new Error(`picking ${pickingId}: a task line holds less than the picking`);
   return [...tasks];
 }
 
@@ -48,9 +48,10 @@ async function claim(tenant: Tenant, lines: Row[]): Promise<void> {
     const had = per.get(k);
     per.set(k, { q: (had?.q ?? 0) + Number(l.qty), l });
   }
+  const done = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'picking_qty = picking_qty + v.q', guard: 't.picking_qty + t.picked_qty + v.q <= t.qty' },
+    [...per.entries()].map(([id, { q }]) => [id, q]));
   for (const [taskLineId, { q, l }] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
-    const ok = await tenant.update('outboundTaskLine').set({ pickingQty: sql`${sql.ref('pickingQty')} + ${q}` }).where('id', '=', taskLineId)
-      .where(sql<boolean>`${sql.ref('pickingQty')} + ${sql.ref('pickedQty')} + ${q} <= ${sql.ref('qty')}`).returning('id').executeTakeFirst();
+    const ok = done.has(taskLineId);
     if (!ok) {
       const tl = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
         .innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
@@ -225,12 +226,11 @@ export const pickingOrder = defineDocument({
           p.got += l.pickedQty == null ? Number(l.qty) : Number(l.pickedQty);
           per.set(k, p);
         }
-        for (const [taskLineId, p] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
-          const ok = await tenant.update('outboundTaskLine').set({
-            pickingQty: sql`${sql.ref('pickingQty')} - ${p.asked}`, pickedQty: sql`${sql.ref('pickedQty')} + ${p.got}`, shortQty: sql`${sql.ref('shortQty')} + ${p.asked - p.got}`,
-          }).where('id', '=', taskLineId).where('pickingQty', '>=', p.asked).returning('id').executeTakeFirst();
-          if (!ok) throw new Error(`picking ${String(doc.id)}: task line ${taskLineId} holds less than the picking`);
-        }
+        const moved = await bulkChange(tenant, {
+          table: 'outbound_task_line', values: ['asked', 'got'],
+          set: 'picking_qty = picking_qty - v.asked, picked_qty = picked_qty + v.got, short_qty = short_qty + v.asked - v.got', guard: 't.picking_qty >= v.asked',
+        }, [...per.entries()].map(([id, p]) => [id, p.asked, p.got]));
+        if (moved.size !== per.size) throw new Error(`picking ${String(doc.id)}: a task line holds less than the picking`);
         await refreshAll(ctx, tenant, [...new Set([...per.values()].map((p) => p.taskId))]);
         // the stock last: task lines → stock, the order a delivery note takes them in too
         await postMoves(moves);
@@ -265,7 +265,7 @@ export const pickingOrder = defineDocument({
 
 /** Task totals and statuses after their lines changed (in task order). */
 async function refreshAll(ctx: CallContext, tenant: Tenant, taskIds: number[]): Promise<void> {
-  for (const id of [...new Set(taskIds)].sort((a, b) => a - b)) await refreshTask(ctx, tenant, id);
+  await refreshTasks(ctx, tenant, taskIds);
 }
 
 /** The tasks a new picking is made from: `taskIds` (one id or a list), or `taskId`. */

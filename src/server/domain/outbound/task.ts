@@ -11,6 +11,7 @@ import type { DB } from '../../db/connection.ts';
 import { insertMany } from '../../db/raw-sql.ts';
 import { bizError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
+import { bulkChange } from './bulk.ts';
 
 type Row = Record<string, unknown>;
 
@@ -42,41 +43,70 @@ export async function createOutboundTask(ctx: CallContext, db: DB, tenant: Tenan
 }
 
 /** The status the task's quantities put it in (cancelled and closed-by-policy tasks are not recomputed). */
-export function taskStatusOf(t: { totalQty: number; pickingQty: number; pickedQty: number; deliveredQty: number }): keyof typeof OT_STATUS {
+export function taskStatusOf(t: { totalQty: number; pickingQty: number; pickedQty: number; deliveredQty: number }): 'open' | 'picking' | 'picked' | 'done' {
   if (t.totalQty > 0 && t.deliveredQty >= t.totalQty) return 'done';
   if (t.totalQty > 0 && t.pickedQty >= t.totalQty) return 'picked';
   if (t.pickedQty > 0 || t.pickingQty > 0) return 'picking';
   return 'open';
 }
 
+const STATUS_CODES = ['open', 'picking', 'picked', 'done'] as const;
+
 /**
- * Recomputes the task's totals and status from its lines (after picks or deliveries changed them) and
- * moves its plan to done (已出库) when the task is done, back to confirmed when a reversal reopens it.
- * `closed`: the rest of the task was cancelled (the client's back-order policy): done with what it shipped.
+ * Recomputes the tasks' totals and statuses from their lines (after picks or deliveries changed them), in
+ * a few statements for any number of tasks (a wave), and moves their plans to done (已出库) when a task is
+ * done, back to confirmed when a reversal reopens it. `closed`: the rest of the tasks was cancelled (the
+ * client's back-order policy): done with what they shipped. Cancelled tasks are left alone.
  */
-export async function refreshTask(ctx: CallContext, tenant: Tenant, taskId: number, closed = false): Promise<{ status: string; planId: number }> {
-  const sums = (await tenant.select('outboundTaskLine').select((eb) => [
-    eb.fn.sum('qty').as('totalQty'), eb.fn.sum('pickingQty').as('pickingQty'), eb.fn.sum('pickedQty').as('pickedQty'),
-    eb.fn.sum('shortQty').as('shortQty'), eb.fn.sum('deliveredQty').as('deliveredQty'),
-  ]).where('taskId', '=', taskId).executeTakeFirstOrThrow()) as Row;
-  const n = (k: string) => Number(sums[k] ?? 0);
-  const q = { totalQty: n('totalQty'), pickingQty: n('pickingQty'), pickedQty: n('pickedQty'), deliveredQty: n('deliveredQty') };
-  const status = closed ? 'done' : taskStatusOf(q);
+export async function refreshTasks(ctx: CallContext, tenant: Tenant, taskIds: number[], closed = false): Promise<Map<number, { status: string; planId: number }>> {
+  const out = new Map<number, { status: string; planId: number }>();
+  const ids = [...new Set(taskIds)].sort((a, b) => a - b);
   const now = new Date().toISOString();
-  const by = ctx.caller!.accountId;
-  const task = (await tenant.update('outboundTask').set({
-    ...q, shortQty: n('shortQty'), status, updatedAt: now, updatedBy: by, version: sql`${sql.ref('version')} + 1`,
-    ...(status === 'done' ? { doneAt: now } : { doneAt: null }),
-  }).where('id', '=', taskId).where('status', '!=', 'cancelled').returning(['planId']).executeTakeFirstOrThrow()) as Row;
-  const planId = Number(task.planId);
-  if (status === 'done') {
-    await tenant.update('deliveryPlan').set({ status: 'done', doneAt: now, updatedAt: now, updatedBy: by, version: sql`${sql.ref('version')} + 1` })
-      .where('id', '=', planId).where('status', '=', 'confirmed').execute();
-  } else {
-    await tenant.update('deliveryPlan').set({ status: 'confirmed', doneAt: null, updatedAt: now, updatedBy: by, version: sql`${sql.ref('version')} + 1` })
-      .where('id', '=', planId).where('status', '=', 'done').execute();
+  const by = ctx.caller?.accountId ?? null;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const sums = (await tenant.select('outboundTaskLine').select((eb) => [
+      'taskId', eb.fn.sum('qty').as('totalQty'), eb.fn.sum('pickingQty').as('pickingQty'), eb.fn.sum('pickedQty').as('pickedQty'),
+      eb.fn.sum('shortQty').as('shortQty'), eb.fn.sum('deliveredQty').as('deliveredQty'),
+    ]).where('taskId', 'in', chunk).groupBy('taskId').execute()) as Row[];
+    const rows: Array<[number, ...number[]]> = sums.map((r) => {
+      const q = { totalQty: Number(r.totalQty ?? 0), pickingQty: Number(r.pickingQty ?? 0), pickedQty: Number(r.pickedQty ?? 0), deliveredQty: Number(r.deliveredQty ?? 0) };
+      const status = closed ? 'done' : taskStatusOf(q);
+      return [Number(r.taskId), q.totalQty, q.pickingQty, q.pickedQty, Number(r.shortQty ?? 0), q.deliveredQty, STATUS_CODES.indexOf(status)];
+    });
+    const changed = await bulkChange(tenant, {
+      table: 'outbound_task', values: ['total', 'picking', 'picked', 'short', 'delivered', 's'],
+      set: `total_qty = v.total, picking_qty = v.picking, picked_qty = v.picked, short_qty = v.short, delivered_qty = v.delivered, version = version + 1,
+        status = case v.s when 0 then 'open' when 1 then 'picking' when 2 then 'picked' else 'done' end`,
+      guard: "t.status <> 'cancelled'",
+    }, rows);
+    const list = [...changed];
+    if (!list.length) continue;
+    await tenant.update('outboundTask').set({ updatedAt: now, updatedBy: by }).where('id', 'in', list).execute();
+    const tasks = (await tenant.select('outboundTask').select(['id', 'planId', 'status', 'doneAt']).where('id', 'in', list).execute()) as Row[];
+    const done = tasks.filter((t) => t.status === 'done');
+    const open = tasks.filter((t) => t.status !== 'done');
+    for (const t of tasks) out.set(Number(t.id), { status: String(t.status), planId: Number(t.planId) });
+    if (done.length) {
+      await tenant.update('outboundTask').set({ doneAt: now }).where('id', 'in', done.map((t) => Number(t.id))).where('doneAt', 'is', null).execute();
+      await tenant.update('deliveryPlan').set({ status: 'done', doneAt: now, updatedAt: now, updatedBy: by, version: sql`${sql.ref('version')} + 1` })
+        .where('id', 'in', done.map((t) => Number(t.planId))).where('status', '=', 'confirmed').execute();
+    }
+    const reopened = open.filter((t) => t.doneAt != null);
+    if (reopened.length) {
+      await tenant.update('outboundTask').set({ doneAt: null }).where('id', 'in', reopened.map((t) => Number(t.id))).execute();
+      await tenant.update('deliveryPlan').set({ status: 'confirmed', doneAt: null, updatedAt: now, updatedBy: by, version: sql`${sql.ref('version')} + 1` })
+        .where('id', 'in', reopened.map((t) => Number(t.planId))).where('status', '=', 'done').execute();
+    }
   }
-  return { status, planId };
+  return out;
+}
+
+/** One task (see refreshTasks). */
+export async function refreshTask(ctx: CallContext, tenant: Tenant, taskId: number, closed = false): Promise<{ status: string; planId: number }> {
+  const r = (await refreshTasks(ctx, tenant, [taskId], closed)).get(taskId);
+  if (!r) throw new Error(`outbound task ${taskId}: cancelled or missing`);
+  return r;
 }
 
 /** Draft picking orders holding lines of the task (they go before the task can be cancelled). */
