@@ -95,8 +95,8 @@ async function bench(label: string, dataDir: string, databaseUrl?: string): Prom
     await inBatches(Array.from({ length: PRODUCTS }, (_, i) => i), 8, async (i) => {
       products[i] = (await call('010203', { code: `BO${String(i).padStart(5, '0')}`, name: `出库基准商品${i}`, unitSmall: '个' })).id;
     });
-    // every product at three locations, plenty for the wave and the notes
-    const perProduct = Math.ceil(((ORDERS * LINES) + NOTES * NOTE_LINES) / PRODUCTS) * 2 + 100;
+    // every product at three locations, plenty for the wave and the notes (lines order 1–3 units)
+    const perProduct = Math.ceil(((ORDERS * LINES) + NOTES * NOTE_LINES) / PRODUCTS) * 3 + 100;
     const stockLines = products.flatMap((productId, i) => [0, 1, 2].map((k) => ({ productId, locationId: locations[(i * 7 + k * 13) % locations.length], qty: Math.ceil(perProduct / 3) })));
     for (let i = 0; i < stockLines.length; i += 500) await call('022603', { warehouseId: wh, post: true, lines: stockLines.slice(i, i + 500) });
     const client = (await call('011703', { code: 'BOC1', name: '出库基准客户', creditLimit: '0' })).id as number;
