@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiOk, btn, confirmPopup, openList, row, rowByTitle } from './support/antd';
+import { apiOk, btn, choose, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
 import { expectToast, hasChromium, login, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
-import { doc, docNo, expectState, lines, lineRows, openedAfterSave } from './support/document';
+import { doc, docNo, expectState, headerValue, lines, lineRows, openedAfterSave } from './support/document';
 
 const SHOT_DIR = 'outbound-flow';
 const SALES: Account = { companyCode: 'demo', userName: 'sales', password: 'demo123' };
@@ -138,5 +138,31 @@ describe.skipIf(!hasChromium)('outbound floor: task → picking → delivery not
     const order = await apiOk(page, 'oms', '020902', { id: orderId });
     expect([order.status, order.shippedQty, order.reservedQty]).toEqual(['partlyShipped', 500, 12]);
     expect(order.lines.map((l: any) => [l.productCode, l.shippedQty, l.openQty])).toEqual([['DM-1001', 500, 0], ['DM-2001', 0, 12]]);
+  });
+  it('the task shows its progress line by line and is assigned to a worker; the lists show the picking order and the note', async () => {
+    await btn(doc(store), '出库任务').click();
+    await store.waitForURL(/\/entrepot\/outboundTaskDetail\/\d+$/);
+    await waitForScreen(store, '出库任务详情');
+    await expectState(store, '拣货中');
+    expect((await lines(store)).map((l) => [l.商品编码, l.计划数量, l.已拣, l.短拣, l.待拣, l.已发, l.订单欠货])).toEqual([
+      ['DM-1001', '500', '500', '0', '0', '500', '0'],
+      ['DM-2001', '12', '0', '12', '12', '0', '12'],
+    ]);
+    await btn(doc(store), '分派').click();
+    const modal = store.locator('.ant-modal').filter({ hasText: '分派出库任务' });
+    await modal.waitFor();
+    await choose(store, item(modal, '作业人员'), '仓管员小张');
+    await btn(modal, '分派').click();
+    await expectToast(store, '已分派出库任务');
+    await expect.poll(async () => headerValue(store, '作业人员')).toBe('仓管员小张');
+    await shot(store, '08-task-detail');
+    await openList(store, '/entrepot/pickingList', '拣货单');
+    const pk = await rowByTitle(store.locator('.renderer-list'), store.locator('.renderer-list tr.ant-table-row').first());
+    expect([pk.状态, pk.应拣, pk.实拣, pk.短拣]).toEqual(['已拣货', '512', '500', '12']);
+    await shot(store, '09-picking-list');
+    await openList(store, '/entrepot/deliverGoodsList', '送货单');
+    const dn = await rowByTitle(store.locator('.renderer-list'), store.locator('.renderer-list tr.ant-table-row').first());
+    expect([dn.状态, dn.客户, dn.发货数量]).toEqual(['已发货', '上海优品百货有限公司', '500']);
+    await shot(store, '10-delivery-list');
   });
 });

@@ -131,7 +131,7 @@ export const outboundTask = defineDocument({
     },
   },
   followUps: [
-    { label: '拣货', to: '/entrepot/pickingOrderDetailNew/{id}', statuses: ['open', 'picking'], right: 'entrepot.pickingOrder.edit', when: (d) => Number(d.openQty) > 0 },
+    { label: '拣货', to: '/entrepot/pickingOrderDetailNew/new?taskIds={id}', statuses: ['open', 'picking'], right: 'entrepot.pickingOrder.edit', when: (d) => Number(d.openQty) > 0 },
     { label: '发货', to: '/entrepot/deliverGoods/add?taskId={id}', statuses: ['picking', 'picked'], right: 'entrepot.deliverGoods.edit', when: (d) => Number(d.toDeliverQty) > 0 },
   ],
   links: [{ field: 'planId', type: 'deliveryPlan' }],
