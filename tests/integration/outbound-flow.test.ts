@@ -253,6 +253,36 @@ describe('order → plan → task → picking → delivery note', () => {
     await agree(p.id, 1, 0);
   });
 
+  it('checks credit again at delivery when the company says so: a lowered limit stops the goods; the override right passes them', async () => {
+    const p = await product();
+    await stockAt(p.id, loc['C-01-01-1']!, 10);
+    const c = await client('keep');
+    const f = await orderToTask(c, [{ productId: p.id, qty: 10 }]);
+    await ok(t.call('oms', PK.save, { taskIds: [f.taskId], post: true }, admin));
+    const s = await ok(t.call('cdm', '013601', {}, admin));
+    await ok(t.call('cdm', '013602', { version: s.version, flags: { ...s.flags, creditCheckOnDelivery: true } }, admin));
+    try {
+      // the order (10 × 2.00 = 20.00) was confirmed without a limit; now the client may owe 15.00
+      const cl = await ok(t.call('cdm', '011702', { id: c }, admin));
+      await ok(t.call('cdm', '011703', { id: c, version: cl.version, creditLimit: '15' }, admin));
+      const store = await t.login('demo', 'store', 'demo123');
+      const refused = await t.call('oms', DN.save, { taskId: f.taskId, post: true }, store);
+      expect(refused.code).toBe('SALES_CREDIT_LIMIT_4145');
+      expect(refused.msg).toContain('额度 15.00，未结订单 0.00，本单 20.00，合计 20.00');
+      expect((await ok(t.call('oms', DN.list, { page: 1, pageSize: 5, taskId: f.taskId }, admin))).total).toBe(0);
+      await agree(p.id, 10, 10);
+      // the override right passes it, and the audit trail says so
+      const passed = await ok(t.call('oms', DN.save, { taskId: f.taskId, post: true }, admin));
+      expect(passed.orderStatus).toBe('shipped');
+      const audit = await t.database.db.selectFrom('auditLog').select(['action', 'changes']).where('entity', '=', 'salesOrder').where('recordId', '=', String(f.orderId)).execute();
+      expect(JSON.stringify(audit.filter((a) => a.action === 'override').map((a) => a.changes))).toContain('信用额度（发货）');
+      await agree(p.id, 0, 0);
+    } finally {
+      const now = await ok(t.call('cdm', '013601', {}, admin));
+      await ok(t.call('cdm', '013602', { version: now.version, flags: { ...now.flags, creditCheckOnDelivery: false } }, admin));
+    }
+  });
+
   it('keeps the new codes to their rights and to the caller\'s company', async () => {
     const p = await product();
     await stockAt(p.id, loc['C-01-01-1']!, 1);

@@ -19,8 +19,13 @@
 // The reversal undoes each step (the ledger by reversing the note's moves), refused when the posting
 // closed the rest of the order (policy `cancel`) — the order is closed then — and, once sales invoices
 // exist, when one is matched against the note.
-// Credit is not checked again at delivery: the company settings have no switch for it yet (issue 13).
+// Credit: with the company switch 发货时再次检查信用额度 (flags.creditCheckOnDelivery) posting checks the client's
+// credit limit again (creditAtDelivery below).
+import Decimal from 'decimal.js';
 import { sql } from 'kysely';
+import { parseFlags } from '../../../core/flags.ts';
+import { holdsRight } from '../../auth/caller.ts';
+import { isSqlite, runSql } from '../../db/raw-sql.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
@@ -30,6 +35,7 @@ import { stagingLocation } from '../../domain/outbound/staging.ts';
 import { DELIVERABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
+import { OVERRIDE_RIGHT } from './sales-order.ts';
 
 export const DN_TITLE = '送货单';
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
@@ -79,6 +85,7 @@ async function post(t: TransitionRun) {
   const lines = await t.storedLines();
   const orderId = Number(doc.orderId);
   const order = await claimOrder(tenant, orderId, ['confirmed', 'partlyShipped'], '发货');
+  await creditAtDelivery(t, orderId);
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
   const ols = await orderLines(tenant, orderId);
   const policy = String(order.backOrderPolicy ?? 'keep');
@@ -138,6 +145,35 @@ async function post(t: TransitionRun) {
     t.audit.push({ field: 'backOrder', title: '欠货处理', from: null, to: '取消欠货：出库任务余量不再发货' });
   } else orderStatus = await refreshOrder(tenant, orderId);
   return { orderStatus, orderStatusText: ORDER_STATUS[orderStatus] ?? orderStatus, taskStatus: task.status, closedRest };
+}
+
+/**
+ * The company's switch 发货时再次检查信用额度: the client's open orders (as the confirmation counts them,
+ * this one included) against its credit limit now — a limit lowered, or orders passed by override since
+ * this one was confirmed, stop the goods at the door; the override right passes, written to the audit trail.
+ */
+async function creditAtDelivery(t: TransitionRun, orderId: number) {
+  const { ctx, tenant } = t;
+  const company = (await t.db.selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+  if (!parseFlags(company?.flags).creditCheckOnDelivery) return;
+  const order = (await tenant.select('salesOrder').select(['clientId', 'docNo']).where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
+  if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [tenant.companyId, Number(order.clientId)]);
+  const client = (await tenant.select('client').select(['id', 'name', 'creditLimit']).where('id', '=', Number(order.clientId)).executeTakeFirstOrThrow()) as Row;
+  const limit = Number(client.creditLimit ?? 0);
+  if (!(limit > 0)) return;
+  const sums = (await tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
+    .where('clientId', '=', Number(client.id)).where('status', 'in', ['confirmed', 'partlyShipped', 'shipped']).where('id', '!=', orderId).executeTakeFirst()) as Row | undefined;
+  const mine = (await tenant.select('salesOrder').select('totalAmountBase').where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
+  const open = Number(sums?.open ?? 0);
+  const amount = Number(mine.totalAmountBase ?? 0);
+  if (open + amount <= limit) return;
+  const cents = (v: number) => new Decimal(v).div(100).toFixed(2);
+  const figures = { name: String(client.name), limit: cents(limit), open: cents(open), amount: cents(amount), total: cents(open + amount) };
+  if (!holdsRight(ctx.caller!, OVERRIDE_RIGHT)) throw bizError('SALES_CREDIT_LIMIT_4145', figures, { orderId, clientId: Number(client.id), ...figures });
+  await ctx.audit({
+    action: 'override', entity: 'salesOrder', recordId: orderId, recordLabel: String(order.docNo),
+    changes: [{ field: 'creditLimit', title: '信用额度（发货）', from: `额度 ${figures.limit}`, to: `未结 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
+  }, t.db);
 }
 
 async function overDelivered(tenant: Tenant, taskId: number, taskLineId: number, q: number) {
