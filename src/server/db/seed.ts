@@ -134,7 +134,7 @@ export async function seedIfEmpty(db: DB, dialect: Dialect): Promise<boolean> {
     const salesStaff = await insertId(trx, 'staff', { ...s, code: 'E003', name: '销售员小李', departmentId: saleDept, enabled: 1 });
     const salesRole = await insertId(trx, 'role', { ...s, name: '销售员', allRights: 0, rights: JSON.stringify(SALES_RIGHTS) });
     await insertId(trx, 'account', { ...s, userName: 'sales', staffId: salesStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([salesRole]), warehouseId: wh.id });
-    const storeDept = await insertId(trx, 'department', { ...s, code: 'D04', name: '仓储部', sort: 4, parentId: top.id });
+    const storeDept = await insertId(trx, 'department', { ...s, code: 'D05', name: '仓储部', sort: 4, parentId: top.id });
     const storeStaff = await insertId(trx, 'staff', { ...s, code: 'E004', name: '仓管员小张', departmentId: storeDept, enabled: 1 });
     const storeRole = await insertId(trx, 'role', { ...s, name: '仓管员', allRights: 0, rights: JSON.stringify(STORE_RIGHTS) });
     await insertId(trx, 'account', { ...s, userName: 'store', staffId: storeStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([storeRole]), warehouseId: wh.id });
