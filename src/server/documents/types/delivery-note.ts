@@ -234,6 +234,7 @@ export const deliveryNote = defineDocument({
   prefix: 'DN',
   table: 'deliveryNote',
   managed: true,
+  indexes: [['taskId'], ['orderId']],
   statuses: { draft: { label: '草稿', color: 'default' }, posted: { label: '已发货', color: 'blue' }, signed: { label: '已签收', color: 'green' }, cancelled: { label: '已作废', color: 'red' } },
   editable: ['draft'],
   removable: ['draft'],

@@ -27,6 +27,7 @@ export const outboundTask = defineDocument({
   prefix: OT_PREFIX,
   table: 'outboundTask',
   managed: true,
+  indexes: [['planId'], ['orderId']],
   statuses: { open: status('open', 'blue'), picking: status('picking', 'orange'), picked: status('picked', 'cyan'), done: status('done', 'green'), cancelled: status('cancelled', 'red') },
   initial: 'open',
   editable: [],

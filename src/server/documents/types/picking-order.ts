@@ -89,6 +89,7 @@ export const pickingOrder = defineDocument({
   lines: {
     table: 'pickingOrderLine',
     parent: 'pickingId',
+    indexes: [['taskId'], ['taskLineId']],
     min: 0,
     max: 5000,
     fields: {
