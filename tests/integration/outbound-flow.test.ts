@@ -219,6 +219,27 @@ describe('order → plan → task → picking → delivery note', () => {
     await agree(p.id, 3, 2);
   });
 
+  it('cancels a posted picking order while its goods are still in staging: back to their places, the task open again', async () => {
+    const p = await product();
+    await stockAt(p.id, loc['C-01-01-1']!, 6);
+    const f = await orderToTask(await client('keep'), [{ productId: p.id, qty: 4 }]);
+    const pk = await ok(t.call('oms', PK.save, { taskIds: [f.taskId], post: true }, admin));
+    const stage = await staging();
+    expect([await balance(p.id, loc['C-01-01-1']!), await balance(p.id, stage)]).toEqual([2, 4]);
+    const undone = await ok(t.call('oms', PK.cancel, { id: pk.id }, admin));
+    expect(undone.status).toBe('cancelled');
+    expect([await balance(p.id, loc['C-01-01-1']!), await balance(p.id, stage)]).toEqual([6, 0]);
+    expect(await ok(t.call('oms', OT.get, { id: f.taskId }, admin))).toMatchObject({ status: 'open', pickedQty: 0, openQty: 4 });
+    await agree(p.id, 6, 4);
+    // picked again and shipped: the picking can no longer be undone
+    const pk2 = await ok(t.call('oms', PK.save, { taskIds: [f.taskId], post: true }, admin));
+    const dn = await ok(t.call('oms', DN.save, { taskId: f.taskId, post: true }, admin));
+    const refused = await t.call('oms', PK.cancel, { id: pk2.id }, admin);
+    expect(refused.code).toBe('OUTBOUND_PICK_DELIVERED_4169');
+    expect(refused.msg).toBe(`拣货单 ${pk2.docNo} 拣出的货物已有发货（送货单 ${dn.docNo}），请先作废送货单再作废拣货单`);
+    await agree(p.id, 2, 0);
+  });
+
   it('applies the client\'s back-order policy: ship only complete refuses a short delivery; cancel the rest closes the order', async () => {
     const p = await product();
     await stockAt(p.id, loc['C-01-01-1']!, 4);

@@ -243,10 +243,29 @@ export const pickingOrder = defineDocument({
       },
     },
     cancel: {
-      label: '作废', from: ['draft'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true,
-      confirm: '确定作废拣货单“{docNo}”？应拣数量退回出库任务。',
-      async run({ ctx, tenant, doc }) {
-        await refreshAll(ctx, tenant, await releaseClaims(tenant, Number(doc.id)));
+      label: '作废', from: ['draft', 'posted'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true,
+      confirm: '确定作废拣货单“{docNo}”？未拣货的应拣数量退回出库任务；已拣货的货物从发货暂存区移回原库位。',
+      async run({ ctx, tenant, doc, from, storedLines, reverseMoves }) {
+        if (from === 'draft') return void (await refreshAll(ctx, tenant, await releaseClaims(tenant, Number(doc.id))));
+        // posted: while what it picked is still in staging (not delivered), the picks are undone
+        const per = new Map<number, { got: number; short: number; taskId: number }>();
+        for (const l of await storedLines()) {
+          const p = per.get(Number(l.taskLineId)) ?? { got: 0, short: 0, taskId: Number(l.taskId) };
+          p.got += Number(l.pickedQty ?? l.qty);
+          p.short += Number(l.qty) - Number(l.pickedQty ?? l.qty);
+          per.set(Number(l.taskLineId), p);
+        }
+        const undone = await bulkChange(tenant, {
+          table: 'outbound_task_line', values: ['got', 'short'],
+          set: 'picked_qty = picked_qty - v.got, short_qty = short_qty - v.short', guard: 't.picked_qty - t.delivered_qty >= v.got and t.short_qty >= v.short',
+        }, [...per.entries()].map(([id, p]) => [id, p.got, p.short]));
+        if (undone.size !== per.size) {
+          const taskIds = [...new Set([...per.values()].map((p) => p.taskId))];
+          const notes = (await tenant.select('deliveryNote').select('docNo').where('taskId', 'in', taskIds).where('status', 'in', ['posted', 'signed']).orderBy('id').limit(3).execute()) as Row[];
+          throw bizError('OUTBOUND_PICK_DELIVERED_4169', { docNo: String(doc.docNo), notes: notes.map((n) => String(n.docNo)).join('、') || '—' }, { id: Number(doc.id) });
+        }
+        await refreshAll(ctx, tenant, [...per.values()].map((p) => p.taskId));
+        await reverseMoves();
       },
     },
   },
