@@ -323,5 +323,14 @@ describe('order → plan → task → picking → delivery note', () => {
     expect(denied.msg).toMatch(/权限/);
     expect((await t.call('oms', OT.cancel, { id: f.taskId }, viewer)).code).toBe(denied.code);
     expect((await ok(t.call('oms', OT.get, { id: f.taskId }, admin))).status).toBe('open');
+    // a clerk who may make picking orders but not finish them cannot finish one by saving with post
+    const maker = await ok(t.call('cdm', '013303', { name: '拣货制单', rights: ['entrepot.pickingList', 'entrepot.pickingOrderDetail', 'entrepot.pickingOrder.edit'] }, admin));
+    await ok(t.call('cdm', '013403', { userName: 'ckmaker', password: 'secret-111', roleIds: [maker.id], warehouseId: wh }, admin));
+    const clerk = await t.login('demo', 'ckmaker', 'secret-111');
+    const posting = await t.call('oms', PK.save, { taskIds: [f.taskId], post: true }, clerk);
+    expect(posting).toMatchObject({ code: 'COMMON_NO_RIGHT_4003', msg: '无权限执行“拣货完成拣货单”，请联系管理员授权' });
+    expect((await ok(t.call('oms', OT.get, { id: f.taskId }, admin))).status).toBe('open');
+    const draft = await ok(t.call('oms', PK.save, { taskIds: [f.taskId] }, clerk));
+    expect(draft.status).toBe('draft');
   });
 });
