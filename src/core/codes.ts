@@ -144,6 +144,7 @@ export const BUSINESS_CODES = {
   OUTBOUND_DELIVER_NOTHING_4166: '出库任务 {docNo} 没有已拣货未发货的商品',
   OUTBOUND_SHIP_COMPLETE_4167: '客户要求整单发货：销售订单 {docNo} 第 {line} 行商品 {code} 订购 {ordered}，已发货 {shipped}，本次 {qty}，尚欠 {left}，不能部分发货',
   OUTBOUND_REVERSE_CLOSED_4168: '销售订单 {docNo} 已关闭（欠货已取消），不能作废其送货单 {note}',
+  OUTBOUND_TASK_OPEN_4170: '出库任务 {docNo} 还有已拣未发的货物 {staged}，或有未完成的拣货单 {pickings}：请先发货或作废拣货单，再关闭任务',
   OUTBOUND_PICK_DELIVERED_4169: '拣货单 {docNo} 拣出的货物已有发货（送货单 {notes}），请先作废送货单再作废拣货单',
   // the document engine (src/server/documents): refusals every document type shares
   DOCUMENT_STATUS_4131: '{doc} {docNo} 当前状态为“{status}”，不能{action}',

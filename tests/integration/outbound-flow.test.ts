@@ -240,6 +240,27 @@ describe('order → plan → task → picking → delivery note', () => {
     await agree(p.id, 2, 0);
   });
 
+  it('closes a task whose rest will not come: the rest goes back to the order, which can then be closed and its reservation released', async () => {
+    const p = await product();
+    await stockAt(p.id, loc['C-01-01-1']!, 3);
+    const f = await orderToTask(await client('keep'), [{ productId: p.id, qty: 3 }]);
+    const pk = await ok(t.call('oms', PK.save, { taskIds: [f.taskId] }, admin));
+    const g = await ok(t.call('oms', PK.get, { id: pk.id }, admin));
+    await ok(t.call('oms', PK.save, { id: pk.id, version: g.version, lines: g.lines.map((l: any) => ({ taskLineId: l.taskLineId, qty: l.qty, suggestedLocationId: l.suggestedLocationId, pickedQty: 2 })), post: true }, admin));
+    // picked but not shipped: the task cannot be closed yet
+    const early = await t.call('oms', '021313', { id: f.taskId }, admin);
+    expect(early.code).toBe('OUTBOUND_TASK_OPEN_4170');
+    expect(early.msg).toContain('还有已拣未发的货物 2');
+    await ok(t.call('oms', DN.save, { taskId: f.taskId, post: true }, admin));
+    expect((await t.call('oms', '020907', { id: f.orderId }, admin)).code).toBe('SALES_OPEN_PLANS_4148');
+    const closed = await ok(t.call('oms', '021313', { id: f.taskId }, admin));
+    expect(closed).toMatchObject({ status: 'done', releasedQty: 1 });
+    expect((await ok(t.call('oms', DP.get, { id: f.planId }, admin))).status).toBe('done');
+    await agree(p.id, 1, 1);
+    expect((await ok(t.call('oms', '020907', { id: f.orderId }, admin))).status).toBe('closed');
+    await agree(p.id, 1, 0);
+  });
+
   it('applies the client\'s back-order policy: ship only complete refuses a short delivery; cancel the rest closes the order', async () => {
     const p = await product();
     await stockAt(p.id, loc['C-01-01-1']!, 4);

@@ -11,7 +11,8 @@ import { sql } from 'kysely';
 import { splitUnits } from '../../../core/stock-units.ts';
 import { bizError } from '../../http/errors.ts';
 import { refusal, text, type Row } from '../../domain/procurement/common.ts';
-import { DELIVERABLE_TASK, OT_PREFIX, OT_STATUS, OT_TITLE, openPickingsOf } from '../../domain/outbound/task.ts';
+import { bulkChange } from '../../domain/outbound/bulk.ts';
+import { DELIVERABLE_TASK, OT_PREFIX, OT_STATUS, OT_TITLE, openPickingsOf, refreshTasks } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
 
@@ -128,6 +129,33 @@ export const outboundTask = defineDocument({
         const plan = (await tenant.select('deliveryPlan').select(['id', 'docNo']).where('id', '=', Number(doc.planId)).executeTakeFirstOrThrow()) as Row;
         await ctx.audit({ action: 'state', entity: 'deliveryPlan', recordId: Number(plan.id), recordLabel: String(plan.docNo), changes: [{ field: 'status', title: '状态', from: PLAN_STATUS.confirmed, to: PLAN_STATUS.draft }, { field: 'taskId', title: OT_TITLE, from: String(doc.docNo), to: '已作废' }] }, db);
         return { planId: Number(plan.id), planDocNo: String(plan.docNo), planStatus: 'draft' };
+      },
+    },
+    close: {
+      // the client takes no more of it (a short pick that will not be found): the rest goes back to the order
+      label: '关闭', from: ['picking', 'picked'], to: 'done', danger: true, overlay: true,
+      confirm: '确定关闭出库任务“{docNo}”？未拣货的数量不再出库，退回销售订单（可另作发货计划，或关闭订单释放预留）。',
+      onlyWhen: { picking: { pickingQty: 0 }, picked: { pickingQty: 0 } },
+      async before({ tenant, doc, version }) {
+        if (!['picking', 'picked'].includes(String(doc.status)) || (version !== undefined && Number(doc.version) !== version)) return;
+        const pickings = await openPickingsOf(tenant, Number(doc.id));
+        if (Number(doc.pickedQty) !== Number(doc.deliveredQty) || pickings.length) {
+          throw bizError('OUTBOUND_TASK_OPEN_4170', { docNo: String(doc.docNo), staged: Number(doc.pickedQty) - Number(doc.deliveredQty), pickings: pickings.join('、') || '无' }, { id: Number(doc.id), pickings });
+        }
+        // the plan row first, as the plan's own transitions lock it
+        await tenant.update('deliveryPlan').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(doc.planId)).execute();
+      },
+      async run({ ctx, tenant, doc, audit }) {
+        const tls = (await tenant.select('outboundTaskLine').select(['orderLineId', 'qty', 'deliveredQty']).where('taskId', '=', Number(doc.id)).execute()) as Row[];
+        const back = new Map<number, number>();
+        for (const l of tls) back.set(Number(l.orderLineId), (back.get(Number(l.orderLineId)) ?? 0) + Number(l.qty) - Number(l.deliveredQty));
+        const rows = [...back.entries()].filter(([, q]) => q > 0) as Array<[number, number]>;
+        const given = await bulkChange(tenant, { table: 'sales_order_line', values: ['q'], set: 'planned_qty = planned_qty - v.q', guard: 't.planned_qty >= v.q' }, rows);
+        if (given.size !== rows.length) throw new Error(`outbound task ${String(doc.id)}: an order line has less planned than the task`);
+        await refreshTasks(ctx, tenant, [Number(doc.id)], true);
+        const releasedQty = rows.reduce((n, [, q]) => n + q, 0);
+        audit.push({ field: 'releasedQty', title: '退回订单数量', from: null, to: releasedQty });
+        return { releasedQty };
       },
     },
   },
