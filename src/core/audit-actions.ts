@@ -17,6 +17,9 @@ export const AUDIT_ACTION_LABELS = {
   unload: '拆柜完成',
   repeal: '撤销',
   reopen: '重新打开',
+  // the outbound floor: a task given to a warehouse worker, a delivery signed for by the client
+  assign: '分派',
+  sign: '签收',
   // a price or credit bound passed by someone holding the right to (sales orders)
   override: '超限放行',
   // a confirmed sales order's line changed (quantity, price, discount) with a reason

@@ -142,6 +142,17 @@ export const BUSINESS_CODES = {
   SALES_PRESALE_OVER_4149: '商品 {code} 预售超出预计到货：本单需要 {qty}，可用 {available}，预计到货 {incoming}，已预售 {presold}，还可预售 {left}',
   SALES_CHANGE_QTY_4151: '销售订单 {docNo} 第 {line} 行商品 {code} 的数量不能改为 {qty}：已发货 {shipped}，发货计划已占用 {planned}',
   SALES_PRESALE_PLAN_4150: '商品 {code} 超出预售计划“{plan}”的预售数量：计划 {planQty}，已预售 {sold}，本单 {qty}',
+  // the outbound floor: outbound tasks, picking orders, delivery notes (issue 14)
+  OUTBOUND_TASK_BUSY_4161: '出库任务 {docNo} 已拣货 {picked}，或有未完成的拣货单 {pickings}，不能作废',
+  OUTBOUND_PICK_OVER_4162: '出库任务 {docNo} 第 {line} 行商品 {code} 拣货数量超出：计划 {qty}，已拣 {picked}，拣货中 {picking}，本次 {ask}，最多还可拣 {left}',
+  OUTBOUND_PICK_NOTHING_4163: '所选出库任务 {tasks} 没有待拣货的商品',
+  OUTBOUND_WAVE_WAREHOUSE_4164: '一张拣货单只能包含同一仓库的待拣货出库任务：{tasks} 不属于仓库 {warehouse} 或不是待拣货状态',
+  OUTBOUND_DELIVER_OVER_4165: '出库任务 {docNo} 第 {line} 行商品 {code} 发货数量超出已拣未发数量：已拣 {picked}，已发 {delivered}，本次 {qty}，最多还可发 {left}',
+  OUTBOUND_DELIVER_NOTHING_4166: '出库任务 {docNo} 没有已拣货未发货的商品',
+  OUTBOUND_SHIP_COMPLETE_4167: '客户要求整单发货：销售订单 {docNo} 第 {line} 行商品 {code} 订购 {ordered}，已发货 {shipped}，本次 {qty}，尚欠 {left}，不能部分发货',
+  OUTBOUND_REVERSE_CLOSED_4168: '销售订单 {docNo} 已关闭（欠货已取消），不能作废其送货单 {note}',
+  OUTBOUND_TASK_OPEN_4170: '出库任务 {docNo} 还有已拣未发的货物 {staged}，或有未完成的拣货单 {pickings}：请先发货或作废拣货单，再关闭任务',
+  OUTBOUND_PICK_DELIVERED_4169: '拣货单 {docNo} 拣出的货物已有发货（送货单 {notes}），请先作废送货单再作废拣货单',
   // the document engine (src/server/documents): refusals every document type shares
   DOCUMENT_STATUS_4131: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   DOCUMENT_NOT_FOUND_4132: '没有找到单号为 {docNo} 的单据',

@@ -12,6 +12,7 @@ export const COMPANY_FLAGS = {
   ipWhitelist: '启用 IP 白名单',
   priceLimit: '销售价受上下限约束',
   creditCheck: '销售订单检查信用额度',
+  creditCheckOnDelivery: '发货时再次检查信用额度',
   locationRequired: '出入库必须指定库位',
   testCompany: '测试公司',
 } as const;

@@ -118,6 +118,15 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   const soLine = (await ok('oms', '020902', { id: so.id })).lines[0];
   const dp = await ok('oms', '020703', { orderId: so.id, transportMode: 'truck', lines: [{ orderLineId: soLine.id, qty: 1 }] });
   const take = await ok('oms', '024203', { warehouseId: wh, productCodes: 'KPP1' });
+  // the outbound floor: a second order's plan confirmed (its task), picked and shipped
+  const so2 = await ok('oms', '020903', { clientId: client.id, warehouseId: wh, lines: [{ productId: product.id, qty: 1 }] });
+  await ok('oms', '020905', { id: so2.id, version: so2.version });
+  const so2Line = (await ok('oms', '020902', { id: so2.id })).lines[0];
+  const dp2 = await ok('oms', '020703', { orderId: so2.id, lines: [{ orderLineId: so2Line.id, qty: 1 }] });
+  const ot = await ok('oms', '020705', { id: dp2.id, version: dp2.version });
+  await ok('oms', '021307', { id: ot.taskId, assigneeId: staff.id });
+  const pk = await ok('oms', '024003', { taskIds: [ot.taskId], pickerId: staff.id, post: true });
+  const dn = await ok('oms', '024103', { taskId: ot.taskId, post: true });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -135,6 +144,9 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'returnPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ret.docNo, supplierId: supplier.id, warehouseId: wh, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'salesOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: so.docNo, clientId: client.id, salesmanId: staff.id, warehouseId: wh, status: 'confirmed', dateFrom: '2020-01-01', dateTo: day }],
     'deliveryPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dp.docNo, orderId: so.id, clientId: client.id, warehouseId: wh, transportMode: 'truck', status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
+    'outboundTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ot.taskDocNo, orderId: so2.id, planId: dp2.id, clientId: client.id, warehouseId: wh, assigneeId: staff.id, status: 'done', dateFrom: '2020-01-01', dateTo: day }, { page: 1, pageSize: 5, toDeliver: true }],
+    'pickingOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pk.docNo, warehouseId: wh, taskId: ot.taskId, pickerId: staff.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'deliveryNote.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dn.docNo, taskId: ot.taskId, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
     'report.purchase': ['supplier', 'product', 'month'].flatMap((groupBy) => [

@@ -272,7 +272,8 @@ describe('outbound plans (发货计划) of confirmed sales orders', () => {
     expect(JSON.stringify(chain)).toContain(so.docNo);
     // what the screens' 关联单据 and /docRelate ask: the chain by number, from either end
     const byNumber = await ok(t.call('oms', '025001', { docNo: so.docNo }, admin));
-    expect(byNumber.list.map((r: any) => r.number)).toEqual([so.docNo, plan.docNo]);
+    // confirming the plan gave the warehouse its outbound task (issue 14)
+    expect(byNumber.list.map((r: any) => r.number)).toEqual([so.docNo, plan.docNo, expect.stringMatching(/^OT\d{12}$/)]);
 
     await ok(t.call('oms', DP.cancel, { id: plan.id }, admin));
     expect((await ok(t.call('oms', DP.plannable, { orderId: so.id }, admin))).lines.map((l: any) => l.leftQty)).toEqual([20, 24]);

@@ -293,8 +293,8 @@ describe('role members and the department tree', () => {
     const tree = await ok(t.call('cdm', '012909', undefined, clerk));
     const shape = (nodes: any[]): unknown => nodes.map((n) => [n.code, n.staffCount, shape(n.children)]);
     expect(shape(tree)).toEqual([
-      // the seed's D02 采购部 (采购员小王) and D03 销售部 (销售员小李) under D01 总经办
-      ['D01', 1, [['D02', 1, [['D04', 2, []]]], ['D03', 1, []]]],
+      // the seed's D02 采购部 (采购员小王), D03 销售部 (销售员小李) and D05 仓储部 (仓管员小张) under D01 总经办
+      ['D01', 1, [['D02', 1, [['D04', 2, []]]], ['D03', 1, []], ['D05', 1, []]]],
       ['D00', 0, []],
     ]);
     expect(tree[0]).toMatchObject({ key: tree[0].id, value: tree[0].id, title: '总经办', parentId: null });

@@ -1,6 +1,6 @@
 // The demo company's sales data (part of the walkable demo, seed-demo-walk.ts): sale prices for the demo
 // products on the standard sale list (SP01), a second client, and sales orders in each reachable state —
-// a draft, and a confirmed order whose stock is committed — written through the server's own endpoints
+// a draft, and a confirmed order whose stock is committed, with a draft outbound plan of it — written through the server's own endpoints
 // as the demo admin, like the rest of the walk.
 type Row = Record<string, any>;
 type Call = (family: 'cdm' | 'oms', code: string, body: Row) => Promise<Row>;
@@ -24,4 +24,7 @@ export async function seedDemoSales(call: Call, warehouseId: number, productIds:
   // 已确认: its stock committed (the inventory shows it reserved).
   const confirmed = await order(shanghai, [['DM-1001', 500], ['DM-2001', 12]], '演示：已确认，库存已预留');
   await call('oms', '020905', { id: confirmed.id, version: confirmed.version });
+  // 发货计划 (草稿) of all of it: confirming it gives the warehouse its outbound task (the outbound floor's walk starts here).
+  const lines = (await call('oms', '020902', { id: confirmed.id })).lines as Row[];
+  await call('oms', '020703', { orderId: confirmed.id, transportMode: 'truck', carrier: '顺丰物流', remark: '演示：草稿，确认后生成出库任务', lines: lines.map((l) => ({ orderLineId: l.id, qty: l.qty })) });
 }

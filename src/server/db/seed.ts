@@ -13,6 +13,25 @@ export const CLERK_RIGHTS = [
   'procurement.purchaseOrder.edit',
   'procurement.purchaseOrder.confirm',
 ];
+/** The demo warehouse keeper's role 仓管员: the outbound floor (tasks, picking, delivery notes), the document chain and stock lookup. */
+export const STORE_RIGHTS = [
+  'entrepot.outboundTask',
+  'entrepot.outboundTaskDetail',
+  'entrepot.outboundTask.assign',
+  'entrepot.outboundTask.cancel',
+  'entrepot.pickingList',
+  'entrepot.pickingOrderDetail',
+  'entrepot.pickingOrderDetailNew',
+  'entrepot.pickingOrder.edit',
+  'entrepot.pickingOrder.post',
+  'entrepot.deliverGoodsList',
+  'entrepot.deliverGoods.add',
+  'entrepot.deliverGoodsDetail',
+  'entrepot.deliverGoods.edit',
+  'entrepot.deliverGoods.post',
+  'docRelate',
+  'commodity.inventory',
+];
 /** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, repeals of sales documents, stock lookup — no override of price or credit bounds. */
 export const SALES_RIGHTS = [
   'market.client',
@@ -120,6 +139,10 @@ export async function seedIfEmpty(db: DB, dialect: Dialect): Promise<boolean> {
     const salesStaff = await insertId(trx, 'staff', { ...s, code: 'E003', name: '销售员小李', departmentId: saleDept, enabled: 1 });
     const salesRole = await insertId(trx, 'role', { ...s, name: '销售员', allRights: 0, rights: JSON.stringify(SALES_RIGHTS) });
     await insertId(trx, 'account', { ...s, userName: 'sales', staffId: salesStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([salesRole]), warehouseId: wh.id });
+    const storeDept = await insertId(trx, 'department', { ...s, code: 'D05', name: '仓储部', sort: 4, parentId: top.id });
+    const storeStaff = await insertId(trx, 'staff', { ...s, code: 'E004', name: '仓管员小张', departmentId: storeDept, enabled: 1 });
+    const storeRole = await insertId(trx, 'role', { ...s, name: '仓管员', allRights: 0, rights: JSON.stringify(STORE_RIGHTS) });
+    await insertId(trx, 'account', { ...s, userName: 'store', staffId: storeStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([storeRole]), warehouseId: wh.id });
     await insertId(trx, 'supplier', { ...s, code: 'S001', name: '宁波华东五金制品厂', contact: '陈经理', phone: '0574-88886666', paymentDays: 30, enabled: 1 });
     await insertId(trx, 'client', { ...s, code: 'C001', name: '杭州百货贸易公司', contact: '李小姐', phone: '0571-86668888', creditLimit: 5_000_000, enabled: 1 });
     await seedSettings(trx, demo.companyId);

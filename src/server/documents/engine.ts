@@ -235,6 +235,10 @@ export class DocumentType {
     await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named });
     const labels = await this.checkReferences(ctx, header, lines, lineAt, verified);
     const then = this.def.saveThen && input[this.def.saveThen.flag] === true ? this.def.saveThen.transition : undefined;
+    // saving and posting at once needs the posting's right too (the save's code checks only its own)
+    if (then && !mayUse(ctx, this.transitionRight(then, this.def.transitions[then]!))) {
+      throw bizError('COMMON_NO_RIGHT_4003', { name: `${this.def.transitions[then]!.label}${this.def.title}` });
+    }
     Object.assign(header, extra);
     const before = input.id !== undefined ? ((await ctx.tenant.select(this.def.table).selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined) : undefined;
     const now = new Date().toISOString();
@@ -530,7 +534,8 @@ export class DocumentType {
       const link = (cur.t.def.links ?? []).find((l) => cur.r[cur.t.header.find((f) => f.name === l.field)!.column] != null && types.has(l.type));
       if (!link) break;
       const st = types.get(link.type)!;
-      const sr = (await ctx.tenant.select(st.def.table).select(['id', 'docNo', 'status']).where('id', '=', Number(cur.r[cur.t.header.find((f) => f.name === link.field)!.column])).executeTakeFirst()) as Row | undefined;
+      // the whole row: its own links lead further up (task → plan → order)
+      const sr = (await ctx.tenant.select(st.def.table).selectAll().where('id', '=', Number(cur.r[cur.t.header.find((f) => f.name === link.field)!.column])).executeTakeFirst()) as Row | undefined;
       if (!sr) break;
       ups.unshift({ t: st, r: sr });
       cur = { t: st, r: sr };

@@ -72,5 +72,12 @@ async function syncTables(db: Kysely<any>, dialect: Dialect, defs: DocumentDefin
     } else {
       for (const [c, type] of lineCols) if (!haveLines.has(c)) await db.schema.alterTable(lines).addColumn(c, type as any).execute();
     }
+    // the definition's own indexes (lookups by a source document), made once
+    for (const [table, list] of [[header, def.indexes ?? []], [lines, def.lines.indexes ?? []]] as const) {
+      for (const cols of list) {
+        const columns = ['company_id', ...cols.map((c) => snake(c))];
+        await db.schema.createIndex(`${table}_${columns.join('_')}_ix`).ifNotExists().on(table).columns(columns).execute();
+      }
+    }
   }
 }

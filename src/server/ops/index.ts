@@ -10,6 +10,7 @@ import { commodityExtraOps } from './commodity-extra-ops.ts';
 import { inboundOps } from './inbound-ops.ts';
 import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
+import { outboundOps } from './outbound-ops.ts';
 import { priceMatrixOps } from './price-matrix-ops.ts';
 import { priceQueryOps } from './price-query-ops.ts';
 import { procurementOps } from './procurement-ops.ts';
@@ -44,6 +45,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...invoiceOps(deps),
     ...purchaseReturnOps(deps),
     ...salesOps(deps),
+    ...outboundOps(deps),
     ...commodityExtraOps(deps),
     ...productDetailOps(deps),
     ...priceMatrixOps(deps),

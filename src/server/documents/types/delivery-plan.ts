@@ -13,6 +13,7 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { text, type Row } from '../../domain/procurement/common.ts';
 import { lineQty } from '../../domain/procurement/purchase-order.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
+import { cancelTaskOfPlan, createOutboundTask } from '../../domain/outbound/task.ts';
 import { defineDocument } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
 
@@ -215,14 +216,20 @@ export const deliveryPlan = defineDocument({
     confirm: {
       label: '确认', from: ['draft'], to: 'confirmed', right: 'market.deliveryPlan.confirm', stamp: 'confirmed', overlay: true,
       confirm: '确定确认发货计划“{docNo}”？确认后仓库按计划出库。',
-      async run({ tenant, doc }) {
+      // the warehouse's outbound task is made in the same transaction (one per plan: a plan ships from one warehouse)
+      async run({ ctx, db, tenant, doc }) {
         await claimOrder(tenant, Number(doc.orderId), '确认发货计划');
+        const task = await createOutboundTask(ctx, db, tenant, doc);
+        return { taskId: task.id, taskDocNo: task.docNo };
       },
     },
     cancel: {
       label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', right: 'market.deliveryPlan.confirm', stamp: 'cancelled', danger: true, overlay: true,
-      confirm: '确定作废发货计划“{docNo}”？计划数量退回销售订单。',
-      run: ({ tenant, doc }) => releaseLines(tenant, Number(doc.id)),
+      confirm: '确定作废发货计划“{docNo}”？计划数量退回销售订单，未拣货的出库任务一并作废。',
+      async run({ ctx, db, tenant, doc, from }) {
+        if (from === 'confirmed') await cancelTaskOfPlan(ctx, db, tenant, doc);
+        await releaseLines(tenant, Number(doc.id));
+      },
     },
   },
   links: [{ field: 'orderId', type: 'salesOrder' }],

@@ -1,8 +1,11 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
+import { deliveryNote } from './delivery-note.ts';
 import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
 import { inboundTask } from './inbound-task.ts';
+import { outboundTask } from './outbound-task.ts';
+import { pickingOrder } from './picking-order.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
@@ -14,4 +17,5 @@ import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
+  outboundTask, pickingOrder, deliveryNote,
 ];

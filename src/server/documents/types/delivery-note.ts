@@ -1,0 +1,377 @@
+// 送货单 / 发货单 (delivery note) on the document engine (issue 14; oms 024101–024120): the goods of one
+// outbound task that were picked and not yet delivered leave the warehouse. draft → posted (已发货) →
+// signed (已签收: proof of delivery — signed by, date, a photo uploaded through 980107); cancelled from draft,
+// or from posted (the reversal) while no later document depends on it.
+// Posting, in one transaction, in the lock order order → order lines → task lines → task → plan → stock
+// (picking takes task lines → stock too, so the two never wait on each other in a cycle):
+// - the order row is claimed while it can ship (confirmed / partly shipped);
+// - the client's back-order policy (the order keeps the client's, see sales-order.ts): `complete` refuses a
+//   note that leaves any order line short; `keep` leaves the rest open; `cancel` ends the rest: when the
+//   task has nothing else picked or being picked, its open quantities go back to the order (plannedQty),
+//   the task is done, and when no other plan of the order is open the order's remaining reservation is
+//   released and the order closed (shipped when nothing is left);
+// - order lines: shippedQty up, plannedQty and reservedQty down by what ships (guarded updates);
+// - task lines: deliveredQty up, never above pickedQty (the guard two clerks posting notes for the same
+//   picked goods meet: one of them is refused);
+// - the ledger: from the staging location, qty −q and committed −q on the product × warehouse (the goods
+//   and the order's reservation leave together);
+// - the order moves to partly shipped / shipped, the plan to done when its task is done.
+// The reversal undoes each step (the ledger by reversing the note's moves), refused when the posting
+// closed the rest of the order (policy `cancel`) — the order is closed then — and, once sales invoices
+// exist, when one is matched against the note.
+// Credit: with the company switch 发货时再次检查信用额度 (flags.creditCheckOnDelivery) posting checks the client's
+// credit limit again (creditAtDelivery below).
+import Decimal from 'decimal.js';
+import { sql } from 'kysely';
+import { parseFlags } from '../../../core/flags.ts';
+import { holdsRight } from '../../auth/caller.ts';
+import { isSqlite, runSql } from '../../db/raw-sql.ts';
+import type { CallContext } from '../../catalog/context.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import { bizError, validationError, type FieldError } from '../../http/errors.ts';
+import { statusError, text, today, type Row } from '../../domain/procurement/common.ts';
+import { bulkChange } from '../../domain/outbound/bulk.ts';
+import { stagingLocation } from '../../domain/outbound/staging.ts';
+import { DELIVERABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
+import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
+import { defineDocument, type TransitionRun } from '../definition.ts';
+import { OVERRIDE_RIGHT } from './sales-order.ts';
+
+export const DN_TITLE = '送货单';
+const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
+const ORDER_STATUS: Record<string, string> = { draft: '草稿', confirmed: '已确认', partlyShipped: '部分发货', shipped: '已发货', closed: '已关闭', cancelled: '已作废' };
+
+async function claimOrder(tenant: Tenant, orderId: number, from: string[], action: string): Promise<Row> {
+  const row = (await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', from)
+    .returning(['id', 'docNo', 'status', 'backOrderPolicy', 'warehouseId']).executeTakeFirst()) as Row | undefined;
+  if (row) return row;
+  const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
+  throw statusError('销售订单', ORDER_STATUS, doc, action);
+}
+
+/** Quantities of the note per order line and per task line. */
+function perLine(lines: Row[]) {
+  const order = new Map<number, number>();
+  const task = new Map<number, number>();
+  for (const l of lines) {
+    order.set(Number(l.orderLineId), (order.get(Number(l.orderLineId)) ?? 0) + Number(l.qty));
+    task.set(Number(l.taskLineId), (task.get(Number(l.taskLineId)) ?? 0) + Number(l.qty));
+  }
+  return { order: [...order.entries()].sort((a, b) => a[0] - b[0]), task: [...task.entries()].sort((a, b) => a[0] - b[0]) };
+}
+
+async function orderLines(tenant: Tenant, orderId: number): Promise<Row[]> {
+  return (await tenant.select('salesOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
+    .select(['salesOrderLine.id', 'salesOrderLine.lineNo', 'salesOrderLine.productId', 'salesOrderLine.qty', 'salesOrderLine.shippedQty', 'salesOrderLine.plannedQty', 'salesOrderLine.reservedQty', 'product.code'])
+    .where('salesOrderLine.orderId', '=', orderId).orderBy('salesOrderLine.id').execute()) as Row[];
+}
+
+/** The order's status and header totals from its lines. */
+async function refreshOrder(tenant: Tenant, orderId: number, closeRest = false): Promise<string> {
+  const ls = await orderLines(tenant, orderId);
+  const shipped = ls.reduce((s, l) => s + Number(l.shippedQty), 0);
+  const reserved = ls.reduce((s, l) => s + Number(l.reservedQty), 0);
+  const complete = ls.every((l) => Number(l.shippedQty) >= Number(l.qty));
+  const status = complete ? 'shipped' : closeRest ? 'closed' : shipped > 0 ? 'partlyShipped' : 'confirmed';
+  const now = new Date().toISOString();
+  await tenant.update('salesOrder').set({ status, shippedQty: shipped, reservedQty: reserved, updatedAt: now, version: sql`${sql.ref('version')} + 1`, ...(status === 'closed' ? { closedAt: now } : {}) })
+    .where('id', '=', orderId).execute();
+  return status;
+}
+
+async function post(t: TransitionRun) {
+  const { ctx, tenant, doc } = t;
+  const lines = await t.storedLines();
+  const orderId = Number(doc.orderId);
+  const order = await claimOrder(tenant, orderId, ['confirmed', 'partlyShipped'], '发货');
+  await creditAtDelivery(t, orderId);
+  const { order: byOrderLine, task: byTaskLine } = perLine(lines);
+  const ols = await orderLines(tenant, orderId);
+  const policy = String(order.backOrderPolicy ?? 'keep');
+  if (policy === 'complete') {
+    const mine = new Map(byOrderLine);
+    for (const ol of ols) {
+      const q = mine.get(Number(ol.id)) ?? 0;
+      const left = Number(ol.qty) - Number(ol.shippedQty) - q;
+      if (left > 0) {
+        throw bizError('OUTBOUND_SHIP_COMPLETE_4167', { docNo: String(order.docNo), line: Number(ol.lineNo), code: String(ol.code), ordered: Number(ol.qty), shipped: Number(ol.shippedQty), qty: q, left },
+          { orderLineId: Number(ol.id), left });
+      }
+    }
+  }
+  const shipped = await bulkChange(tenant, {
+    table: 'sales_order_line', values: ['q'], set: 'shipped_qty = shipped_qty + v.q, planned_qty = planned_qty - v.q, reserved_qty = reserved_qty - v.q',
+    // (the lines are the note's own: its save checked they are the task's, and the task's are the order's)
+    guard: 't.planned_qty >= v.q and t.reserved_qty >= v.q and t.shipped_qty + v.q <= t.qty',
+  }, byOrderLine);
+  if (shipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line cannot ship its quantity`);
+  const delivered = await bulkChange(tenant, {
+    table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty + v.q', guard: 't.delivered_qty + v.q <= t.picked_qty',
+  }, byTaskLine);
+  if (delivered.size !== byTaskLine.length) {
+    const [taskLineId, q] = byTaskLine.find(([id]) => !delivered.has(id))!;
+    throw await overDelivered(tenant, Number(doc.taskId), taskLineId, q);
+  }
+  // the back-order policy `cancel`: the rest of the task ends here (when nothing else of it is picked or being picked)
+  let closedRest = false;
+  if (policy === 'cancel') {
+    const tls = (await tenant.select('outboundTaskLine').select(['id', 'orderLineId', 'qty', 'pickingQty', 'pickedQty', 'deliveredQty']).where('taskId', '=', Number(doc.taskId)).orderBy('id').execute()) as Row[];
+    const idle = tls.every((l) => Number(l.pickingQty) === 0 && Number(l.pickedQty) === Number(l.deliveredQty));
+    if (idle) {
+      closedRest = true;
+      const back = new Map<number, number>();
+      for (const l of tls) back.set(Number(l.orderLineId), (back.get(Number(l.orderLineId)) ?? 0) + Number(l.qty) - Number(l.deliveredQty));
+      for (const [orderLineId, q] of [...back.entries()].sort((a, b) => a[0] - b[0])) {
+        if (q > 0) await tenant.update('salesOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} - ${q}` }).where('id', '=', orderLineId).where('plannedQty', '>=', q).execute();
+      }
+    }
+  }
+  const task = await refreshTask(ctx, tenant, Number(doc.taskId), closedRest);
+  const warehouseId = Number(doc.warehouseId);
+  const staging = await stagingLocation(tenant, warehouseId, ctx.caller!.accountId);
+  await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, locationId: staging, qty: -Number(l.qty), committed: -Number(l.qty), kind: 'ship' as const, docLine: Number(l.lineNo) })));
+  let orderStatus: string;
+  if (closedRest) {
+    const open = (await tenant.select('deliveryPlan').select('id').where('orderId', '=', orderId).where('status', 'in', ['draft', 'confirmed']).limit(1).executeTakeFirst()) as Row | undefined;
+    if (!open) {
+      // nothing else will ship: what the order still holds is released
+      const held = (await orderLines(tenant, orderId)).filter((l) => Number(l.reservedQty) > 0);
+      await t.postMoves(held.map((l) => ({ productId: Number(l.productId), warehouseId: Number(order.warehouseId), committed: -Number(l.reservedQty), kind: 'release' as const, docLine: null })));
+      if (held.length) await tenant.update('salesOrderLine').set({ reservedQty: 0 }).where('orderId', '=', orderId).execute();
+      orderStatus = await refreshOrder(tenant, orderId, true);
+    } else orderStatus = await refreshOrder(tenant, orderId);
+    await tenant.update('deliveryNote').set({ closedRest: 1 }).where('id', '=', Number(doc.id)).execute();
+    t.audit.push({ field: 'backOrder', title: '欠货处理', from: null, to: '取消欠货：出库任务余量不再发货' });
+  } else orderStatus = await refreshOrder(tenant, orderId);
+  return { orderStatus, orderStatusText: ORDER_STATUS[orderStatus] ?? orderStatus, taskStatus: task.status, closedRest };
+}
+
+/**
+ * The company's switch 发货时再次检查信用额度: the client's open orders (as the confirmation counts them,
+ * this one included) against its credit limit now — a limit lowered, or orders passed by override since
+ * this one was confirmed, stop the goods at the door; the override right passes, written to the audit trail.
+ */
+async function creditAtDelivery(t: TransitionRun, orderId: number) {
+  const { ctx, tenant } = t;
+  const company = (await t.db.selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+  if (!parseFlags(company?.flags).creditCheckOnDelivery) return;
+  const order = (await tenant.select('salesOrder').select(['clientId', 'docNo']).where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
+  if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [tenant.companyId, Number(order.clientId)]);
+  const client = (await tenant.select('client').select(['id', 'name', 'creditLimit']).where('id', '=', Number(order.clientId)).executeTakeFirstOrThrow()) as Row;
+  const limit = Number(client.creditLimit ?? 0);
+  if (!(limit > 0)) return;
+  const sums = (await tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
+    .where('clientId', '=', Number(client.id)).where('status', 'in', ['confirmed', 'partlyShipped', 'shipped']).where('id', '!=', orderId).executeTakeFirst()) as Row | undefined;
+  const mine = (await tenant.select('salesOrder').select('totalAmountBase').where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
+  const open = Number(sums?.open ?? 0);
+  const amount = Number(mine.totalAmountBase ?? 0);
+  if (open + amount <= limit) return;
+  const cents = (v: number) => new Decimal(v).div(100).toFixed(2);
+  const figures = { name: String(client.name), limit: cents(limit), open: cents(open), amount: cents(amount), total: cents(open + amount) };
+  if (!holdsRight(ctx.caller!, OVERRIDE_RIGHT)) throw bizError('SALES_CREDIT_LIMIT_4145', figures, { orderId, clientId: Number(client.id), ...figures });
+  await ctx.audit({
+    action: 'override', entity: 'salesOrder', recordId: orderId, recordLabel: String(order.docNo),
+    changes: [{ field: 'creditLimit', title: '信用额度（发货）', from: `额度 ${figures.limit}`, to: `未结 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
+  }, t.db);
+}
+
+async function overDelivered(tenant: Tenant, taskId: number, taskLineId: number, q: number) {
+  const tl = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
+    .innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+    .select(['outboundTaskLine.lineNo', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'outboundTask.docNo', 'product.code'])
+    .where('outboundTaskLine.id', '=', taskLineId).where('outboundTaskLine.taskId', '=', taskId).executeTakeFirst()) as Row | undefined;
+  if (!tl) return bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务明细' });
+  const left = Math.max(0, Number(tl.pickedQty) - Number(tl.deliveredQty));
+  return bizError('OUTBOUND_DELIVER_OVER_4165', { docNo: String(tl.docNo), line: Number(tl.lineNo), code: String(tl.code), picked: Number(tl.pickedQty), delivered: Number(tl.deliveredQty), qty: q, left },
+    { taskLineId, left });
+}
+
+async function reverse(t: TransitionRun) {
+  const { ctx, tenant, doc } = t;
+  if (Number(doc.closedRest ?? 0) === 1) {
+    throw bizError('OUTBOUND_REVERSE_CLOSED_4168', { docNo: String((await tenant.select('salesOrder').select('docNo').where('id', '=', Number(doc.orderId)).executeTakeFirstOrThrow() as Row).docNo), note: String(doc.docNo) });
+  }
+  const orderId = Number(doc.orderId);
+  await claimOrder(tenant, orderId, ['partlyShipped', 'shipped'], '作废送货单');
+  const lines = await t.storedLines();
+  const { order: byOrderLine, task: byTaskLine } = perLine(lines);
+  const unshipped = await bulkChange(tenant, {
+    table: 'sales_order_line', values: ['q'], set: 'shipped_qty = shipped_qty - v.q, planned_qty = planned_qty + v.q, reserved_qty = reserved_qty + v.q', guard: 't.shipped_qty >= v.q',
+  }, byOrderLine);
+  if (unshipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line shipped less than the note`);
+  const undelivered = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty - v.q', guard: 't.delivered_qty >= v.q' }, byTaskLine);
+  if (undelivered.size !== byTaskLine.length) throw new Error(`delivery note ${String(doc.id)}: a task line delivered less than the note`);
+  await refreshTask(ctx, tenant, Number(doc.taskId));
+  // the goods go back to staging and the order's reservation with them
+  await t.reverseMoves();
+  const orderStatus = await refreshOrder(tenant, orderId);
+  return { orderStatus, orderStatusText: ORDER_STATUS[orderStatus] ?? orderStatus };
+}
+
+/** What the task has picked and not delivered, line by line (a new note's lines). */
+export async function deliverableLines(ctx: CallContext, taskId: number) {
+  const tenant = ctx.tenant;
+  const task = (await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'orderId', 'warehouseId', 'clientId']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
+  if (!task) throw bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务' });
+  const rows = (await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+    .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.qty', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty',
+      'product.code', 'product.name', 'product.unitSmall'])
+    .where('outboundTaskLine.taskId', '=', taskId).orderBy('outboundTaskLine.lineNo').execute()) as Row[];
+  return {
+    taskId, taskDocNo: String(task.docNo), status: String(task.status), deliverable: DELIVERABLE_TASK.includes(String(task.status)),
+    orderId: Number(task.orderId), warehouseId: Number(task.warehouseId), clientId: Number(task.clientId),
+    lines: rows.map((r) => ({
+      taskLineId: Number(r.id), lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), unitSmall: text(r.unitSmall),
+      pickedQty: Number(r.pickedQty), deliveredQty: Number(r.deliveredQty), qty: Math.max(0, Number(r.pickedQty) - Number(r.deliveredQty)),
+    })).filter((l) => l.qty > 0),
+  };
+}
+
+export const deliveryNote = defineDocument({
+  type: 'deliveryNote',
+  title: DN_TITLE,
+  prefix: 'DN',
+  table: 'deliveryNote',
+  managed: true,
+  indexes: [['taskId'], ['orderId']],
+  statuses: { draft: { label: '草稿', color: 'default' }, posted: { label: '已发货', color: 'blue' }, signed: { label: '已签收', color: 'green' }, cancelled: { label: '已作废', color: 'red' } },
+  editable: ['draft'],
+  removable: ['draft'],
+  rights: { read: 'entrepot.deliverGoodsList', edit: 'entrepot.deliverGoods.edit' },
+  header: {
+    taskId: { ...ID, type: 'integer', title: '出库任务', required: true },
+    orderId: { ...ID, type: 'integer', title: '销售订单', readonly: true },
+    clientId: { type: 'reference', resource: 'client', title: '客户', readonly: true },
+    warehouseId: { type: 'reference', resource: 'warehouse', title: '仓库', readonly: true },
+    deliveryDate: { type: 'date', title: '发货日期' },
+    deliveryAddress: { type: 'string', title: '收货地址', maxLength: 200 },
+    carrier: { type: 'string', title: '承运商', maxLength: 100 },
+    vehicleNo: { type: 'string', title: '车牌/柜号', maxLength: 50 },
+    remark: { type: 'string', title: '备注', maxLength: 500 },
+    receiverName: { type: 'string', title: '签收人', maxLength: 50, readonly: true },
+    receivedDate: { type: 'date', title: '签收日期', readonly: true },
+    podMediaId: { type: 'string', title: '签收照片', maxLength: 100, readonly: true },
+    closedRest: { type: 'integer', title: '取消欠货', readonly: true, default: 0 },
+    lineCount: { type: 'integer', title: '明细行数', readonly: true },
+    totalQty: { type: 'integer', title: '发货数量', readonly: true },
+  },
+  lines: {
+    table: 'deliveryNoteLine',
+    parent: 'noteId',
+    max: 2000,
+    fields: {
+      taskLineId: { ...ID, type: 'integer', title: '任务明细', required: true },
+      orderLineId: { ...ID, type: 'integer', title: '订单明细', readonly: true },
+      productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
+      qty: { type: 'integer', title: '发货数量', min: 1, max: MAX_MOVE_QTY },
+      remark: { type: 'string', title: '备注', maxLength: 200 },
+    },
+    reads: { productId: ['specification', 'unitSmall'] },
+  },
+  hooks: {
+    // a note made from a task without lines: everything it has picked and not delivered
+    async prepare(ctx, input) {
+      if (input.id !== undefined || (input.lines !== undefined && input.lines !== null) || !Number.isSafeInteger(input.taskId) || Number(input.taskId) <= 0) return;
+      const d = await deliverableLines(ctx, Number(input.taskId));
+      if (!d.lines.length) throw bizError('OUTBOUND_DELIVER_NOTHING_4166', { docNo: d.taskDocNo }, { taskId: d.taskId });
+      input.lines = d.lines.map((l) => ({ taskLineId: l.taskLineId, qty: l.qty }));
+    },
+    async validate({ ctx, header, lines }) {
+      const tenant = ctx.tenant;
+      const taskId = Number(header.taskId);
+      const d = await deliverableLines(ctx, taskId);
+      if (!d.deliverable) {
+        throw statusError('出库任务', { open: '待拣货', picking: '拣货中', picked: '已拣货', done: '已出库', cancelled: '已作废' }, { id: taskId, docNo: d.taskDocNo, status: d.status }, '发货');
+      }
+      const all = new Map(((await tenant.select('outboundTaskLine').select(['id', 'lineNo', 'orderLineId', 'productId', 'pickedQty', 'deliveredQty']).where('taskId', '=', taskId).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const errors: FieldError[] = [];
+      const sum = new Map<number, number>();
+      lines.forEach((l, i) => {
+        const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
+        const tl = all.get(Number(l.taskLineId));
+        if (!tl) { err('taskLineId', `不是出库任务 ${d.taskDocNo} 的明细`); return; }
+        if (l.qty == null || Number(l.qty) <= 0) { err('qty', '发货数量必须大于 0'); return; }
+        const s = (sum.get(Number(tl.id)) ?? 0) + Number(l.qty);
+        sum.set(Number(tl.id), s);
+        const left = Number(tl.pickedQty) - Number(tl.deliveredQty);
+        if (s > left) { err('qty', `发货数量 ${s} 超过已拣未发数量 ${left}`); return; }
+        l.orderLineId = Number(tl.orderLineId);
+        l.productId = Number(tl.productId);
+      });
+      if (errors.length) throw validationError(errors.slice(0, 200));
+      const order = (await tenant.select('salesOrder').select(['deliveryAddress']).where('id', '=', d.orderId).executeTakeFirst()) as Row | undefined;
+      const plan = (await tenant.select('outboundTask').innerJoin('deliveryPlan', (j) => j.onRef('deliveryPlan.id', '=', 'outboundTask.planId').onRef('deliveryPlan.companyId', '=', 'outboundTask.companyId'))
+        .select(['deliveryPlan.carrier', 'deliveryPlan.vehicleNo']).where('outboundTask.id', '=', taskId).executeTakeFirst()) as Row | undefined;
+      Object.assign(header, { orderId: d.orderId, clientId: d.clientId, warehouseId: d.warehouseId, lineCount: lines.length, totalQty: lines.reduce((s, l) => s + Number(l.qty), 0) });
+      header.deliveryDate ??= today(ctx);
+      header.deliveryAddress ??= order?.deliveryAddress ?? null;
+      header.carrier ??= plan?.carrier ?? null;
+      header.vehicleNo ??= plan?.vehicleNo ?? null;
+    },
+    async present(ctx, docs, lines) {
+      if (!docs.length) return;
+      const tenant = ctx.tenant;
+      const ids = (k: string) => [...new Set(docs.map((d) => Number(d[k])))];
+      const tasks = new Map(((await tenant.select('outboundTask').select(['id', 'docNo']).where('id', 'in', ids('taskId')).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]));
+      const orders = new Map(((await tenant.select('salesOrder').select(['id', 'docNo', 'backOrderPolicy']).where('id', 'in', ids('orderId')).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      for (const d of docs) Object.assign(d, { taskDocNo: tasks.get(Number(d.taskId)) ?? null, orderDocNo: text(orders.get(Number(d.orderId))?.docNo) });
+      if (!lines?.length) return;
+      const ols = new Map(((await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'shippedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const tls = new Map(((await tenant.select('outboundTaskLine').select(['id', 'pickedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.taskLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      for (const l of lines) {
+        const ol = ols.get(Number(l.orderLineId));
+        l.pickedQty = Number(tls.get(Number(l.taskLineId))?.pickedQty ?? 0);
+        Object.assign(l, { orderLineNo: Number(ol?.lineNo), orderedQty: Number(ol?.qty), orderShippedQty: Number(ol?.shippedQty), backOrderQty: Math.max(0, Number(ol?.qty) - Number(ol?.shippedQty)) });
+      }
+    },
+  },
+  transitions: {
+    post: {
+      label: '发货', from: ['draft'], to: 'posted', stamp: 'posted', overlay: true, right: 'entrepot.deliverGoods.post',
+      confirm: '确定发货“{docNo}”？货物从发货暂存区出库，销售订单的预留同时扣减。',
+      run: post,
+    },
+    sign: {
+      label: '签收', from: ['posted'], to: 'signed', stamp: 'signed', right: 'entrepot.deliverGoods.post',
+      input: {
+        properties: {
+          receiverName: { type: 'string', maxLength: 50, title: '签收人' },
+          receivedDate: { type: 'string', format: 'date', title: '签收日期' },
+          podMediaId: { type: 'string', maxLength: 100, title: '签收照片' },
+        },
+        required: ['receiverName'],
+      },
+      async before({ input }) {
+        if (!String(input.receiverName ?? '').trim()) throw validationError([{ field: 'receiverName', message: '请填写签收人' }]);
+        if (input.receivedDate != null && !/^\d{4}-\d{2}-\d{2}$/.test(String(input.receivedDate))) throw validationError([{ field: 'receivedDate', message: '签收日期格式应为 YYYY-MM-DD' }]);
+      },
+      async run({ tenant, doc, input, audit }) {
+        const receiverName = String(input.receiverName).trim();
+        const receivedDate = input.receivedDate == null ? String(doc.updatedAt).slice(0, 10) : String(input.receivedDate);
+        await tenant.update('deliveryNote').set({ receiverName, receivedDate, podMediaId: input.podMediaId == null ? null : String(input.podMediaId) }).where('id', '=', Number(doc.id)).execute();
+        audit.push({ field: 'receiverName', title: '签收人', from: null, to: receiverName }, { field: 'receivedDate', title: '签收日期', from: null, to: receivedDate });
+        return { receiverName, receivedDate };
+      },
+    },
+    cancel: {
+      label: '作废', from: ['draft', 'posted'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true, right: 'entrepot.deliverGoods.post',
+      confirm: '确定作废送货单“{docNo}”？已发货的送货单将冲回：货物回到发货暂存区，销售订单的发货数量与预留恢复。',
+      async run(t) {
+        if (t.from === 'posted') return reverse(t);
+      },
+    },
+  },
+  saveThen: { flag: 'post', transition: 'post' },
+  links: [{ field: 'taskId', type: 'outboundTask' }],
+  names: { taskId: { table: 'outboundTask', column: 'docNo' } },
+  audit: ['taskId', 'deliveryDate', 'deliveryAddress', 'carrier', 'vehicleNo', 'totalQty', 'remark'],
+  listFilters: ['taskId', 'orderId', 'clientId', 'warehouseId'],
+  dateField: 'deliveryDate',
+  listReads: ['outboundTask', 'salesOrder'],
+  export: {
+    header: ['docNo', 'statusText', { key: 'orderDocNo', title: '销售订单', width: 18 }, { key: 'taskDocNo', title: '出库任务', width: 18 }, 'clientId', 'warehouseId', 'deliveryDate', 'deliveryAddress', 'carrier', 'receiverName', 'receivedDate'],
+    lines: ['lineNo', { key: 'productCode', title: '商品编码', width: 16 }, { key: 'productName', title: '商品名称', width: 30 }, 'qty', 'remark'],
+  },
+  route: '/entrepot/deliverGoodsDetail/{id}',
+});
