@@ -167,6 +167,10 @@ describe('order → plan → task → picking → delivery note', () => {
     // nothing more is picked: a second note is refused
     expect((await t.call('oms', DN.save, { taskId: f.taskId }, admin)).code).toBe('OUTBOUND_DELIVER_NOTHING_4166');
 
+    // 销售撤销单 tells what cancelling the note would undo (the desk calls the same cancellation)
+    const preview = await ok(t.call('oms', '022903', { docNo: note.docNo }, admin));
+    expect(preview).toMatchObject({ docType: 'deliveryNote', docTypeText: '送货单', statusText: '已发货', cancellable: true, route: `/entrepot/deliverGoodsDetail/${dn.id}` });
+    expect(preview.effect).toContain('冲回出库 16 个');
     // the reversal: goods back to staging, the order's reservation and status back
     const rev = await ok(t.call('oms', DN.cancel, { id: dn.id }, admin));
     expect(rev).toMatchObject({ status: 'cancelled', orderStatus: 'confirmed' });
@@ -175,6 +179,7 @@ describe('order → plan → task → picking → delivery note', () => {
     order = await ok(t.call('oms', SO.get, { id: f.orderId }, admin));
     expect(order).toMatchObject({ status: 'confirmed', shippedQty: 0, reservedQty: 17 });
     expect((await t.call('oms', DN.cancel, { id: dn.id }, admin)).code).toBe('DOCUMENT_STATUS_4131');
+    expect((await t.call('oms', '022904', { docNo: note.docNo, reason: '重复作废' }, admin)).msg).toBe(`送货单 ${note.docNo} 当前状态为“已作废”，不能作废`);
 
     // ship again, then pick the short unit and ship it: the order shipped, the task and plan done
     await ok(t.call('oms', DN.save, { taskId: f.taskId, post: true }, admin));

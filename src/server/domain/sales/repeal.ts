@@ -1,9 +1,13 @@
 // Repeals of sales documents (销售撤销单, oms 022901–022904, /market/repeal): the repeal desk of
-// src/server/domain/repeal/desk.ts over sales orders and outbound plans. Each target says what its
+// src/server/domain/repeal/desk.ts over sales orders, outbound plans, outbound tasks, picking orders and
+// delivery notes. Each target says what its
 // cancellation undoes (reservations released, planned quantities given back) and which later documents
 // stand in its way; the documents' own cancellations decide (SALES_OPEN_PLANS_4148 and the status rules).
 import { salesOrder } from '../../documents/types/sales-order.ts';
 import { deliveryPlan } from '../../documents/types/delivery-plan.ts';
+import { outboundTask } from '../../documents/types/outbound-task.ts';
+import { pickingOrder } from '../../documents/types/picking-order.ts';
+import { deliveryNote } from '../../documents/types/delivery-note.ts';
 import { docNos, engineTarget, notCancellable, repealDesk, type Blocker, type TargetDef } from '../repeal/desk.ts';
 import type { Row } from '../procurement/common.ts';
 
@@ -40,6 +44,39 @@ const TARGETS: Record<string, TargetDef> = {
         cancellable: true, blockers: [],
         effect: `发货计划 ${f.docNo} ${f.status === 'draft' ? '为草稿' : '已确认（待出库）'}：作废计划，退还销售订单 ${String(order?.docNo ?? '')} 的计划数量 ${Number(f.row.totalQty)} 个（${Number(f.row.lineCount)} 行）`,
       };
+    },
+  }),
+  outboundTask: engineTarget(outboundTask, {
+    columns: ['totalQty', 'pickedQty', 'planId'],
+    async describe(tenant, f) {
+      const t = TARGETS.outboundTask;
+      if (!['open', 'picking'].includes(f.status)) return notCancellable(t, f);
+      const plan = (await tenant.select('deliveryPlan').select('docNo').where('id', '=', Number(f.row.planId)).executeTakeFirst()) as Row | undefined;
+      const picks = docNos((await tenant.select('pickingOrder').select('docNo').where('taskId', '=', f.id).where('status', '=', 'draft').orderBy('id').limit(5).execute()) as Row[]);
+      const picked = Number(f.row.pickedQty);
+      return {
+        cancellable: picked === 0 && !picks.length, blockers: blockers('pickingOrder', picks),
+        effect: `出库任务 ${f.docNo}：作废任务（计划 ${Number(f.row.totalQty)} 个），发货计划 ${String(plan?.docNo ?? '')} 回到草稿` + (picked ? `；已拣货 ${picked} 个，不能作废` : ''),
+      };
+    },
+  }),
+  pickingOrder: engineTarget(pickingOrder, {
+    columns: ['totalQty', 'pickedQty'],
+    async describe(tenant, f) {
+      const t = TARGETS.pickingOrder;
+      if (f.status === 'draft') return { cancellable: true, blockers: [], effect: `拣货单 ${f.docNo} 待拣货：作废，退还出库任务的待拣数量 ${Number(f.row.totalQty)} 个` };
+      if (f.status !== 'posted') return notCancellable(t, f);
+      return { cancellable: true, blockers: [], effect: `拣货单 ${f.docNo} 已拣货：将 ${Number(f.row.pickedQty)} 个从待发区移回原库位（已发货的部分会被拒绝，请先作废送货单）` };
+    },
+  }),
+  deliveryNote: engineTarget(deliveryNote, {
+    columns: ['totalQty', 'orderId'],
+    async describe(tenant, f) {
+      const t = TARGETS.deliveryNote;
+      if (f.status === 'draft') return { cancellable: true, blockers: [], effect: `送货单 ${f.docNo} 为草稿（未发货，不影响库存）：直接作废` };
+      if (f.status !== 'posted') return notCancellable(t, f);
+      const order = (await tenant.select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
+      return { cancellable: true, blockers: [], effect: `送货单 ${f.docNo} 已发货：冲回出库 ${Number(f.row.totalQty)} 个（货物回到待发区，重新预留），扣回销售订单 ${String(order?.docNo ?? '')} 的已发货数量` };
     },
   }),
 };
