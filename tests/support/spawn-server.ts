@@ -26,7 +26,8 @@ export async function spawnServer(env: Record<string, string>): Promise<SpawnedS
   const root = path.resolve(import.meta.dirname, '../..');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    // request lines off unless a test asks for them (LOG_LEVEL in env): quiet and fast
+    env: { LOG_LEVEL: 'warn', ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
