@@ -9,16 +9,17 @@ import type { ServerConfig } from './config.ts';
 export class ConfigError extends Error {}
 
 function checkDataDir(dir: string): void {
-  // An existing folder must be readable and writable; a missing one must be creatable (its nearest
-  // existing parent writable) — it is created later, by the first write, not here.
-  let probe = dir;
-  while (!fs.existsSync(probe) && path.dirname(probe) !== probe) probe = path.dirname(probe);
+  // The folder is made if missing and must take a file: a probe file is written and removed (a
+  // permission check alone passes for root on a read-only mount).
+  const probe = path.join(dir, `.write-probe-${process.pid}`);
   try {
-    if (!fs.statSync(probe).isDirectory()) throw new Error('不是文件夹');
-    fs.accessSync(probe, fs.constants.R_OK | fs.constants.W_OK | fs.constants.X_OK);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(probe, '');
+    fs.rmSync(probe);
   } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'EACCES' ? '没有读写权限' : (e as Error).message;
-    throw new ConfigError(`DATA_DIR（${dir}）不可用：${probe === dir ? '' : `${probe} `}${why}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'EACCES' || code === 'EPERM' ? '没有写入权限' : code === 'ENOTDIR' || code === 'EEXIST' ? '不是文件夹' : code === 'EROFS' ? '只读文件系统' : (code ?? (e as Error).message);
+    throw new ConfigError(`DATA_DIR（${dir}）不可用：${why}`);
   }
   const db = path.join(dir, 'app.sqlite');
   if (fs.existsSync(db)) {
