@@ -34,6 +34,8 @@ export interface AppDeps {
   bound: Map<string, BoundEndpoint>;
   /** the document types the engine serves */
   documents?: ReadonlyMap<string, DocumentType>;
+  /** where log lines go instead of stdout (tests read them) */
+  logStream?: NodeJS.WritableStream;
 }
 
 /** Every file answer: no script, no plugin, no request, an opaque origin (styles for a browser's own image view). */
@@ -47,7 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, bound, catalog } = deps;
   const documents = deps.documents ?? new Map<string, DocumentType>();
   const app: FastifyInstance = Fastify({
-    logger: loggerOptions(config),
+    logger: loggerOptions(config, deps.logStream),
     // our own line per request (request-log.ts) instead of Fastify's two
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: newRequestId,

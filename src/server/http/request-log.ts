@@ -27,11 +27,12 @@ function prettyAvailable(): boolean {
 }
 
 /** Fastify's logger option for a configuration: off without LOG_LEVEL (tests, benchmarks, in-process servers). */
-export function loggerOptions(config: ServerConfig): FastifyServerOptions['logger'] {
+export function loggerOptions(config: ServerConfig, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
   if (!config.logLevel || config.logLevel === 'silent') return false;
-  const pretty = config.logFormat === 'pretty' && prettyAvailable();
+  const pretty = !stream && config.logFormat === 'pretty' && prettyAvailable();
   return {
     level: config.logLevel,
+    ...(stream ? { stream } : {}),
     redact: { paths: REDACT, censor: '[已隐藏]' },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname' } } } : {}),
   };
