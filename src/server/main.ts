@@ -28,11 +28,12 @@ function readConfig(): ServerConfig {
   }
 }
 
-function banner(config: ServerConfig, address: string, dialect: string): void {
+function banner(config: ServerConfig, address: string, dialect: string, seeded: boolean): void {
   const shown = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   console.log(`贸易后台已启动：${shown}${config.workers > 1 ? `（${config.workers} 个进程）` : ''}`);
   console.log(`数据库：${dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `SQLite ${config.dataDir}/app.sqlite`}`);
-  console.log('演示账号：公司 demo — admin / demo123（全部权限），clerk / demo123（部分采购权限）；公司 demo2 — admin / demo123');
+  // the demo passwords only when this start created them: the log of a company's server carries none
+  if (seeded) console.log('演示账号：公司 demo — admin / demo123（全部权限），clerk / demo123（部分采购权限）；公司 demo2 — admin / demo123');
 }
 
 /** One serving process: the only one, or a cluster worker. */
@@ -46,8 +47,8 @@ async function serve(config: ServerConfig): Promise<void> {
     const code = (e as NodeJS.ErrnoException).code;
     throw new ConfigError(code === 'EADDRINUSE' ? `PORT ${config.port} 已被占用（HOST ${config.host}）` : `PORT ${config.port} 无法监听：${code ?? (e as Error).message}`);
   }
-  if (cluster.isPrimary) banner(config, address, server.database.dialect);
-  else process.send?.({ type: 'listening', address, dialect: server.database.dialect });
+  if (cluster.isPrimary) banner(config, address, server.database.dialect, server.seeded);
+  else process.send?.({ type: 'listening', address, dialect: server.database.dialect, seeded: server.seeded });
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -75,10 +76,13 @@ function supervise(config: ServerConfig): void {
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url) });
   let stopping = false;
   let listening = 0;
+  let seeded = false;
   const fork = () => {
     const worker = cluster.fork();
-    worker.on('message', (m: { type?: string; address?: string; dialect?: string }) => {
-      if (m?.type === 'listening' && ++listening === config.workers) banner(config, m.address!, m.dialect!);
+    worker.on('message', (m: { type?: string; address?: string; dialect?: string; seeded?: boolean }) => {
+      if (m?.type !== 'listening') return;
+      seeded ||= Boolean(m.seeded);
+      if (++listening === config.workers) banner(config, m.address!, m.dialect!, seeded);
     });
   };
   cluster.on('exit', (worker, code, signal) => {

@@ -71,6 +71,19 @@ function getFresh(url: string, token: string): Promise<string> {
   });
 }
 
+/** Resolves once the process has written `text` (log lines are written after the answer has gone). */
+function outputShows(server: SpawnedServer, text: string, times = 1): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const check = () => {
+      if (server.output().split(text).length - 1 < times) return;
+      server.child.stdout!.off('data', check);
+      resolve();
+    };
+    server.child.stdout!.on('data', check);
+    check();
+  });
+}
+
 async function login(url: string, user = 'admin', password = 'demo123'): Promise<{ accessToken: string; refreshToken: string }> {
   const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: user, password });
   if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
@@ -103,6 +116,8 @@ describe('two processes on one database, through the production entry point', ()
   let b: SpawnedServer;
   beforeAll(async () => {
     [a, b] = await Promise.all([spawnServer({ ...env, WORKERS: '2', LOG_LEVEL: 'info' }, { entry }), spawnServer(env, { entry })]);
+    // the primary says it has started once both workers listen
+    await outputShows(a, '贸易后台已启动');
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);
@@ -115,6 +130,7 @@ describe('two processes on one database, through the production entry point', ()
     const found = await post(`${a.url}/cdm/api/010201`, { page: 1, pageSize: 5, keyword: code }, ta.accessToken);
     expect(found.data.list.map((p: { code: string }) => p.code)).toEqual([code]);
     for (let i = 0; i < 12; i++) await getFresh(`${a.url}/api/codes`, ta.accessToken);
+    await outputShows(a, '"path":"/api/codes"', 12);
     const pids = new Set(a.output().split('\n').filter((l) => l.includes('"path":"/api/codes"')).map((l) => JSON.parse(l).pid));
     expect(pids.size).toBe(2);
   });
@@ -149,6 +165,7 @@ describe('two processes on one database, through the production entry point', ()
     const changed = await post(`${a.url}/auth/api/990107`, { oldPassword: 'demo123', newPassword }, refreshed.data.accessToken);
     expect(changed.code).toBe('200');
 
+    await outputShows(a, '"endpoint":"990107"');
     const out = a.output();
     for (const secret of ['demo123', newPassword, pair.accessToken, pair.refreshToken, refreshed.data.accessToken, refreshed.data.refreshToken, marker]) {
       expect(out.includes(secret), `log contains ${secret.slice(0, 12)}…`).toBe(false);
@@ -205,7 +222,7 @@ describe('postings under way: a backup, then SIGTERM', () => {
     await successes(atBackup + 8);
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
     server.child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+    expect(await exited, server.output()).toBe(0);
     await Promise.all(streams);
 
     // answers: done, or refused with the stopping envelope or at the closed port; never another error

@@ -103,10 +103,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return reply.code(503).type('application/json; charset=utf-8').send(fail('COMMON_STOPPING_4030', formatMessage(BUSINESS_CODES.COMMON_STOPPING_4030)));
     }
   });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    // an answer finished while stopping ends its keep-alive connection, or the listener would wait for it
+    if (stopping) reply.header('Connection', 'close');
+    return payload;
+  });
   app.addHook('onClose', async () => {
     const deadline = Date.now() + config.shutdownTimeoutSec * 1000;
     while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     if (inFlight > 0) app.log.warn({ inFlight }, 'stop: requests still running after SHUTDOWN_TIMEOUT');
+    app.server.closeIdleConnections?.();
   });
   registerRequestLog(app);
   registerHealth(app, database, () => stopping);
