@@ -149,7 +149,8 @@ async function startServer(t: Target, pageCache: boolean, requestLog = false): P
     // with --request-log rows: the production log (one JSON line a request) into a file, as under systemd
     LOG_LEVEL: requestLog ? 'info' : '', LOG_FORMAT: 'json',
   });
-  const logStream = requestLog ? fs.createWriteStream(path.join(t.dataDir, 'server.log')) : undefined;
+  const logStream = requestLog ? path.join(t.dataDir, 'server.log') : undefined;
+  if (requestLog) fs.rmSync(logStream!, { force: true });
   const server = await createServer(config, { seed: true, logStream });
   const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const login = await post(`${address}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });

@@ -31,7 +31,7 @@ export interface ServerOptions {
   /** Document types served besides the built-in ones (tests declare new types this way). */
   documents?: DocumentDefinition[];
   /** where the server log goes instead of stdout (benchmarks, tests) */
-  logStream?: NodeJS.WritableStream;
+  logStream?: NodeJS.WritableStream | string;
 }
 /** (the name the demo-walk seed's callers use) */
 export type CreateServerOptions = ServerOptions;

@@ -35,7 +35,7 @@ export interface AppDeps {
   /** the document types the engine serves */
   documents?: ReadonlyMap<string, DocumentType>;
   /** where log lines go instead of stdout (tests read them) */
-  logStream?: NodeJS.WritableStream;
+  logStream?: NodeJS.WritableStream | string;
 }
 
 /** Every file answer: no script, no plugin, no request, an opaque origin (styles for a browser's own image view). */

@@ -27,12 +27,13 @@ function prettyAvailable(): boolean {
 }
 
 /** Fastify's logger option for a configuration: off without LOG_LEVEL (tests, benchmarks, in-process servers). */
-export function loggerOptions(config: ServerConfig, stream?: NodeJS.WritableStream): FastifyServerOptions['logger'] {
+export function loggerOptions(config: ServerConfig, stream?: NodeJS.WritableStream | string): FastifyServerOptions['logger'] {
   if (!config.logLevel || config.logLevel === 'silent') return false;
   const pretty = !stream && config.logFormat === 'pretty' && prettyAvailable();
   return {
     level: config.logLevel,
-    ...(stream ? { stream } : {}),
+    // a file name goes to pino's own buffered writer (as stdout does), a stream is written as given
+    ...(typeof stream === 'string' ? { file: stream } : stream ? { stream } : {}),
     redact: { paths: REDACT, censor: '[已隐藏]' },
     ...(pretty ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'hostname' } } } : {}),
   };
