@@ -29,6 +29,7 @@ const { values: args } = parseArgs({
     keyword: { type: 'string', default: '螺丝' },
     cases: { type: 'string', default: 'keyword,plain,vary' },
     'no-uncached': { type: 'boolean', default: false },
+    'no-request-log': { type: 'boolean', default: false },
     pg: { type: 'boolean', default: false },
     'no-sqlite': { type: 'boolean', default: false },
     fresh: { type: 'boolean', default: false },
@@ -38,7 +39,7 @@ const { values: args } = parseArgs({
 });
 
 if (args.help) {
-  console.log('用法：npm run bench:api -- [--duration 10] [--warmup 3] [--connections 50] [--products 100000] [--keyword 螺丝] [--cases keyword,plain,status,vary] [--no-uncached] [--pg] [--no-sqlite] [--fresh]');
+  console.log('用法：npm run bench:api -- [--duration 10] [--warmup 3] [--connections 50] [--products 100000] [--keyword 螺丝] [--cases keyword,plain,status,vary] [--no-uncached] [--no-request-log] [--pg] [--no-sqlite] [--fresh]');
   process.exit(0);
 }
 
@@ -142,11 +143,15 @@ interface Row {
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 
-async function startServer(t: Target, pageCache: boolean): Promise<{ server: Server; address: string; token: string }> {
+async function startServer(t: Target, pageCache: boolean, requestLog = false): Promise<{ server: Server; address: string; token: string }> {
   const config = loadConfig({
     ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.databaseUrl ?? '', CLIENT_DIR: path.join(t.dataDir, 'no-client'), LIST_PAGE_CACHE: pageCache ? 'on' : 'off',
+    // with --request-log rows: the production log (one JSON line a request) into a file, as under systemd
+    LOG_LEVEL: requestLog ? 'info' : '', LOG_FORMAT: 'json',
   });
-  const server = await createServer(config, { seed: true });
+  const logStream = requestLog ? path.join(t.dataDir, 'server.log') : undefined;
+  if (requestLog) fs.rmSync(logStream!, { force: true });
+  const server = await createServer(config, { seed: true, logStream });
   const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const login = await post(`${address}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
   if (login.code !== '200') throw new Error(`登录失败：${login.code} ${login.msg}`);
@@ -209,6 +214,21 @@ async function benchTarget(t: Target): Promise<Row[]> {
     for (const c of chosen) out.push({ engine: t.label, target: c.title, r: await run(c.spec) });
     await server.close();
     server = undefined;
+    if (!args['no-request-log']) {
+      // The same calls with the request log on (LOG_LEVEL=info, one JSON line a request to a file):
+      // what logging costs, measured in the same run.
+      const logged = await startServer(t, true, true);
+      server = logged.server;
+      const loggedUrl = `${logged.address}/cdm/api/010201`;
+      const again = async (spec: LoadSpec) => { const r = await load(spec); await post(loggedUrl, LIST_BODY, { token: logged.token }); return r; };
+      const cases = pick(casesAt(loggedUrl, logged.token));
+      if (WARMUP > 0) for (const c of cases) await again({ ...c.spec, duration: WARMUP });
+      for (const c of cases) out.push({ engine: t.label, target: `${c.title}，请求日志开`, r: await again(c.spec) });
+      const lines = fs.readFileSync(path.join(t.dataDir, 'server.log'), 'utf8').split('\n').length - 1;
+      console.log(`${t.label}：请求日志 ${fmt(lines)} 行（${path.join(t.dataDir, 'server.log')}）`);
+      await server.close();
+      server = undefined;
+    }
     if (!args['no-uncached']) {
       // The same calls with the list page cache off (LIST_PAGE_CACHE=off): what a page costs when it
       // is read for the first time, or after its tables were written.

@@ -15,7 +15,8 @@ const port = Number(process.env.PORT ?? 5173);
 const api = spawn(
   process.execPath,
   ['--watch-path=src/server', '--watch-path=src/core', '--watch-path=schemas', '--import', 'tsx', 'src/server/main.ts'],
-  { stdio: 'inherit', env: { ...process.env, PORT: String(apiPort), API_PORT: String(apiPort) } },
+  // readable request lines in development (pino-pretty, a dev dependency); LOG_FORMAT=json to see the real ones
+  { stdio: 'inherit', env: { LOG_FORMAT: 'pretty', ...process.env, PORT: String(apiPort), API_PORT: String(apiPort) } },
 );
 
 const vite = await createServer({ configFile: 'vite.config.ts', server: { port, strictPort: true, host: process.env.HOST ?? 'localhost' } });

@@ -36,6 +36,7 @@ export const BUSINESS_CODES = {
   COMMON_IMPORT_EMPTY_4014: '请上传附件！',
   COMMON_TOO_LARGE_4015: '请求内容过大',
   COMMON_BUSY_4029: '请求过于频繁，请稍后再试',
+  COMMON_STOPPING_4030: '服务器正在停止，本次请求未执行，请稍后重试',
   COMMON_HEADER_4016: '请求头 {name} 缺失或格式不正确',
   COMMON_IMPORT_ROWS_4017: '导入文件最多 {max} 行，当前 {count} 行，请分批导入',
   COMMON_IDEMPOTENCY_KEY_4024: '这次提交的标识已用于内容不同的另一次提交，未执行。请刷新页面后重新提交',

@@ -1,5 +1,6 @@
 // Server configuration, read once from the environment (documented in README).
 import path from 'node:path';
+import { defaultClientDir } from './paths.ts';
 
 export interface ServerConfig {
   port: number;
@@ -25,6 +26,44 @@ export interface ServerConfig {
   listPageCache: boolean;
   /** Hours an Idempotency-Key and its answer are kept (http/idempotency.ts; 0: kept for ever). */
   idempotencyKeyHours: number;
+  /** pino level of the server log; undefined: none (tests, in-process servers). The production entry defaults to info. */
+  logLevel?: LogLevel;
+  /** json (one line a record, for collectors) or pretty (development; needs the pino-pretty dev dependency). */
+  logFormat: 'json' | 'pretty';
+  /** Seconds a stopping process waits for requests in flight before it closes the database regardless. */
+  shutdownTimeoutSec: number;
+  /** Processes behind the one port (node:cluster); 1: this process serves alone. */
+  workers: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[]): T | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!allowed.includes(raw as T)) throw new Error(`环境变量 ${name} 只能是 ${allowed.join('、')} 之一，当前为 “${raw}”`);
+  return raw as T;
+}
+
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('环境变量 DATABASE_URL 不是有效的地址（应为 postgres://用户@主机:端口/数据库）');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new Error(`环境变量 DATABASE_URL 必须以 postgres:// 开头，当前为 “${url.protocol}//…”`);
+  }
+  return raw;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number): number {
+  const n = int(env, name, fallback);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`环境变量 ${name} 必须是 1 到 ${max} 之间的整数，当前为 “${env[name]}”`);
+  return n;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -32,6 +71,12 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`环境变量 ${name} 必须是非负数字，当前为 “${raw}”`);
+  return n;
+}
+
+function port(env: NodeJS.ProcessEnv): number {
+  const n = int(env, 'PORT', 8080);
+  if (!Number.isInteger(n) || n > 65535) throw new Error(`环境变量 PORT 必须是 0 到 65535 之间的整数，当前为 “${env.PORT}”`);
   return n;
 }
 
@@ -44,10 +89,10 @@ function trustProxy(raw: string | undefined): boolean | string {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const dataDir = path.resolve(env.DATA_DIR || 'data');
   return {
-    port: int(env, 'PORT', 8080),
+    port: port(env),
     host: env.HOST || '0.0.0.0',
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 30 * 60),
     refreshTokenTtlSec: int(env, 'REFRESH_TOKEN_TTL', 7 * 24 * 3600),
     trustProxy: trustProxy(env.TRUST_PROXY),
@@ -66,9 +111,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
       pass: env.SMTP_PASS || undefined,
       from: env.SMTP_FROM || 'noreply@localhost',
     },
-    clientDir: path.resolve(env.CLIENT_DIR || 'dist/client'),
+    clientDir: env.CLIENT_DIR ? path.resolve(env.CLIENT_DIR) : defaultClientDir(),
     exportRetentionDays: int(env, 'EXPORT_RETENTION_DAYS', 7),
     listPageCache: !['false', '0', 'off'].includes(String(env.LIST_PAGE_CACHE ?? '').toLowerCase()),
     idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 24),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const) ?? 'json',
+    shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 10),
+    workers: positiveInt(env, 'WORKERS', 1, 64),
   };
 }

@@ -18,6 +18,8 @@ import { loadResources, resourceResolver } from './resources/index.ts';
 export interface Server {
   app: FastifyInstance;
   database: Database;
+  /** the demo companies were seeded by this start (an empty database) */
+  seeded: boolean;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,8 @@ export interface ServerOptions {
   demoWalk?: boolean;
   /** Document types served besides the built-in ones (tests declare new types this way). */
   documents?: DocumentDefinition[];
+  /** where the server log goes instead of stdout (benchmarks, tests) */
+  logStream?: NodeJS.WritableStream | string;
 }
 /** (the name the demo-walk seed's callers use) */
 export type CreateServerOptions = ServerOptions;
@@ -46,12 +50,12 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
     await migrate(database.db, database.dialect);
     await syncDocumentTables(database.db, database.dialect, definitions);
     const seeded = opts.seed !== false && (await seedIfEmpty(database.db, database.dialect));
-    const app = await buildApp({ config, database, catalog, bound, documents });
+    const app = await buildApp({ config, database, catalog, bound, documents, logStream: opts.logStream });
     if (seeded && opts.demoWalk) await seedDemoWalk(app);
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);
-    return { app, database, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await database.close(); } };
+    return { app, database, seeded, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await database.close(); } };
   } catch (e) {
     await database.close();
     throw e;

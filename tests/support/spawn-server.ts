@@ -21,12 +21,14 @@ export interface SpawnedServer {
   stop(): Promise<void>;
 }
 
-export async function spawnServer(env: Record<string, string>): Promise<SpawnedServer> {
+/** `entry`: a compiled server (a release's server/main.js) instead of the sources through tsx. */
+export async function spawnServer(env: Record<string, string>, opts: { entry?: string } = {}): Promise<SpawnedServer> {
   const port = await freePort();
   const root = path.resolve(import.meta.dirname, '../..');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, opts.entry ? [opts.entry] : ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
+    // request lines off unless a test asks for them (LOG_LEVEL in env): quiet and fast
+    env: { LOG_LEVEL: 'warn', ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

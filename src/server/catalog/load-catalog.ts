@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Catalog, EndpointFile, Family } from '../../core/catalog.ts';
+import { SCHEMAS_DIR } from '../paths.ts';
 
-export const SCHEMAS_DIR = path.resolve(import.meta.dirname, '../../../schemas');
+export { SCHEMAS_DIR };
 const FAMILIES: Family[] = ['auth', 'storage', 'cdm', 'oms'];
 
 export function loadCatalog(dir = path.join(SCHEMAS_DIR, 'endpoints')): Catalog {

@@ -1,7 +1,7 @@
 // The Fastify app: the four call families, the envelope, error mapping, catalog docs and the client.
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { Catalog, Family } from '../../core/catalog.ts';
@@ -19,6 +19,8 @@ import { contentDisposition, FileResponse } from './file-response.ts';
 import { jsonDeeperThan, MAX_JSON_DEPTH } from './json-limits.ts';
 import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
+import { registerHealth } from './health.ts';
+import { loggerOptions, loggingOn, newRequestId, registerRequestLog } from './request-log.ts';
 import { idempotentCall, Replay } from './idempotency.ts';
 import { buildOpenApi } from './openapi.ts';
 import { headerToken, requestToken } from './request-token.ts';
@@ -32,6 +34,8 @@ export interface AppDeps {
   bound: Map<string, BoundEndpoint>;
   /** the document types the engine serves */
   documents?: ReadonlyMap<string, DocumentType>;
+  /** where log lines go instead of stdout (tests read them) */
+  logStream?: NodeJS.WritableStream | string;
 }
 
 /** Every file answer: no script, no plugin, no request, an opaque origin (styles for a browser's own image view). */
@@ -45,7 +49,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, bound, catalog } = deps;
   const documents = deps.documents ?? new Map<string, DocumentType>();
   const app: FastifyInstance = Fastify({
-    logger: false,
+    logger: loggerOptions(config, deps.logStream),
+    // our own line per request (request-log.ts) instead of Fastify's two
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId: newRequestId,
+    // a stopping process answers with our envelope (below), not Fastify's bare 503
+    return503OnClosing: false,
     trustProxy: config.trustProxy,
     bodyLimit: 2 * 1024 * 1024,
   });
@@ -75,16 +84,38 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (err?.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err?.statusCode === 413) return sendError(reply, bizError('COMMON_TOO_LARGE_4015'));
     if (err?.statusCode && err.statusCode < 500) return sendError(reply, bizError('COMMON_BAD_REQUEST_4001', { detail: '请求无法解析' }));
     const caller = (req as FastifyRequest & { caller?: Caller | null }).caller;
-    const id = await writeErrorLog(database.db, { method: req.method, url: req.url, error: err, companyId: caller?.company.id, accountId: caller?.accountId });
+    const id = await writeErrorLog(database.db, { id: req.id, log: loggingOn(app) ? req.log : undefined, method: req.method, url: req.url, error: err, companyId: caller?.company.id, accountId: caller?.accountId });
     return reply.code(200).send(fail(SERVER_ERROR, `服务器内部错误，错误编号 ${id}，请把此编号告诉管理员`));
   });
 
-  // Handlers still running (a client may have hung up) must finish before the database closes.
+  // Stopping (app.close(), on SIGTERM in main.ts): the listener closes at once, a request that still
+  // arrives on an open keep-alive connection is refused with an envelope before anything runs, and
+  // handlers still running (a client may have hung up) finish before the database closes, bounded by
+  // SHUTDOWN_TIMEOUT.
   let inFlight = 0;
-  app.addHook('onClose', async () => {
-    const deadline = Date.now() + 10_000;
-    while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  let stopping = false;
+  app.addHook('preClose', async () => {
+    stopping = true;
   });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (stopping) {
+      reply.header('Connection', 'close');
+      return reply.code(503).type('application/json; charset=utf-8').send(fail('COMMON_STOPPING_4030', formatMessage(BUSINESS_CODES.COMMON_STOPPING_4030)));
+    }
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    // an answer finished while stopping ends its keep-alive connection, or the listener would wait for it
+    if (stopping) reply.header('Connection', 'close');
+    return payload;
+  });
+  app.addHook('onClose', async () => {
+    const deadline = Date.now() + config.shutdownTimeoutSec * 1000;
+    while (inFlight > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    if (inFlight > 0) app.log.warn({ inFlight }, 'stop: requests still running after SHUTDOWN_TIMEOUT');
+    app.server.closeIdleConnections?.();
+  });
+  registerRequestLog(app);
+  registerHealth(app, database, () => stopping);
   const dispatch = (family: Family) => async (req: FastifyRequest, reply: FastifyReply) => {
     inFlight++;
     try {

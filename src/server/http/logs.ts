@@ -1,5 +1,6 @@
 // The audit log (every write) and the error log (every unexpected failure, found by its id).
 import crypto from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AuditEntry, Caller } from '../catalog/context.ts';
 import type { DB } from '../db/connection.ts';
 import { insertMany } from '../db/raw-sql.ts';
@@ -17,8 +18,19 @@ export async function writeAudit(db: DB, caller: Caller, ip: string, endpoint: s
   ]));
 }
 
-export async function writeErrorLog(db: DB, info: { companyId?: number; accountId?: number; method: string; url: string; error: unknown }): Promise<string> {
-  const id = crypto.randomBytes(6).toString('hex').toUpperCase();
+export interface ErrorLogInfo {
+  /** the request id (request-log.ts), so the server log line and the admin error log share it */
+  id?: string;
+  log?: Pick<FastifyBaseLogger, 'error'>;
+  companyId?: number;
+  accountId?: number;
+  method: string;
+  url: string;
+  error: unknown;
+}
+
+export async function writeErrorLog(db: DB, info: ErrorLogInfo): Promise<string> {
+  const id = info.id ?? crypto.randomBytes(6).toString('hex').toUpperCase();
   const err = info.error as Error;
   try {
     await db.insertInto('errorLog').values({
@@ -26,8 +38,10 @@ export async function writeErrorLog(db: DB, info: { companyId?: number; accountI
       method: info.method, url: info.url.slice(0, 500), message: String(err?.message ?? err).slice(0, 2000), stack: String(err?.stack ?? '').slice(0, 8000),
     }).execute();
   } catch (logErr) {
-    console.error('error log write failed', logErr);
+    if (info.log) info.log.error({ err: logErr }, 'error log write failed');
+    else console.error('error log write failed', logErr);
   }
-  console.error(`[error ${id}]`, err);
+  if (info.log) info.log.error({ err, errorId: id }, 'unexpected error');
+  else console.error(`[error ${id}]`, err);
   return id;
 }

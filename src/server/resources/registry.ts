@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { Field, Referrer, Resource, ResourceFile, ResourceRegistry } from './types.ts';
+import { SCHEMAS_DIR } from '../paths.ts';
 
-const SCHEMAS_DIR = path.resolve(import.meta.dirname, '../../../schemas');
 export const RESOURCES_DIR = path.join(SCHEMAS_DIR, 'resources');
 export const SYSTEM_FIELDS = ['id', 'version', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy'] as const;
 

@@ -40,6 +40,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tbo-e2e-'));
   const env: NodeJS.ProcessEnv = {
+    LOG_LEVEL: 'warn',
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
