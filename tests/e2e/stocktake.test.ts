@@ -1,5 +1,5 @@
 // Stocktaking and the floor views in Chromium, from the demo company a new user gets (issue 14): a
-// warehouse clerk (role 仓管员, made here by the demo admin) starts a count of zone C of 主仓库, counts
+// warehouse supervisor (role 盘点主管, made here by the demo admin; the seeded 仓管员 counts but neither sees variances nor posts) starts a count of zone C of 主仓库, counts
 // blind with the keyboard (two entries for the nuts add up), sees the variances, posts them; then counts
 // on /ipad/inventory at 1024×768 with touch emulation and scans on /ipad; a product label's QR URL is
 // opened without a token (code and name only) and logged in (stock); the label sheet prints on A4 or
@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium)('stocktaking, tablet and labels (e2e)', () => {
     ready: async ({ page }) => {
       await login(page, ADMIN);
       const role = await apiOk(page, 'cdm', '013303', {
-        name: '仓管员',
+        name: '盘点主管',
         rights: ['entrepot.takeStock', 'entrepot.takeStock.edit', 'entrepot.takeStock.count', 'entrepot.takeStock.variance', 'entrepot.takeStock.post', 'ipad', 'ipad.inventory', 'commodity.inventory'],
       });
       await apiOk(page, 'cdm', '013403', { userName: KEEPER.userName, password: KEEPER.password, roleIds: [role.id] });

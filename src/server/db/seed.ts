@@ -13,7 +13,7 @@ export const CLERK_RIGHTS = [
   'procurement.purchaseOrder.edit',
   'procurement.purchaseOrder.confirm',
 ];
-/** The demo warehouse keeper's role 仓管员: the outbound floor (tasks, picking, delivery notes), the document chain and stock lookup. */
+/** The demo warehouse keeper's role 仓管员: the outbound floor (tasks, picking, delivery notes), blind counting, the tablet views, the document chain and stock lookup. */
 export const STORE_RIGHTS = [
   'entrepot.outboundTask',
   'entrepot.outboundTaskDetail',
@@ -29,6 +29,13 @@ export const STORE_RIGHTS = [
   'entrepot.deliverGoodsDetail',
   'entrepot.deliverGoods.edit',
   'entrepot.deliverGoods.post',
+  // counting (blind: no variances, no posting — a supervisor's), the tablet views, single-piece scans
+  'entrepot.takeStock',
+  'entrepot.takeStock.count',
+  'ipad',
+  'ipad.inventory',
+  'entrepot.singleRecord',
+  'entrepot.singleRecord.edit',
   'docRelate',
   'commodity.inventory',
 ];
