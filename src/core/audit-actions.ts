@@ -17,6 +17,8 @@ export const AUDIT_ACTION_LABELS = {
   unload: '拆柜完成',
   repeal: '撤销',
   reopen: '重新打开',
+  // a posted receipt or payment undone (its allocations reversed)
+  reverse: '冲销',
   // a price or credit bound passed by someone holding the right to (sales orders)
   override: '超限放行',
 } as const;

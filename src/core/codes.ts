@@ -135,6 +135,15 @@ export const BUSINESS_CODES = {
   SALES_PRICE_LIST_4146: '价格表“{name}”已停用，不能用于销售订单',
   SALES_PLAN_OVER_4147: '销售订单 {docNo} 第 {line} 行商品 {code} 计划数量超出：订购 {ordered}，已发货 {shipped}，已计划 {planned}，本次 {qty}，最多还可计划 {left}',
   SALES_OPEN_PLANS_4148: '销售订单 {docNo} 还有未完成的发货计划 {plans}，请先作废发货计划',
+  // finance (issue 15): open items, receipts/payments and their allocations, cheques
+  FINANCE_OVER_ITEM_4171: '{at}{item} 的未结金额为 {open}，本次核销 {amount} 超出未结金额',
+  FINANCE_OVER_PAYMENT_4172: '{at}收付款单 {docNo} 的未核销金额为 {left}，本次核销 {amount} 超出未核销金额',
+  FINANCE_ITEM_PARTY_4173: '{at}{item} 不属于收付款单 {docNo} 的往来单位，不能核销',
+  FINANCE_ITEM_CLOSED_4174: '{at}{item} 已作废，不能核销',
+  FINANCE_CHEQUE_PENDING_4175: '收款单 {docNo} 的支票 {chequeNo} 尚未兑现（到期日 {date}），远期支票兑现前不能核销',
+  FINANCE_ITEM_ALLOCATED_4176: '{doc} {docNo} 已核销 {allocated}，不能作废；请先冲销相关收付款单',
+  FINANCE_AMOUNT_4177: '{at}核销金额必须大于 0',
+  FINANCE_CHEQUE_STATUS_4178: '收款单 {docNo} 的支票当前状态为“{status}”，不能{action}',
   // the document engine (src/server/documents): refusals every document type shares
   DOCUMENT_STATUS_4131: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   DOCUMENT_NOT_FOUND_4132: '没有找到单号为 {docNo} 的单据',

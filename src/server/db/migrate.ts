@@ -20,6 +20,7 @@ import * as m016 from './migrations/016-idempotency-keys.ts';
 import * as m017 from './migrations/017-table-write-log.ts';
 import * as m018 from './migrations/018-order-reservations.ts';
 import * as m020 from './migrations/020-market-master.ts';
+import * as m023 from './migrations/023-finance.ts';
 
 interface Migration {
   name: string;
@@ -45,6 +46,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '017-table-write-log', up: m017.up },
   { name: '018-order-reservations', up: m018.up },
   { name: '020-market-master', up: m020.up },
+  { name: '023-finance', up: m023.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */

@@ -3,6 +3,8 @@ import type { DocumentDefinition } from '../definition.ts';
 import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
 import { inboundTask } from './inbound-task.ts';
+import { openingBalance } from './opening-balance.ts';
+import { payDocument } from './pay-document.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
@@ -13,4 +15,5 @@ import { stockAdjust, stockInit } from './stock-documents.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan,
+  openingBalance, payDocument,
 ];

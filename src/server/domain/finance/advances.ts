@@ -1,0 +1,70 @@
+// Advances (预收/预付款): posted receipts and payments with money not yet allocated to items, and the
+// open items a party's money can still go to (the allocation pickers).
+import { sql } from 'kysely';
+import type { CallContext } from '../../catalog/context.ts';
+import { moneyText, text, type Row } from '../procurement/common.ts';
+import { SOURCE_TEXT, type PartyType } from './ledger.ts';
+import { DIRECTION } from './pay-document.ts';
+
+export const ADVANCES_INPUT = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 50, title: '每页条数' },
+    direction: { type: ['string', 'null'], enum: [null, 'receipt', 'payment'], title: '收付方向' },
+    clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
+    supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
+  },
+};
+
+/** Posted documents with unallocated money (a pending cheque's money is not available yet). */
+export async function listAdvances(ctx: CallContext, input: { page: number; pageSize: number; direction?: string | null; clientId?: number | null; supplierId?: number | null }) {
+  let q = ctx.tenant.select('payDocument')
+    .leftJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
+    .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'payDocument.supplierId'))
+    .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
+    .where('payDocument.status', '=', 'posted')
+    .where(sql<boolean>`${sql.ref('payDocument.settleAmount')} > ${sql.ref('payDocument.allocatedAmount')}`)
+    .where((eb: any) => eb.or([eb('payDocument.method', 'is', null), eb('payDocument.method', '!=', 'cheque'), eb('payDocument.settled', '=', 1)]));
+  if (input.direction) q = q.where('payDocument.direction', '=', input.direction);
+  if (input.clientId) q = q.where('payDocument.clientId', '=', input.clientId);
+  if (input.supplierId) q = q.where('payDocument.supplierId', '=', input.supplierId);
+  const total = Number(((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row).n);
+  const rows = (await q.select(['payDocument.id', 'payDocument.docNo', 'payDocument.direction', 'payDocument.payDate', 'payDocument.settleAmount', 'payDocument.allocatedAmount',
+    'payDocument.clientId', 'payDocument.supplierId', 'payDocument.exchangeRate', 'client.name as clientName', 'supplier.name as supplierName', 'currency.code as currencyCode'])
+    .orderBy('payDocument.payDate').orderBy('payDocument.id').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+  return {
+    total, page: input.page, pageSize: input.pageSize,
+    list: rows.map((r) => ({
+      id: Number(r.id), docNo: String(r.docNo), direction: String(r.direction), directionText: DIRECTION[r.direction as keyof typeof DIRECTION],
+      kindText: r.direction === 'receipt' ? '预收款' : '预付款', payDate: String(r.payDate), partyName: text(r.clientName ?? r.supplierName),
+      clientId: r.clientId == null ? null : Number(r.clientId), supplierId: r.supplierId == null ? null : Number(r.supplierId), currencyCode: String(r.currencyCode),
+      settleAmount: moneyText(r.settleAmount), allocatedAmount: moneyText(r.allocatedAmount), unallocatedAmount: moneyText(Number(r.settleAmount) - Number(r.allocatedAmount)),
+    })),
+  };
+}
+
+export const OPEN_ITEMS_INPUT = {
+  type: 'object', required: ['partyType', 'partyId'],
+  properties: {
+    partyType: { type: 'string', enum: ['client', 'supplier'], title: '往来类型' },
+    partyId: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '往来单位' },
+    keyword: { type: ['string', 'null'], maxLength: 50, title: '单号' },
+  },
+};
+
+/** A party's open items, oldest due first (what a receipt or payment can settle). */
+export async function openItemsOf(ctx: CallContext, input: { partyType: PartyType; partyId: number; keyword?: string | null }) {
+  let q = ctx.tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+    .selectAll('openItem').select('currency.code as currencyCode')
+    .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.partyId).where('openItem.status', '=', 'open');
+  if (input.keyword?.trim()) q = q.where('openItem.docNo', 'like', `%${input.keyword.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const rows = (await q.orderBy('openItem.dueDate').orderBy('openItem.id').limit(500).execute()) as Row[];
+  return {
+    list: rows.map((r) => ({
+      id: Number(r.id), openItemId: Number(r.id), docNo: String(r.docNo), kind: SOURCE_TEXT[String(r.sourceType)] ?? String(r.sourceType), reference: text(r.reference),
+      docDate: String(r.docDate), dueDate: String(r.dueDate), currencyId: Number(r.currencyId), currencyCode: String(r.currencyCode),
+      amount: moneyText(r.amount), openAmount: moneyText(r.openAmount), label: `${String(r.docNo)} · ${String(r.currencyCode)} ${moneyText(r.openAmount)} · 到期 ${String(r.dueDate)}`,
+    })),
+  };
+}

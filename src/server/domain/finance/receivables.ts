@@ -1,0 +1,212 @@
+// Receivables and payables as an accountant reads them: open items per party with aging buckets (not
+// due, 1–30, 31–60, 61–90, over 90 days overdue, from an injectable "today"), one party's items, and a
+// party statement (opening balance, items, allocations, closing balance). Everything in the company
+// currency: an item's open amount there is amount_base − allocated_base (ledger.ts), so every total is the
+// sum of its rows to the cent and a statement's closing balance is the party's aging total.
+import { sql } from 'kysely';
+import type { CallContext } from '../../catalog/context.ts';
+import { validationError } from '../../http/errors.ts';
+import { moneyText, parseDay, text, today, type Row } from '../procurement/common.ts';
+import { ITEM_STATUS, SOURCE_TEXT, type PartyType } from './ledger.ts';
+
+export const BUCKETS = [
+  { key: 'notDue', title: '未到期' }, { key: 'd1to30', title: '逾期1-30天' }, { key: 'd31to60', title: '逾期31-60天' },
+  { key: 'd61to90', title: '逾期61-90天' }, { key: 'over90', title: '逾期90天以上' },
+] as const;
+type BucketKey = (typeof BUCKETS)[number]['key'];
+
+const PARTY_PROPS = {
+  partyType: { type: 'string', enum: ['client', 'supplier'], default: 'client', title: '往来类型' },
+  today: { type: ['string', 'null'], maxLength: 10, title: '账龄基准日' },
+};
+export const AGING_INPUT = {
+  type: 'object',
+  properties: {
+    ...PARTY_PROPS,
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 50, title: '每页条数' },
+    keyword: { type: ['string', 'null'], maxLength: 100, title: '往来单位编码或名称' },
+    overdueOnly: { type: ['boolean', 'null'], title: '只看逾期' },
+  },
+};
+export const PARTY_ITEMS_INPUT = {
+  type: 'object', required: ['id'],
+  properties: { ...PARTY_PROPS, id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '往来单位' }, all: { type: ['boolean', 'null'], title: '含已结清' } },
+};
+export const STATEMENT_INPUT = {
+  type: 'object', required: ['id'],
+  properties: {
+    partyType: PARTY_PROPS.partyType, id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '往来单位' },
+    dateFrom: { type: ['string', 'null'], maxLength: 10, title: '开始日期' }, dateTo: { type: ['string', 'null'], maxLength: 10, title: '结束日期' },
+  },
+};
+
+export interface AgingInput { partyType: PartyType; today?: string | null; page: number; pageSize: number; keyword?: string | null; overdueOnly?: boolean | null }
+
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
+
+/** The aging reference day: as given (reports as of a day; tests), else the company's today. */
+export function agingDay(ctx: CallContext, given?: string | null): string {
+  return parseDay(given ?? undefined, 'today', '账龄基准日') ?? today(ctx);
+}
+
+export function bucketOf(dueDate: string, day: string): BucketKey {
+  const late = daysBetween(dueDate, day);
+  if (late <= 0) return 'notDue';
+  if (late <= 30) return 'd1to30';
+  if (late <= 60) return 'd31to60';
+  if (late <= 90) return 'd61to90';
+  return 'over90';
+}
+
+const openBase = sql<number>`${sql.ref('openItem.amountBase')} - ${sql.ref('openItem.allocatedBase')}`;
+
+/** sum(open base) per bucket, as SQL columns (bucket edges are days computed once). */
+function bucketSums(day: string) {
+  const e30 = addDays(day, -30); const e60 = addDays(day, -60); const e90 = addDays(day, -90);
+  const due = sql.ref('openItem.dueDate');
+  const sum = (cond: ReturnType<typeof sql>) => sql<number>`coalesce(sum(case when ${cond} then ${openBase} else 0 end), 0)`;
+  return {
+    notDue: sum(sql`${due} >= ${day}`),
+    d1to30: sum(sql`${due} < ${day} and ${due} >= ${e30}`),
+    d31to60: sum(sql`${due} < ${e30} and ${due} >= ${e60}`),
+    d61to90: sum(sql`${due} < ${e60} and ${due} >= ${e90}`),
+    over90: sum(sql`${due} < ${e90}`),
+  };
+}
+
+const partyTable = (t: PartyType) => (t === 'client' ? 'client' : 'supplier');
+
+function figures(r: Row) {
+  const out: Record<string, string> = {};
+  let total = 0;
+  for (const b of BUCKETS) { out[b.key] = moneyText(r[b.key]); total += Number(r[b.key] ?? 0); }
+  const overdue = total - Number(r.notDue ?? 0);
+  return { ...out, total: moneyText(total), overdue: moneyText(overdue), totalCents: total, overdueCents: overdue };
+}
+
+/** Aging per party: one row per party with open items, the buckets, the total; totals over every party. */
+export async function agingByParty(ctx: CallContext, input: AgingInput) {
+  const tenant = ctx.tenant;
+  const day = agingDay(ctx, input.today);
+  const pt = partyTable(input.partyType);
+  const b = bucketSums(day);
+  let q = tenant.select('openItem')
+    .innerJoin(`${pt} as party`, (j) => j.onRef('party.id', '=', 'openItem.partyId').onRef('party.companyId', '=', 'openItem.companyId'))
+    .where('openItem.partyType', '=', input.partyType).where('openItem.status', '=', 'open');
+  const k = input.keyword?.trim();
+  if (k) {
+    const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
+    q = q.where((eb: any) => eb.or([eb('party.code', op, pattern), eb('party.name', op, pattern)]));
+  }
+  if (input.overdueOnly) q = q.where('openItem.dueDate', '<', day);
+  const totalsRow = (await q.select([b.notDue.as('notDue'), b.d1to30.as('d1to30'), b.d31to60.as('d31to60'), b.d61to90.as('d61to90'), b.over90.as('over90'),
+    sql<number>`count(distinct ${sql.ref('openItem.partyId')})`.as('parties'), sql<number>`count(*)`.as('items')]).executeTakeFirst()) as Row;
+  const total = Number(totalsRow.parties ?? 0);
+  const offset = (input.page - 1) * input.pageSize;
+  const rows = total > offset ? ((await q
+    .select(['openItem.partyId', 'party.code', 'party.name', b.notDue.as('notDue'), b.d1to30.as('d1to30'), b.d31to60.as('d31to60'), b.d61to90.as('d61to90'), b.over90.as('over90'),
+      sql<number>`count(*)`.as('items'), sql<string>`min(${sql.ref('openItem.dueDate')})`.as('oldestDue'),
+      ...(pt === 'client' ? ['party.creditLimit', 'party.chequeBounces'] : [])])
+    .groupBy(['openItem.partyId', 'party.code', 'party.name', ...(pt === 'client' ? ['party.creditLimit', 'party.chequeBounces'] : [])])
+    .orderBy('party.code').limit(input.pageSize).offset(offset).execute()) as Row[]) : [];
+  const t = figures(totalsRow);
+  return {
+    today: day,
+    buckets: BUCKETS,
+    list: rows.map((r) => ({
+      id: Number(r.partyId), partyId: Number(r.partyId), partyType: input.partyType, code: String(r.code), name: String(r.name), items: Number(r.items), oldestDue: text(r.oldestDue),
+      ...(pt === 'client' ? { creditLimit: moneyText(r.creditLimit), chequeBounces: Number(r.chequeBounces ?? 0) } : {}),
+      ...omitCents(figures(r)),
+    })),
+    total, page: input.page, pageSize: input.pageSize,
+    totals: { ...omitCents(t), items: Number(totalsRow.items ?? 0) },
+  };
+}
+
+const omitCents = (f: ReturnType<typeof figures>) => { const { totalCents: _a, overdueCents: _b, ...rest } = f; return rest; };
+
+async function partyRow(ctx: CallContext, partyType: PartyType, id: number): Promise<Row> {
+  const pt = partyTable(partyType);
+  const p = (await ctx.tenant.select(pt).selectAll().where('id', '=', id).executeTakeFirst()) as Row | undefined;
+  if (!p) throw validationError([{ field: 'id', message: partyType === 'client' ? '客户不存在' : '供应商不存在' }]);
+  return p;
+}
+
+/** One party's items (open ones; `all`: settled and cancelled too) with bucket, days overdue and the payments that settled them. */
+export async function partyItems(ctx: CallContext, input: { partyType: PartyType; id: number; today?: string | null; all?: boolean | null }) {
+  const tenant = ctx.tenant;
+  const day = agingDay(ctx, input.today);
+  const party = await partyRow(ctx, input.partyType, input.id);
+  let q = tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+    .selectAll('openItem').select('currency.code as currencyCode')
+    .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id);
+  q = input.all ? q.where('openItem.status', '!=', 'cancelled') : q.where('openItem.status', '=', 'open');
+  const items = (await q.orderBy('openItem.dueDate').orderBy('openItem.id').limit(5000).execute()) as Row[];
+  const sums: Record<string, number> = Object.fromEntries(BUCKETS.map((b) => [b.key, 0]));
+  const list = items.map((r) => {
+    const open = Number(r.amountBase) - Number(r.allocatedBase);
+    const bucket = r.status === 'open' ? bucketOf(String(r.dueDate), day) : null;
+    if (bucket) sums[bucket]! += open;
+    return {
+      id: Number(r.id), kind: SOURCE_TEXT[String(r.sourceType)] ?? String(r.sourceType), sourceType: String(r.sourceType), sourceId: Number(r.sourceId),
+      docNo: String(r.docNo), reference: text(r.reference), docDate: String(r.docDate), dueDate: String(r.dueDate),
+      currencyCode: String(r.currencyCode), exchangeRate: (Number(r.exchangeRate) / 1e6).toFixed(6), amount: moneyText(r.amount), allocated: moneyText(r.allocated), openAmount: moneyText(r.openAmount),
+      amountBase: moneyText(r.amountBase), openBase: moneyText(open), status: String(r.status), statusText: ITEM_STATUS[r.status as keyof typeof ITEM_STATUS] ?? String(r.status),
+      bucket, bucketText: bucket ? BUCKETS.find((b) => b.key === bucket)!.title : null, daysOverdue: Math.max(0, daysBetween(String(r.dueDate), day)),
+    };
+  });
+  const f = figures(sums);
+  return {
+    today: day, party: { id: Number(party.id), code: String(party.code), name: String(party.name), partyType: input.partyType, creditLimit: party.creditLimit != null ? moneyText(party.creditLimit) : null, chequeBounces: Number(party.chequeBounces ?? 0) },
+    buckets: BUCKETS, list, total: list.length, totals: omitCents(f),
+  };
+}
+
+/**
+ * A party's statement for a period, in company currency: the balance before it (items dated before,
+ * less allocations dated before), then each item (debit) and each payment's allocations (credit, and
+ * their reversals as negative credits) in date order, then the closing balance (money not yet allocated
+ * is an advance: /financial/advances lists it).
+ */
+export async function statement(ctx: CallContext, input: { partyType: PartyType; id: number; dateFrom?: string | null; dateTo?: string | null }) {
+  const tenant = ctx.tenant;
+  const party = await partyRow(ctx, input.partyType, input.id);
+  const to = parseDay(input.dateTo ?? undefined, 'dateTo', '结束日期') ?? today(ctx);
+  const from = parseDay(input.dateFrom ?? undefined, 'dateFrom', '开始日期') ?? `${to.slice(0, 7)}-01`;
+  if (from > to) throw validationError([{ field: 'dateFrom', message: '开始日期不能晚于结束日期' }]);
+  const items = () => tenant.select('openItem').where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id).where('openItem.status', '!=', 'cancelled');
+  const allocs = () => tenant.select('financeAllocation')
+    .innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId').onRef('openItem.companyId', '=', 'financeAllocation.companyId'))
+    .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id);
+  const before = (await items().select(sql<number>`coalesce(sum(${sql.ref('openItem.amountBase')}), 0)`.as('s')).where('openItem.docDate', '<', from).executeTakeFirst()) as Row;
+  const paidBefore = (await allocs().select(sql<number>`coalesce(sum(${sql.ref('financeAllocation.itemBase')}), 0)`.as('s')).where('financeAllocation.allocDate', '<', from).executeTakeFirst()) as Row;
+  const opening = Number(before.s) - Number(paidBefore.s);
+  const its = (await items().innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+    .select(['openItem.id', 'openItem.docNo', 'openItem.reference', 'openItem.sourceType', 'openItem.docDate', 'openItem.dueDate', 'openItem.amount', 'openItem.amountBase', 'currency.code as currencyCode'])
+    .where('openItem.docDate', '>=', from).where('openItem.docDate', '<=', to).orderBy('openItem.docDate').orderBy('openItem.id').execute()) as Row[];
+  const pays = (await allocs().innerJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
+    .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'payDocument.docNo',
+      sql<number>`sum(${sql.ref('financeAllocation.itemBase')})`.as('base'), sql<string>`min(${sql.ref('openItem.docNo')})`.as('firstItem'), sql<number>`count(*)`.as('n')])
+    .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to)
+    .groupBy(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'payDocument.docNo']).execute()) as Row[];
+  const events = [
+    ...its.map((r) => ({ date: String(r.docDate), order: 0, id: Number(r.id), docNo: String(r.docNo), kind: SOURCE_TEXT[String(r.sourceType)] ?? String(r.sourceType),
+      summary: `${r.reference ? `原单号 ${String(r.reference)}，` : ''}${String(r.currencyCode)} ${moneyText(r.amount)}，到期 ${String(r.dueDate)}`, debit: Number(r.amountBase), credit: 0 })),
+    ...pays.map((r) => ({ date: String(r.allocDate), order: 1, id: Number(r.paymentId), docNo: String(r.docNo),
+      kind: r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
+      summary: `核销 ${Number(r.n)} 笔（${String(r.firstItem)}${Number(r.n) > 1 ? ' 等' : ''}）`, debit: 0, credit: Number(r.base) })),
+  ].sort((a, b) => (a.date === b.date ? a.order - b.order || a.id - b.id : a.date < b.date ? -1 : 1));
+  let balance = opening;
+  let debit = 0; let credit = 0;
+  const rows = events.map((e) => {
+    balance += e.debit - e.credit; debit += e.debit; credit += e.credit;
+    return { date: e.date, docNo: e.docNo, kind: e.kind, summary: e.summary, debit: e.debit ? moneyText(e.debit) : null, credit: e.credit ? moneyText(e.credit) : null, balance: moneyText(balance) };
+  });
+  return {
+    party: { id: Number(party.id), code: String(party.code), name: String(party.name), partyType: input.partyType },
+    dateFrom: from, dateTo: to, openingBalance: moneyText(opening), rows, totalDebit: moneyText(debit), totalCredit: moneyText(credit), closingBalance: moneyText(balance),
+  };
+}

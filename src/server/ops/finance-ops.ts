@@ -1,0 +1,38 @@
+// Finance calls beyond the document engine's (receipts/payments and opening balances are served from
+// src/server/documents/types/pay-document.ts and opening-balance.ts): allocating an advance, the open
+// items a party's money can settle, advances, cheques, aging and statements.
+import type { OpHandler } from '../catalog/context.ts';
+import { ADVANCES_INPUT, listAdvances, OPEN_ITEMS_INPUT, openItemsOf } from '../domain/finance/advances.ts';
+import { CHEQUE_ACTION_INPUT, CHEQUE_LIST_INPUT, chequeAction, listCheques } from '../domain/finance/cheques.ts';
+import { allocateMore } from '../domain/finance/pay-document.ts';
+import { AGING_INPUT, agingByParty, PARTY_ITEMS_INPUT, partyItems, STATEMENT_INPUT, statement } from '../domain/finance/receivables.ts';
+import type { OpsDeps } from './index.ts';
+
+const ALLOCATE_INPUT = {
+  type: 'object', required: ['id', 'lines'],
+  properties: {
+    id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '收付款单' },
+    lines: {
+      type: 'array', minItems: 1, maxItems: 500, title: '核销明细',
+      items: {
+        type: 'object', required: ['openItemId', 'amount'],
+        properties: { openItemId: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '应收应付款项' }, amount: { type: ['string', 'number'], maxLength: 20, title: '核销金额' } },
+      },
+    },
+  },
+};
+
+export function financeOps(_deps: OpsDeps): Record<string, OpHandler> {
+  return {
+    'payDocument.allocate': { input: ALLOCATE_INPUT, run: (ctx, input) => allocateMore(ctx, input) },
+    'finance.openItems': { input: OPEN_ITEMS_INPUT, run: (ctx, input) => openItemsOf(ctx, input) },
+    'finance.advances': { input: ADVANCES_INPUT, run: (ctx, input) => listAdvances(ctx, input) },
+    'finance.cheques': { input: CHEQUE_LIST_INPUT, run: (ctx, input) => listCheques(ctx, input) },
+    'finance.chequeDeposit': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'deposit', input) },
+    'finance.chequeClear': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'clear', input) },
+    'finance.chequeBounce': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'bounce', input) },
+    'finance.aging': { input: AGING_INPUT, run: (ctx, input) => agingByParty(ctx, input) },
+    'finance.partyItems': { input: PARTY_ITEMS_INPUT, run: (ctx, input) => partyItems(ctx, input) },
+    'finance.statement': { input: STATEMENT_INPUT, run: (ctx, input) => statement(ctx, input) },
+  };
+}
