@@ -108,8 +108,9 @@ export const rateOnPayDate = (tenant: Tenant, doc: Row) => async (currencyId: nu
 export async function applyLines(tenant: Tenant, accountId: number, doc: Row, lines: Row[]): Promise<void> {
   const pay = paymentRef(doc);
   const rateOf = rateOnPayDate(tenant, doc);
-  for (const [i, l] of [...lines].sort((a, b) => Number(a.lineNo) - Number(b.lineNo)).entries()) {
-    await allocate(tenant, accountId, pay, Number(l.openItemId), Number(l.amount), rateOf, Number(l.lineNo ?? i + 1));
+  // items in id order: two documents settling the same items lock them in one order (no deadlock)
+  for (const l of [...lines].sort((a, b) => Number(a.openItemId) - Number(b.openItemId))) {
+    await allocate(tenant, accountId, pay, Number(l.openItemId), Number(l.amount), rateOf, Number(l.lineNo));
   }
   await tenant.update('payDocument').set({ settled: 1 }).where('id', '=', pay.id).execute();
 }
@@ -144,7 +145,8 @@ export async function allocateMore(ctx: CallContext, input: { id: number; lines:
     }
     const pay = paymentRef(doc);
     const rows: Row[] = [];
-    for (const [i, l] of input.lines.entries()) rows.push(await allocate(tenant, ctx.caller!.accountId, pay, l.openItemId, cents[i]!, rateOnPayDate(tenant, doc), i + 1));
+    const order = input.lines.map((l, i) => ({ l, i })).sort((x, y) => x.l.openItemId - y.l.openItemId);
+    for (const { l, i } of order) rows.push(await allocate(tenant, ctx.caller!.accountId, pay, l.openItemId, cents[i]!, rateOnPayDate(tenant, doc), i + 1));
     await ctx.audit({
       action: 'update', entity: 'payDocument', recordId: input.id, recordLabel: String(doc.docNo),
       changes: rows.map((r) => ({ field: 'allocation', title: '核销', from: null, to: `款项 #${String(r.itemId)} ${moneyText(r.amount)}` })),
