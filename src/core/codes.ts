@@ -131,7 +131,7 @@ export const BUSINESS_CODES = {
   SALES_PRODUCT_STOPPED_4142: '商品 {code} 已停售，不能销售',
   SALES_PRICE_LOW_4143: '第 {line} 行商品 {code} 的成交价 {price} 低于最低售价 {bound}（价格表价 {list} × 销售价下限倍数 {multiple}）；超限销售需要“销售订单超限放行”权限',
   SALES_PRICE_HIGH_4144: '第 {line} 行商品 {code} 的成交价 {price} 高于最高售价 {bound}（价格表价 {list} × 销售价上限倍数 {multiple}）；超限销售需要“销售订单超限放行”权限',
-  SALES_CREDIT_LIMIT_4145: '客户“{name}”超出信用额度：额度 {limit}，未结订单 {open}，本单 {amount}，合计 {total}（本位币）；超额确认需要“销售订单超限放行”权限',
+  SALES_CREDIT_LIMIT_4145: '客户“{name}”超出信用额度：额度 {limit}，未结应收 {receivable}，未结订单 {open}，本单 {amount}，合计 {total}（本位币）；超额确认需要“销售订单超限放行”权限',
   SALES_PRICE_LIST_4146: '价格表“{name}”已停用，不能用于销售订单',
   SALES_PLAN_OVER_4147: '销售订单 {docNo} 第 {line} 行商品 {code} 计划数量超出：订购 {ordered}，已发货 {shipped}，已计划 {planned}，本次 {qty}，最多还可计划 {left}',
   SALES_OPEN_PLANS_4148: '销售订单 {docNo} 还有未完成的发货计划 {plans}，请先作废发货计划',
