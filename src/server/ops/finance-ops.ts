@@ -5,7 +5,8 @@ import type { OpHandler } from '../catalog/context.ts';
 import { ADVANCES_INPUT, listAdvances, OPEN_ITEMS_INPUT, openItemsOf } from '../domain/finance/advances.ts';
 import { CHEQUE_ACTION_INPUT, CHEQUE_LIST_INPUT, chequeAction, listCheques } from '../domain/finance/cheques.ts';
 import { allocateMore } from '../domain/finance/pay-document.ts';
-import { AGING_INPUT, agingByParty, PARTY_ITEMS_INPUT, partyItems, STATEMENT_INPUT, statement } from '../domain/finance/receivables.ts';
+import { AGING_INPUT, agingByParty, exportAging, exportStatement, PARTY_ITEMS_INPUT, partyItems, STATEMENT_INPUT, statement } from '../domain/finance/receivables.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
 import type { OpsDeps } from './index.ts';
 
 const ALLOCATE_INPUT = {
@@ -26,13 +27,15 @@ export function financeOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
     'payDocument.allocate': { input: ALLOCATE_INPUT, run: (ctx, input) => allocateMore(ctx, input) },
     'finance.openItems': { input: OPEN_ITEMS_INPUT, run: (ctx, input) => openItemsOf(ctx, input) },
-    'finance.advances': { input: ADVANCES_INPUT, run: (ctx, input) => listAdvances(ctx, input) },
-    'finance.cheques': { input: CHEQUE_LIST_INPUT, run: (ctx, input) => listCheques(ctx, input) },
+    'finance.advances': acceptingFilters({ input: ADVANCES_INPUT, run: (ctx, input) => listAdvances(ctx, input) }),
+    'finance.cheques': acceptingFilters({ input: CHEQUE_LIST_INPUT, run: (ctx, input) => listCheques(ctx, input) }),
     'finance.chequeDeposit': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'deposit', input) },
     'finance.chequeClear': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'clear', input) },
     'finance.chequeBounce': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'bounce', input) },
-    'finance.aging': { input: AGING_INPUT, run: (ctx, input) => agingByParty(ctx, input) },
+    'finance.aging': acceptingFilters({ input: AGING_INPUT, run: (ctx, input) => agingByParty(ctx, input) }),
+    'finance.exportAging': acceptingFilters({ input: AGING_INPUT, run: (ctx, input) => exportAging(ctx, input) }),
     'finance.partyItems': { input: PARTY_ITEMS_INPUT, run: (ctx, input) => partyItems(ctx, input) },
-    'finance.statement': { input: STATEMENT_INPUT, run: (ctx, input) => statement(ctx, input) },
+    'finance.statement': acceptingFilters({ input: STATEMENT_INPUT, run: (ctx, input) => statement(ctx, input) }),
+    'finance.exportStatement': acceptingFilters({ input: STATEMENT_INPUT, run: (ctx, input) => exportStatement(ctx, input) }),
   };
 }

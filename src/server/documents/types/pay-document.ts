@@ -53,7 +53,7 @@ export const payDocument = defineDocument({
     max: 500,
     fields: {
       openItemId: { type: 'integer', title: '应收应付款项', required: true, min: 1, max: ID_MAX },
-      amount: { type: 'money', title: '核销金额', required: true, min: 0, max: MONEY_MAX },
+      amount: { type: 'money', title: '核销金额', min: 0, max: MONEY_MAX },
       paidAmount: { type: 'money', title: '折合本单金额', readonly: true },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },

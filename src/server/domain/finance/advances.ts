@@ -44,17 +44,29 @@ export async function listAdvances(ctx: CallContext, input: { page: number; page
   };
 }
 
+const OPTIONAL_ID = { type: ['integer', 'string', 'null'], maxLength: 12 } as const;
 export const OPEN_ITEMS_INPUT = {
-  type: 'object', required: ['partyType', 'partyId'],
+  type: 'object',
   properties: {
-    partyType: { type: 'string', enum: ['client', 'supplier'], title: '往来类型' },
-    partyId: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '往来单位' },
+    partyType: { type: ['string', 'null'], enum: [null, 'client', 'supplier'], title: '往来类型' },
+    partyId: { ...OPTIONAL_ID, title: '往来单位' },
+    // a receipt/payment screen names its party by direction (lookups send the header's values as they are)
+    direction: { type: ['string', 'null'], maxLength: 20, title: '收付方向' },
+    clientId: { ...OPTIONAL_ID, title: '客户' },
+    supplierId: { ...OPTIONAL_ID, title: '供应商' },
     keyword: { type: ['string', 'null'], maxLength: 50, title: '单号' },
   },
 };
 
-/** A party's open items, oldest due first (what a receipt or payment can settle). */
-export async function openItemsOf(ctx: CallContext, input: { partyType: PartyType; partyId: number; keyword?: string | null }) {
+type OpenItemsInput = { partyType?: PartyType | null; partyId?: number | string | null; direction?: string | null; clientId?: number | string | null; supplierId?: number | string | null; keyword?: string | null };
+
+/** A party's open items, oldest due first (what a receipt or payment can settle); none while no party is chosen. */
+export async function openItemsOf(ctx: CallContext, raw: OpenItemsInput) {
+  const byDirection = raw.partyType ? undefined : raw.direction === 'payment' ? { partyType: 'supplier' as const, partyId: raw.supplierId } : { partyType: 'client' as const, partyId: raw.clientId };
+  const partyType = raw.partyType ?? byDirection!.partyType;
+  const partyId = Number(raw.partyType ? raw.partyId : byDirection!.partyId);
+  if (!Number.isSafeInteger(partyId) || partyId < 1) return { list: [] };
+  const input = { partyType, partyId, keyword: raw.keyword };
   let q = ctx.tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .selectAll('openItem').select('currency.code as currencyCode')
     .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.partyId).where('openItem.status', '=', 'open');

@@ -62,6 +62,8 @@ export async function checkPayDocument(run: SaveRun): Promise<void> {
   }
   if (errors.length) throw validationError(errors);
 
+  // lines brought in with every open item of the party: those left without an amount settle nothing
+  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.amount == null || Number(lines[i]!.amount) === 0) lines.splice(i, 1);
   const ids = [...new Set(lines.map((l) => Number(l.openItemId)))];
   const items = new Map(ids.length ? ((await tenant.select('openItem').selectAll().where('id', 'in', ids).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
   const rates = new Map<number, number>([[Number(header.currencyId), rate]]);
@@ -176,6 +178,8 @@ export async function presentPayDocument(ctx: CallContext, docs: Row[], lines?: 
   }
   if (!lines) return;
   const tenant = ctx.tenant;
+  // lines brought in with every open item of the party: those left without an amount settle nothing
+  for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.amount == null || Number(lines[i]!.amount) === 0) lines.splice(i, 1);
   const ids = [...new Set(lines.map((l) => Number(l.openItemId)))];
   const items = new Map(ids.length ? ((await tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .select(['openItem.id', 'openItem.docNo', 'openItem.sourceType', 'openItem.dueDate', 'openItem.amount', 'openItem.openAmount', 'currency.code as currencyCode'])

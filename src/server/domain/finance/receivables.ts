@@ -5,6 +5,8 @@
 // sum of its rows to the cent and a statement's closing balance is the party's aging total.
 import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
+import { xlsxDownload } from '../../files/xlsx.ts';
+import type { FileResponse } from '../../http/file-response.ts';
 import { validationError } from '../../http/errors.ts';
 import { moneyText, parseDay, text, today, type Row } from '../procurement/common.ts';
 import { ITEM_STATUS, SOURCE_TEXT, type PartyType } from './ledger.ts';
@@ -161,7 +163,7 @@ export async function partyItems(ctx: CallContext, input: { partyType: PartyType
   const f = figures(sums);
   return {
     today: day, party: { id: Number(party.id), code: String(party.code), name: String(party.name), partyType: input.partyType, creditLimit: party.creditLimit != null ? moneyText(party.creditLimit) : null, chequeBounces: Number(party.chequeBounces ?? 0) },
-    buckets: BUCKETS, list, total: list.length, totals: omitCents(f),
+    id: Number(party.id), name: String(party.name), buckets: BUCKETS, list, total: list.length, totals: omitCents(f),
   };
 }
 
@@ -205,8 +207,51 @@ export async function statement(ctx: CallContext, input: { partyType: PartyType;
     balance += e.debit - e.credit; debit += e.debit; credit += e.credit;
     return { date: e.date, docNo: e.docNo, kind: e.kind, summary: e.summary, debit: e.debit ? moneyText(e.debit) : null, credit: e.credit ? moneyText(e.credit) : null, balance: moneyText(balance) };
   });
+  // the list a screen draws: the opening balance, the period's rows, the closing balance
+  const list = [
+    { key: 'opening', date: from, docNo: null, kind: '期初余额', summary: null, debit: null, credit: null, balance: moneyText(opening) },
+    ...rows.map((r, i) => ({ key: String(i + 1), ...r })),
+    { key: 'closing', date: to, docNo: null, kind: '期末余额', summary: null, debit: null, credit: null, balance: moneyText(balance) },
+  ];
   return {
     party: { id: Number(party.id), code: String(party.code), name: String(party.name), partyType: input.partyType },
     dateFrom: from, dateTo: to, openingBalance: moneyText(opening), rows, totalDebit: moneyText(debit), totalCredit: moneyText(credit), closingBalance: moneyText(balance),
+    list, total: list.length, page: 1, pageSize: list.length,
   };
+}
+
+const money = (v: string | null) => (v == null ? null : Number(v));
+
+/** The statement as .xlsx (the same rows, debit/credit/balance as numbers). */
+export async function exportStatement(ctx: CallContext, input: { partyType: PartyType; id: number; dateFrom?: string | null; dateTo?: string | null }): Promise<FileResponse> {
+  const s = await statement(ctx, input);
+  return xlsxDownload(`对账单_${s.party.code}_${s.dateFrom}_${s.dateTo}.xlsx`, async (book) => {
+    const sheet = book.addSheet('对账单', [
+      { header: '日期', width: 12 }, { header: '单号', width: 20 }, { header: '类型', width: 12 }, { header: '摘要', width: 44 },
+      { header: '借方（应收增加）', width: 16, numFmt: '#,##0.00' }, { header: '贷方（收款核销）', width: 16, numFmt: '#,##0.00' }, { header: '余额', width: 16, numFmt: '#,##0.00' },
+    ]);
+    sheet.addRow([`${s.party.name}（${s.party.code}）`, null, null, `${s.dateFrom} 至 ${s.dateTo}，本位币`, null, null, null]);
+    for (const r of s.list) sheet.addRow([r.date, r.docNo, r.kind, r.summary, money(r.debit), money(r.credit), money(r.balance)]);
+    sheet.addRow([null, null, '合计', null, money(s.totalDebit), money(s.totalCredit), null]);
+  });
+}
+
+/** The aging of every party (not only one page) as .xlsx. */
+export async function exportAging(ctx: CallContext, input: AgingInput): Promise<FileResponse> {
+  const first = await agingByParty(ctx, { ...input, page: 1, pageSize: 500 });
+  return xlsxDownload(`账龄分析_${first.today}.xlsx`, async (book) => {
+    const sheet = book.addSheet('账龄分析', [
+      { header: '编码', width: 12 }, { header: '名称', width: 30 }, { header: '笔数', width: 8 },
+      ...BUCKETS.map((b) => ({ header: b.title, width: 16, numFmt: '#,##0.00' })), { header: '未结合计', width: 16, numFmt: '#,##0.00' },
+    ]);
+    let page = first;
+    for (let p = 1; ; p++) {
+      if (p > 1) page = await agingByParty(ctx, { ...input, page: p, pageSize: 500 });
+      for (const r of page.list) sheet.addRow([r.code, r.name, r.items, ...BUCKETS.map((b) => Number((r as Record<string, unknown>)[b.key])), Number(r.total)]);
+      await book.drain();
+      if (p * 500 >= page.total) break;
+    }
+    const t = first.totals as Record<string, unknown>;
+    sheet.addRow(['合计', null, Number(t.items), ...BUCKETS.map((b) => Number(t[b.key])), Number(t.total)]);
+  });
 }
