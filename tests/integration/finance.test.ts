@@ -197,7 +197,7 @@ describe('aging and statement', () => {
     const s = await ok(t.call('oms', AR.statement, { id: client, dateFrom: '2026-05-01', dateTo: '2026-05-31' }, demo));
     expect(s.openingBalance).toBe('1856.17');
     expect(s.rows.map((r: any) => [r.date, r.kind, r.debit, r.credit, r.balance])).toEqual([
-      ['2026-05-05', '期初余额', '80.00', null, '1936.17'],
+      ['2026-05-05', '期初应收', '80.00', null, '1936.17'],
       ['2026-05-10', '收款核销', null, '230.00', '1706.17'],
     ]);
     expect(s.closingBalance).toBe('1706.17');

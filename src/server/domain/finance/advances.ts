@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import { moneyText, text, type Row } from '../procurement/common.ts';
-import { SOURCE_TEXT, type PartyType } from './ledger.ts';
+import { itemKind, type PartyType } from './ledger.ts';
 import { DIRECTION } from './pay-document.ts';
 
 export const ADVANCES_INPUT = {
@@ -74,7 +74,7 @@ export async function openItemsOf(ctx: CallContext, raw: OpenItemsInput) {
   const rows = (await q.orderBy('openItem.dueDate').orderBy('openItem.id').limit(500).execute()) as Row[];
   return {
     list: rows.map((r) => ({
-      id: Number(r.id), openItemId: Number(r.id), docNo: String(r.docNo), kind: SOURCE_TEXT[String(r.sourceType)] ?? String(r.sourceType), reference: text(r.reference),
+      id: Number(r.id), openItemId: Number(r.id), docNo: String(r.docNo), kind: itemKind(r), reference: text(r.reference),
       docDate: String(r.docDate), dueDate: String(r.dueDate), currencyId: Number(r.currencyId), currencyCode: String(r.currencyCode),
       amount: moneyText(r.amount), openAmount: moneyText(r.openAmount), label: `${String(r.docNo)} · ${String(r.currencyCode)} ${moneyText(r.openAmount)} · 到期 ${String(r.dueDate)}`,
     })),

@@ -18,6 +18,9 @@ export const SIDE_OF: Record<PartyType, Side> = { client: 'receivable', supplier
 export const SIDE_TEXT: Record<Side, string> = { receivable: '应收', payable: '应付' };
 export const ITEM_STATUS = { open: '未结清', settled: '已结清', cancelled: '已作废' } as const;
 export const SOURCE_TEXT: Record<string, string> = { purchaseInvoice: '采购发票', openingBalance: '期初余额', chequeBounce: '退票费' };
+/** What an item is, as screens name it: an opening balance is 期初应收 or 期初应付 by its side. */
+export const itemKind = (item: Row) =>
+  item.sourceType === 'openingBalance' ? (item.side === 'payable' ? '期初应付' : '期初应收') : SOURCE_TEXT[String(item.sourceType)] ?? String(item.sourceType);
 
 /** An amount (cents) in the company currency at a rate × 10^6, half-up. */
 export const toBase = (cents: number, rate: number) =>
@@ -78,7 +81,7 @@ export interface PaymentRef {
   payDate: string;
 }
 
-const itemLabel = (item: Row) => `${SOURCE_TEXT[String(item.sourceType)] ?? ''} ${String(item.docNo)}`.trim();
+const itemLabel = (item: Row) => `${itemKind(item)} ${String(item.docNo)}`;
 
 /**
  * Allocates `amount` (cents, the item's currency) of a payment to an item. `rateOf` gives a currency's

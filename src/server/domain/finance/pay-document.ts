@@ -10,7 +10,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { moneyText, rateOn, text, today, type Row } from '../procurement/common.ts';
-import { allocate, convert, reverseAllocations, SIDE_OF, SOURCE_TEXT, toBase, type PartyType, type PaymentRef } from './ledger.ts';
+import { allocate, convert, reverseAllocations, itemKind, SIDE_OF, toBase, type PartyType, type PaymentRef } from './ledger.ts';
 
 export const PAY_TITLE = '收付款单';
 export const DIRECTION = { receipt: '收款', payment: '付款' } as const;
@@ -73,7 +73,7 @@ export async function checkPayDocument(run: SaveRun): Promise<void> {
     const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
     const item = items.get(Number(l.openItemId));
     if (!item) { err('openItemId', '应收应付款项不存在'); continue; }
-    const label = `${SOURCE_TEXT[String(item.sourceType)] ?? ''} ${String(item.docNo)}`;
+    const label = `${itemKind(item)} ${String(item.docNo)}`;
     if (item.partyType !== partyType || Number(item.partyId) !== partyId || item.side !== SIDE_OF[partyType]) { err('openItemId', `${label} 不属于本单的往来单位`); continue; }
     if (item.status === 'cancelled') { err('openItemId', `${label} 已作废`); continue; }
     if (seen.has(Number(item.id))) { err('openItemId', `${label} 重复，请合并为一行`); continue; }
@@ -182,20 +182,20 @@ export async function presentPayDocument(ctx: CallContext, docs: Row[], lines?: 
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.amount == null || Number(lines[i]!.amount) === 0) lines.splice(i, 1);
   const ids = [...new Set(lines.map((l) => Number(l.openItemId)))];
   const items = new Map(ids.length ? ((await tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
-    .select(['openItem.id', 'openItem.docNo', 'openItem.sourceType', 'openItem.dueDate', 'openItem.amount', 'openItem.openAmount', 'currency.code as currencyCode'])
+    .select(['openItem.id', 'openItem.docNo', 'openItem.sourceType', 'openItem.side', 'openItem.dueDate', 'openItem.amount', 'openItem.openAmount', 'currency.code as currencyCode'])
     .where('openItem.id', 'in', ids).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
   for (const l of lines) {
     const it = items.get(Number(l.openItemId));
     Object.assign(l, {
-      itemDocNo: text(it?.docNo), itemKind: it ? SOURCE_TEXT[String(it.sourceType)] ?? null : null, itemCurrency: text(it?.currencyCode), itemDueDate: text(it?.dueDate),
+      itemDocNo: text(it?.docNo), itemKind: it ? itemKind(it) : null, itemCurrency: text(it?.currencyCode), itemDueDate: text(it?.dueDate),
       itemAmount: it ? moneyText(it.amount) : null, itemOpenAmount: it ? moneyText(it.openAmount) : null,
     });
   }
   const d = docs[0]!;
   const allocs = (await tenant.select('financeAllocation').innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId'))
     .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
-    .selectAll('financeAllocation').select(['openItem.docNo as itemDocNo', 'openItem.sourceType', 'currency.code as itemCurrency'])
+    .selectAll('financeAllocation').select(['openItem.docNo as itemDocNo', 'openItem.sourceType', 'openItem.side', 'currency.code as itemCurrency'])
     .where('financeAllocation.paymentId', '=', Number(d.id)).orderBy('financeAllocation.id').execute()) as Row[];
-  d.allocations = allocs.map((r) => ({ ...allocationView(r), itemDocNo: String(r.itemDocNo), itemKind: SOURCE_TEXT[String(r.sourceType)] ?? null, itemCurrency: String(r.itemCurrency) }));
+  d.allocations = allocs.map((r) => ({ ...allocationView(r), itemDocNo: String(r.itemDocNo), itemKind: itemKind(r), itemCurrency: String(r.itemCurrency) }));
   d.exchangeDiffTotal = moneyText(allocs.reduce((s, r) => s + Number(r.exchangeDiff), 0));
 }

@@ -9,7 +9,7 @@ import { xlsxDownload } from '../../files/xlsx.ts';
 import type { FileResponse } from '../../http/file-response.ts';
 import { validationError } from '../../http/errors.ts';
 import { moneyText, parseDay, text, today, type Row } from '../procurement/common.ts';
-import { ITEM_STATUS, SOURCE_TEXT, type PartyType } from './ledger.ts';
+import { ITEM_STATUS, itemKind, type PartyType } from './ledger.ts';
 
 export const BUCKETS = [
   { key: 'notDue', title: '未到期' }, { key: 'd1to30', title: '逾期1-30天' }, { key: 'd31to60', title: '逾期31-60天' },
@@ -153,7 +153,7 @@ export async function partyItems(ctx: CallContext, input: { partyType: PartyType
     const bucket = r.status === 'open' ? bucketOf(String(r.dueDate), day) : null;
     if (bucket) sums[bucket]! += open;
     return {
-      id: Number(r.id), kind: SOURCE_TEXT[String(r.sourceType)] ?? String(r.sourceType), sourceType: String(r.sourceType), sourceId: Number(r.sourceId),
+      id: Number(r.id), kind: itemKind(r), sourceType: String(r.sourceType), sourceId: Number(r.sourceId),
       docNo: String(r.docNo), reference: text(r.reference), docDate: String(r.docDate), dueDate: String(r.dueDate),
       currencyCode: String(r.currencyCode), exchangeRate: (Number(r.exchangeRate) / 1e6).toFixed(6), amount: moneyText(r.amount), allocated: moneyText(r.allocated), openAmount: moneyText(r.openAmount),
       amountBase: moneyText(r.amountBase), openBase: moneyText(open), status: String(r.status), statusText: ITEM_STATUS[r.status as keyof typeof ITEM_STATUS] ?? String(r.status),
@@ -187,7 +187,7 @@ export async function statement(ctx: CallContext, input: { partyType: PartyType;
   const paidBefore = (await allocs().select(sql<number>`coalesce(sum(${sql.ref('financeAllocation.itemBase')}), 0)`.as('s')).where('financeAllocation.allocDate', '<', from).executeTakeFirst()) as Row;
   const opening = Number(before.s) - Number(paidBefore.s);
   const its = (await items().innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
-    .select(['openItem.id', 'openItem.docNo', 'openItem.reference', 'openItem.sourceType', 'openItem.docDate', 'openItem.dueDate', 'openItem.amount', 'openItem.amountBase', 'currency.code as currencyCode'])
+    .select(['openItem.id', 'openItem.docNo', 'openItem.reference', 'openItem.sourceType', 'openItem.side', 'openItem.docDate', 'openItem.dueDate', 'openItem.amount', 'openItem.amountBase', 'currency.code as currencyCode'])
     .where('openItem.docDate', '>=', from).where('openItem.docDate', '<=', to).orderBy('openItem.docDate').orderBy('openItem.id').execute()) as Row[];
   const pays = (await allocs().innerJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
     .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'payDocument.docNo',
@@ -195,7 +195,7 @@ export async function statement(ctx: CallContext, input: { partyType: PartyType;
     .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to)
     .groupBy(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'payDocument.docNo']).execute()) as Row[];
   const events = [
-    ...its.map((r) => ({ date: String(r.docDate), order: 0, id: Number(r.id), docNo: String(r.docNo), kind: SOURCE_TEXT[String(r.sourceType)] ?? String(r.sourceType),
+    ...its.map((r) => ({ date: String(r.docDate), order: 0, id: Number(r.id), docNo: String(r.docNo), kind: itemKind(r),
       summary: `${r.reference ? `原单号 ${String(r.reference)}，` : ''}${String(r.currencyCode)} ${moneyText(r.amount)}，到期 ${String(r.dueDate)}`, debit: Number(r.amountBase), credit: 0 })),
     ...pays.map((r) => ({ date: String(r.allocDate), order: 1, id: Number(r.paymentId), docNo: String(r.docNo),
       kind: r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
