@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { btn, cells, confirmPopup, item, row, rowByTitle } from './support/antd';
+import { btn, cells, choose, confirmPopup, item, row, rowByTitle } from './support/antd';
 import { expectToast, hasChromium, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, lineRows, lines, openedAfterSave } from './support/document';
@@ -47,7 +47,8 @@ describe.skipIf(!hasChromium)('finance: partial receipt, aging and statement (e2
     await hangzhou.waitFor();
     await shot(page, '01-aging-before');
     await hangzhou.getByText('收款', { exact: true }).click();
-    await waitForScreen(page, '新建收付款单');
+    await expect.poll(() => page.url()).toContain('/financial/pay_document_detail/new?direction=receipt&clientId=');
+    await doc(page).waitFor();
     // the client came with the link: its three open items are on the lines, oldest due first
     await expect.poll(() => lineRows(page).count(), { timeout: 10_000 }).toBe(3);
     expect((await lines(page)).map((l) => [l.币种, l.未结金额])).toEqual([['CNY', '7,800.00'], ['CNY', '5,600.00'], ['USD', '1,500.00']]);
@@ -120,5 +121,23 @@ describe.skipIf(!hasChromium)('finance: partial receipt, aging and statement (e2
       ['期末余额', '-', '-', '22,085.10'],
     ]);
     await shot(page, '05-statement');
+  });
+
+  it('registers an opening receivable from the aging list', async () => {
+    await page.goto('/financial/accounts_receivable');
+    await waitForScreen(page, '应收账款');
+    const shanghai = row(page, '上海优品百货有限公司');
+    await expect.poll(async () => (await cells(shanghai)).join('|'), { timeout: 10_000 }).toContain('8,000.00');
+    await btn(page, '新增期初应收').click();
+    const dialog = page.locator('.ant-modal:visible');
+    await choose(page, item(dialog, '客户'), '上海优品百货有限公司');
+    await item(dialog, '原单号').locator('input').focus();
+    await page.keyboard.type('XS-2026-1115');
+    await item(dialog, '金额').locator('input').focus();
+    await page.keyboard.type('1000');
+    await shot(page, '06-opening-form');
+    await btn(dialog, '保存').click();
+    await expectToast(page, '已登记期初应收');
+    await expect.poll(async () => (await rowByTitle(page.locator('.renderer-list').first(), shanghai)).未结合计, { timeout: 10_000 }).toBe('9,000.00');
   });
 });

@@ -80,5 +80,6 @@ export const openingBalance = defineDocument({
   listFilters: ['side', 'clientId', 'supplierId'],
   docNoAlso: ['reference'],
   dateField: 'docDate',
-  route: '/financial/openingBalanceDetail/{id}',
+  // no screen of its own: entered from 应收账款 (a form on the list), shown as open items there
+  route: '/financial/accounts_receivable',
 });
