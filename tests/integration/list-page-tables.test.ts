@@ -117,6 +117,8 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('oms', '020905', { id: so.id, version: so.version });
   const soLine = (await ok('oms', '020902', { id: so.id })).lines[0];
   const dp = await ok('oms', '020703', { orderId: so.id, transportMode: 'truck', lines: [{ orderLineId: soLine.id, qty: 1 }] });
+  const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
+  const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -135,6 +137,10 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'salesOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: so.docNo, clientId: client.id, salesmanId: staff.id, warehouseId: wh, status: 'confirmed', dateFrom: '2020-01-01', dateTo: day }],
     'deliveryPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dp.docNo, orderId: so.id, clientId: client.id, warehouseId: wh, transportMode: 'truck', status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
+    'openingBalance.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ob.docNo, side: 'receivable', clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'payDocument.list': [{ page: 1, pageSize: 5 }, {
+      page: 1, pageSize: 5, docNo: receipt.docNo, direction: 'receipt', clientId: client.id, currencyId: null, method: null, status: 'posted', dateFrom: '2020-01-01', dateTo: day,
+    }],
     'report.purchase': ['supplier', 'product', 'month'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], supplierId: supplier.id, warehouseId: wh, productId: product.id, product: 'KPP' },
