@@ -1,8 +1,10 @@
-// `npm run bench:finance [-- --items 200000 --allocations 300000 --clients 2000 --runs 60 --pg]`
+// `npm run bench:finance [-- --items 200000 --allocations 300000 --clients 2000 --settled 0.85 --runs 60 --pg]`
 // Finance at scale (issue 15), on SQLite (and PostgreSQL with --pg and DATABASE_URL or a local server):
-//  1. a fresh demo database gets `--clients` clients, `--items` open receivables (opening balances, due
-//     dates over the last 200 days and the next 30, CNY and USD) and `--allocations` allocations from
-//     receipts (one receipt per 15 allocations), written in bulk with the open amounts they leave;
+//  1. a fresh demo database gets `--clients` clients, `--items` receivables (opening balances, due dates
+//     over the last 200 days and the next 30, CNY and one in ten USD) and `--allocations` allocations from
+//     receipts (up to 15 each): the oldest `--settled` share of the items paid in full (as in a ledger in
+//     use), some of the rest in part — written in bulk with the open amounts they leave. `--settled 0`
+//     leaves every item open (the worst case for the aging, which reads open items);
 //  2. measured over HTTP (the server's own request path, one call at a time, after 5 warm-up calls):
 //     the receivables aging over all clients (oms 026201, first page of 50 with the totals over all),
 //     one client's statement for a year (oms 026203), and beside them a plain 50-row list from the same
@@ -25,13 +27,14 @@ const { values: args } = parseArgs({
     allocations: { type: 'string', default: '300000' },
     clients: { type: 'string', default: '2000' },
     runs: { type: 'string', default: '60' },
+    settled: { type: 'string', default: '0.85' },
     pg: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
   strict: true,
 });
 if (args.help) {
-  console.log('用法：npm run bench:finance -- [--items 200000] [--allocations 300000] [--clients 2000] [--runs 60] [--pg]');
+  console.log('用法：npm run bench:finance -- [--items 200000] [--allocations 300000] [--clients 2000] [--settled 0.85] [--runs 60] [--pg]');
   process.exit(0);
 }
 const ITEMS = Number(args.items);
@@ -67,29 +70,46 @@ async function seed(server: Server): Promise<{ clientId: number }> {
     const docOffset = -Math.floor(rand() * 230);
     return { i, clientId: clientIds[i % clientIds.length]!, currencyId: usdItem ? usd : cny, rate, amount, allocated: 0, allocatedBase: 0, docDate: day(docOffset), dueDate: day(docOffset + 30) };
   });
-  // receipts (one per 15 allocations) and allocations over random items of the receipt's client, each a part of what is left
-  const receipts = Math.ceil(ALLOCS / 15);
+  // receipts and their allocations: `--settled` of the items (the older ones, as in a live ledger) are
+  // paid in full by one or two allocations, the rest are open, some of them partly paid, until
+  // `--allocations` allocations are made; a receipt holds up to 15 allocations of one client
   const payRows: unknown[][] = [];
   const allocs: Array<{ pay: number; item: (typeof items)[number]; amount: number; base: number; date: string }> = [];
-  const byClient = new Map<number, typeof items>();
-  for (const it of items) (byClient.get(it.clientId) ?? byClient.set(it.clientId, []).get(it.clientId)!).push(it);
-  for (let p = 0; p < receipts; p++) {
-    const clientId = clientIds[p % clientIds.length]!;
-    const mine = byClient.get(clientId)!;
-    let total = 0;
-    const date = day(-Math.floor(rand() * 200));
-    for (let k = 0; k < 15 && allocs.length < ALLOCS; k++) {
-      const it = mine[Math.floor(rand() * mine.length)]!;
-      if (it.currencyId !== cny) continue;
-      const left = it.amount - it.allocated;
-      if (left <= 0) continue;
-      const amount = Math.max(1, Math.floor(left * (0.2 + rand() * 0.5)));
-      it.allocated += amount;
-      it.allocatedBase += amount;
-      allocs.push({ pay: p, item: it, amount, base: amount, date });
-      total += amount;
+  const settledShare = Number(args.settled);
+  const byAge = [...items].filter((it) => it.currencyId === cny).sort((a, b) => (a.dueDate < b.dueDate ? -1 : 1));
+  const settle = new Set(byAge.slice(0, Math.floor(items.length * settledShare)));
+  const plan: Array<{ item: (typeof items)[number]; amount: number }> = [];
+  for (const it of byAge) {
+    if (plan.length >= ALLOCS) break;
+    if (settle.has(it)) {
+      if (rand() < 0.6 && plan.length + 2 <= ALLOCS) {
+        const first = Math.max(1, Math.floor(it.amount * (0.3 + rand() * 0.4)));
+        plan.push({ item: it, amount: first }, { item: it, amount: it.amount - first });
+      } else plan.push({ item: it, amount: it.amount });
     }
-    payRows.push([companyId, 1, now, now, `SKB${String(p).padStart(7, '0')}`, 'posted', 'receipt', clientId, date, cny, total, 0, 0, total, total, 1_000_000, total, 0, 1, now]);
+  }
+  for (const it of byAge) {
+    if (plan.length >= ALLOCS) break;
+    // open items: one to three part payments of a tenth each
+    if (!settle.has(it)) for (let k = 1 + Math.floor(rand() * 3); k > 0 && plan.length < ALLOCS; k--) plan.push({ item: it, amount: Math.max(1, Math.floor(it.amount / 10)) });
+  }
+  const perClient = new Map<number, typeof plan>();
+  for (const a of plan) (perClient.get(a.item.clientId) ?? perClient.set(a.item.clientId, []).get(a.item.clientId)!).push(a);
+  for (const [clientId, list] of perClient) {
+    for (let i = 0; i < list.length; i += 15) {
+      const p = payRows.length;
+      const chunk = list.slice(i, i + 15);
+      // paid on or after the latest document date of what it settles
+      const date = chunk.reduce((d, a) => (a.item.docDate > d ? a.item.docDate : d), '0000-00-00');
+      let total = 0;
+      for (const a of chunk) {
+        a.item.allocated += a.amount;
+        a.item.allocatedBase += a.amount;
+        allocs.push({ pay: p, item: a.item, amount: a.amount, base: a.amount, date });
+        total += a.amount;
+      }
+      payRows.push([companyId, 1, now, now, `SKB${String(p).padStart(7, '0')}`, 'posted', 'receipt', clientId, date, cny, total, 0, 0, total, total, 1_000_000, total, 0, 1, now]);
+    }
   }
   const payIds = (await insertMany(db, 'pay_document', ['company_id', 'version', 'created_at', 'updated_at', 'doc_no', 'status', 'direction', 'client_id', 'pay_date', 'currency_id', 'amount',
     'bank_fee', 'discount', 'settle_amount', 'allocated_amount', 'exchange_rate', 'amount_base', 'line_count', 'settled', 'posted_at'], payRows, 'returning id')).map((r) => Number(r.id));
@@ -103,7 +123,7 @@ async function seed(server: Server): Promise<{ clientId: number }> {
     'currency_id', 'exchange_rate', 'amount', 'amount_base', 'allocated', 'allocated_base', 'open_amount', 'status'], itemRows, 'returning id')).map((r) => Number(r.id));
   await insertMany(db, 'finance_allocation', ['company_id', 'payment_id', 'item_id', 'alloc_date', 'amount', 'paid_amount', 'item_rate', 'pay_rate', 'item_base', 'paid_base', 'exchange_diff', 'kind', 'created_at'],
     allocs.map((a) => [companyId, payIds[a.pay]!, itemIds[a.item.i]!, a.date, a.amount, a.amount, 1_000_000, 1_000_000, a.base, a.base, 0, 'allocate', now]));
-  console.log(`  种子数据：客户 ${CLIENTS.toLocaleString('en-US')}，款项 ${ITEMS.toLocaleString('en-US')}，收款单 ${receipts.toLocaleString('en-US')}，核销 ${allocs.length.toLocaleString('en-US')}（${((Date.now() - started) / 1000).toFixed(1)} 秒）`);
+  console.log(`  种子数据：客户 ${CLIENTS.toLocaleString('en-US')}，款项 ${ITEMS.toLocaleString('en-US')}，收款单 ${payRows.length.toLocaleString('en-US')}，核销 ${allocs.length.toLocaleString('en-US')}（${((Date.now() - started) / 1000).toFixed(1)} 秒）`);
   if (server.database.dialect === 'postgres') await db.executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => undefined);
   return { clientId: clientIds[0]! };
 }

@@ -64,18 +64,23 @@ export function bucketOf(dueDate: string, day: string): BucketKey {
 
 const openBase = sql<number>`${sql.ref('openItem.amountBase')} - ${sql.ref('openItem.allocatedBase')}`;
 
-/** sum(open base) per bucket, as SQL columns (bucket edges are days computed once). */
+/**
+ * sum(open base) per bucket, as SQL columns: the total and what falls due before each edge (today, 30,
+ * 60, 90 days ago) — one comparison per edge and row — from which the buckets are differences (bucketed).
+ */
 function bucketSums(day: string) {
-  const e30 = addDays(day, -30); const e60 = addDays(day, -60); const e90 = addDays(day, -90);
   const due = sql.ref('openItem.dueDate');
-  const sum = (cond: ReturnType<typeof sql>) => sql<number>`coalesce(sum(case when ${cond} then ${openBase} else 0 end), 0)`;
+  const before = (edge: string) => sql<number>`coalesce(sum(case when ${due} < ${edge} then ${openBase} else 0 end), 0)`;
   return {
-    notDue: sum(sql`${due} >= ${day}`),
-    d1to30: sum(sql`${due} < ${day} and ${due} >= ${e30}`),
-    d31to60: sum(sql`${due} < ${e30} and ${due} >= ${e60}`),
-    d61to90: sum(sql`${due} < ${e60} and ${due} >= ${e90}`),
-    over90: sum(sql`${due} < ${e90}`),
+    all: sql<number>`coalesce(sum(${openBase}), 0)`,
+    lt0: before(day), lt30: before(addDays(day, -30)), lt60: before(addDays(day, -60)), lt90: before(addDays(day, -90)),
   };
+}
+
+/** The buckets of a row of bucketSums. */
+function bucketed(r: Row): Record<BucketKey, number> {
+  const [all, lt0, lt30, lt60, lt90] = [r.all, r.lt0, r.lt30, r.lt60, r.lt90].map((v) => Number(v ?? 0)) as [number, number, number, number, number];
+  return { notDue: all - lt0, d1to30: lt0 - lt30, d31to60: lt30 - lt60, d61to90: lt60 - lt90, over90: lt90 };
 }
 
 const partyTable = (t: PartyType) => (t === 'client' ? 'client' : 'supplier');
@@ -100,21 +105,23 @@ export async function agingByParty(ctx: CallContext, input: AgingInput) {
   const pt = partyTable(input.partyType);
   const b = bucketSums(day);
   let grouped = tenant.select('openItem')
-    .select(['openItem.partyId', b.notDue.as('notDue'), b.d1to30.as('d1to30'), b.d31to60.as('d31to60'), b.d61to90.as('d61to90'), b.over90.as('over90'),
+    .select(['openItem.partyId', b.all.as('all'), b.lt0.as('lt0'), b.lt30.as('lt30'), b.lt60.as('lt60'), b.lt90.as('lt90'),
       sql<number>`count(*)`.as('items'), sql<string>`min(${sql.ref('openItem.dueDate')})`.as('oldestDue')])
     .where('openItem.partyType', '=', input.partyType).where('openItem.status', '=', 'open');
   if (input.overdueOnly) grouped = grouped.where('openItem.dueDate', '<', day);
-  const figuresOf = new Map(((await grouped.groupBy('openItem.partyId').execute()) as Row[]).map((r) => [Number(r.partyId), r]));
-  let parties: Row[] = [];
-  const ids = [...figuresOf.keys()];
+  // the parties' names joined to their figures in the same statement (company checked on both sides);
+  // CROSS JOIN + WHERE: SQLite then goes from the groups to each party by its key, not the other way
+  let q = tenant.db.selectFrom(grouped.groupBy('openItem.partyId').as('g'))
+    .crossJoin(`${pt} as party`).whereRef('party.id', '=', 'g.partyId').where('party.companyId', '=', tenant.companyId)
+    .selectAll('g').select(['party.code', 'party.name', ...(pt === 'client' ? ['party.creditLimit', 'party.chequeBounces'] : [])]);
   const k = input.keyword?.trim();
-  const pattern = k ? `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
-  for (let i = 0; i < ids.length; i += 2000) {
-    let q = tenant.select(pt).select(['id', 'code', 'name', ...(pt === 'client' ? ['creditLimit', 'chequeBounces'] : [])]).where('id', 'in', ids.slice(i, i + 2000));
-    if (pattern) q = q.where((eb: any) => eb.or([eb('code', op, pattern), eb('name', op, pattern)]));
-    parties.push(...((await q.execute()) as Row[]));
+  if (k) {
+    const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
+    q = q.where((eb: any) => eb.or([eb('party.code', op, pattern), eb('party.name', op, pattern)]));
   }
+  const figuresOf = new Map(((await q.execute()) as Row[]).map((r) => [Number(r.partyId), { ...r, ...bucketed(r) } as Row]));
+  let parties: Row[] = [...figuresOf.values()].map((r) => ({ ...r, id: r.partyId }));
   parties = parties.sort((x, y) => (String(x.code) < String(y.code) ? -1 : String(x.code) > String(y.code) ? 1 : 0));
   const sums: Row = Object.fromEntries([...BUCKETS.map((x) => [x.key, 0]), ['items', 0]]);
   for (const p of parties) {
@@ -203,11 +210,23 @@ export async function statement(ctx: CallContext, input: { partyType: PartyType;
   const its = (await items().innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .select(['openItem.id', 'openItem.docNo', 'openItem.reference', 'openItem.sourceType', 'openItem.side', 'openItem.docDate', 'openItem.dueDate', 'openItem.amount', 'openItem.amountBase', 'currency.code as currencyCode'])
     .where('openItem.docDate', '>=', from).where('openItem.docDate', '<=', to).orderBy('openItem.docDate').orderBy('openItem.id').execute()) as Row[];
-  const pays = (await allocs().innerJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
-    .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'payDocument.docNo',
-      sql<number>`sum(${sql.ref('financeAllocation.itemBase')})`.as('base'), sql<string>`min(${sql.ref('openItem.docNo')})`.as('firstItem'), sql<number>`count(*)`.as('n')])
-    .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to)
-    .groupBy(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'payDocument.docNo']).execute()) as Row[];
+  // one row per allocation (a party's are few), grouped here per payment, date and kind: a GROUP BY in
+  // SQL leads SQLite to walk every allocation of the company in payment order instead
+  const allocRows = (await allocs().innerJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
+    .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'financeAllocation.itemBase', 'payDocument.docNo', 'openItem.docNo as itemDocNo'])
+    .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to).execute()) as Row[];
+  const grouped = new Map<string, Row>();
+  for (const r of allocRows) {
+    const key = `${String(r.paymentId)}|${String(r.allocDate)}|${String(r.kind)}`;
+    const g = grouped.get(key);
+    if (!g) grouped.set(key, { paymentId: r.paymentId, allocDate: r.allocDate, kind: r.kind, docNo: r.docNo, base: Number(r.itemBase), firstItem: String(r.itemDocNo), n: 1 });
+    else {
+      g.base = Number(g.base) + Number(r.itemBase);
+      g.n = Number(g.n) + 1;
+      if (String(r.itemDocNo) < String(g.firstItem)) g.firstItem = String(r.itemDocNo);
+    }
+  }
+  const pays = [...grouped.values()];
   const events = [
     ...its.map((r) => ({ date: String(r.docDate), order: 0, id: Number(r.id), docNo: String(r.docNo), kind: itemKind(r),
       summary: `${r.reference ? `原单号 ${String(r.reference)}，` : ''}${String(r.currencyCode)} ${moneyText(r.amount)}，到期 ${String(r.dueDate)}`, debit: Number(r.amountBase), credit: 0 })),
