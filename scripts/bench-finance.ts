@@ -29,12 +29,13 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '60' },
     settled: { type: 'string', default: '0.85' },
     pg: { type: 'boolean', default: false },
+    'no-sqlite': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
   strict: true,
 });
 if (args.help) {
-  console.log('用法：npm run bench:finance -- [--items 200000] [--allocations 300000] [--clients 2000] [--settled 0.85] [--runs 60] [--pg]');
+  console.log('用法：npm run bench:finance -- [--items 200000] [--allocations 300000] [--clients 2000] [--settled 0.85] [--runs 60] [--pg] [--no-sqlite]');
   process.exit(0);
 }
 const ITEMS = Number(args.items);
@@ -175,7 +176,7 @@ async function main(): Promise<number> {
   const dir = path.join(os.tmpdir(), 'tbo-bench-finance', 'sqlite');
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  let ok = await run('SQLite', dir);
+  let ok = args['no-sqlite'] ? true : await run('SQLite', dir);
   if (args.pg) {
     const admin = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
     admin.pathname = '/postgres';

@@ -160,6 +160,10 @@ describe('receipts allocated to open items', () => {
     await ok(t.call('oms', CHQ.clear, { id: second.id }, demo));
     expect((await itemsOf(client)).find((i) => i.id === c.id).openAmount).toBe('300.00');
     await verifyClean();
+    // 今日收款 of that day: both cheques, by account and currency
+    const proceeds = await ok(t.call('oms', '026013', { page: 1, pageSize: 50, date: '2026-03-12' }, demo));
+    expect(proceeds.list.map((r: any) => [r.account, r.method, r.currencyCode, r.receipts, r.amount])).toEqual([['（未填账户）', 'cheque', 'CNY', 2, '500.00']]);
+    expect(proceeds.totals).toEqual({ receipts: 2, amountBase: '500.00' });
   });
 });
 

@@ -2,7 +2,7 @@
 // src/server/documents/types/pay-document.ts and opening-balance.ts): allocating an advance, the open
 // items a party's money can settle, advances, cheques, aging and statements.
 import type { OpHandler } from '../catalog/context.ts';
-import { ADVANCES_INPUT, listAdvances, OPEN_ITEMS_INPUT, openItemsOf } from '../domain/finance/advances.ts';
+import { ADVANCES_INPUT, listAdvances, OPEN_ITEMS_INPUT, openItemsOf, PROCEEDS_INPUT, proceedsOfDay } from '../domain/finance/advances.ts';
 import { CHEQUE_ACTION_INPUT, CHEQUE_LIST_INPUT, chequeAction, listCheques } from '../domain/finance/cheques.ts';
 import { allocateMore } from '../domain/finance/pay-document.ts';
 import { AGING_INPUT, agingByParty, exportAging, exportStatement, PARTY_ITEMS_INPUT, partyItems, STATEMENT_INPUT, statement } from '../domain/finance/receivables.ts';
@@ -28,6 +28,7 @@ export function financeOps(_deps: OpsDeps): Record<string, OpHandler> {
     'payDocument.allocate': { input: ALLOCATE_INPUT, run: (ctx, input) => allocateMore(ctx, input) },
     'finance.openItems': { input: OPEN_ITEMS_INPUT, run: (ctx, input) => openItemsOf(ctx, input) },
     'finance.advances': acceptingFilters({ input: ADVANCES_INPUT, run: (ctx, input) => listAdvances(ctx, input) }),
+    'finance.proceedsToday': acceptingFilters({ input: PROCEEDS_INPUT, run: (ctx, input) => proceedsOfDay(ctx, input) }),
     'finance.cheques': acceptingFilters({ input: CHEQUE_LIST_INPUT, run: (ctx, input) => listCheques(ctx, input) }),
     'finance.chequeDeposit': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'deposit', input) },
     'finance.chequeClear': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'clear', input) },

@@ -2,7 +2,7 @@
 // open items a party's money can still go to (the allocation pickers).
 import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
-import { moneyText, text, type Row } from '../procurement/common.ts';
+import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { itemKind, type PartyType } from './ledger.ts';
 import { DIRECTION } from './pay-document.ts';
 
@@ -78,5 +78,37 @@ export async function openItemsOf(ctx: CallContext, raw: OpenItemsInput) {
       docDate: String(r.docDate), dueDate: String(r.dueDate), currencyId: Number(r.currencyId), currencyCode: String(r.currencyCode),
       amount: moneyText(r.amount), openAmount: moneyText(r.openAmount), label: `${String(r.docNo)} · ${String(r.currencyCode)} ${moneyText(r.openAmount)} · 到期 ${String(r.dueDate)}`,
     })),
+  };
+}
+
+export const PROCEEDS_INPUT = {
+  type: 'object',
+  properties: {
+    page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
+    pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 50, title: '每页条数' },
+    date: { type: ['string', 'null'], maxLength: 10, title: '日期' },
+  },
+};
+
+/**
+ * 今日收款: the posted receipts of a day (default today) by account and currency — the money received
+ * (amount), in company currency at each receipt's rate; totals over every row (company currency; the
+ * amounts in their own currencies are not added across currencies).
+ */
+export async function proceedsOfDay(ctx: CallContext, input: { page: number; pageSize: number; date?: string | null }) {
+  const day = input.date && /^\d{4}-\d{2}-\d{2}$/.test(input.date) ? input.date : today(ctx);
+  const rows = (await ctx.tenant.select('payDocument').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
+    .select(['payDocument.account', 'payDocument.method', 'currency.code as currencyCode', sql<number>`count(*)`.as('receipts'),
+      sql<number>`sum(${sql.ref('payDocument.amount')})`.as('amount'), sql<number>`sum(${sql.ref('payDocument.amountBase')})`.as('amountBase')])
+    .where('payDocument.direction', '=', 'receipt').where('payDocument.status', '=', 'posted').where('payDocument.payDate', '=', day)
+    .groupBy(['payDocument.account', 'payDocument.method', 'currency.code']).orderBy('currency.code').orderBy('payDocument.account').execute()) as Row[];
+  const list = rows.map((r, i) => ({
+    key: String(i + 1), account: text(r.account) ?? '（未填账户）', method: text(r.method), currencyCode: String(r.currencyCode), receipts: Number(r.receipts),
+    amount: moneyText(r.amount), amountBase: moneyText(r.amountBase),
+  }));
+  const offset = (input.page - 1) * input.pageSize;
+  return {
+    date: day, list: list.slice(offset, offset + input.pageSize), total: list.length, page: input.page, pageSize: input.pageSize,
+    totals: { receipts: rows.reduce((s, r) => s + Number(r.receipts), 0), amountBase: moneyText(rows.reduce((s, r) => s + Number(r.amountBase), 0)) },
   };
 }
