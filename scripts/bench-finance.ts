@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/server/config.ts';
 import { insertMany } from '../src/server/db/raw-sql.ts';
@@ -125,7 +126,8 @@ async function seed(server: Server): Promise<{ clientId: number }> {
   await insertMany(db, 'finance_allocation', ['company_id', 'payment_id', 'item_id', 'alloc_date', 'amount', 'paid_amount', 'item_rate', 'pay_rate', 'item_base', 'paid_base', 'exchange_diff', 'kind', 'created_at'],
     allocs.map((a) => [companyId, payIds[a.pay]!, itemIds[a.item.i]!, a.date, a.amount, a.amount, 1_000_000, 1_000_000, a.base, a.base, 0, 'allocate', now]));
   console.log(`  种子数据：客户 ${CLIENTS.toLocaleString('en-US')}，款项 ${ITEMS.toLocaleString('en-US')}，收款单 ${payRows.length.toLocaleString('en-US')}，核销 ${allocs.length.toLocaleString('en-US')}（${((Date.now() - started) / 1000).toFixed(1)} 秒）`);
-  if (server.database.dialect === 'postgres') await db.executeQuery({ sql: 'analyze', parameters: [], query: { kind: 'RawNode' } } as never).catch(() => undefined);
+  // PostgreSQL plans from statistics: a bulk load is followed by ANALYZE, as autovacuum would soon do
+  if (server.database.dialect === 'postgres') await sql`analyze`.execute(db);
   return { clientId: clientIds[0]! };
 }
 

@@ -188,6 +188,15 @@ describe('aging and statement', () => {
       ['逾期90天以上', 137], ['逾期61-90天', 83], ['逾期31-60天', 52], ['逾期1-30天', 12], ['未到期', 0], ['未到期', 0],
     ]);
     expect(items.totals.total).toBe('1856.17');
+    // the finance desk lists them as to-dos: four overdue, two falling due within 10 days, each with its screen
+    const name = (await ok(t.call('cdm', '011702', { id: client }, demo))).name;
+    const desk = await ok(t.call('oms', '026014', { today: '2026-06-01', days: 10, page: 1, pageSize: 500 }, demo));
+    const mine = desk.list.filter((r: any) => r.partyName === name);
+    expect(mine.map((r: any) => [r.taskText, r.date, r.note])).toEqual([
+      ['逾期应收', '2026-01-15', '逾期 137 天'], ['逾期应收', '2026-03-10', '逾期 83 天'], ['逾期应收', '2026-04-10', '逾期 52 天'], ['逾期应收', '2026-05-20', '逾期 12 天'],
+      ['即将到期应收', '2026-06-01', '今天到期'], ['即将到期应收', '2026-06-10', '9 天后到期'],
+    ]);
+    expect(mine[0].route).toBe(`/financial/accounts_receivable_detail/${client}`);
   });
 
   it('statement: opening balance, items, receipts, closing balance equal to the open items', async () => {

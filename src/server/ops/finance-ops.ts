@@ -7,6 +7,7 @@ import { CHEQUE_ACTION_INPUT, CHEQUE_LIST_INPUT, chequeAction, listCheques } fro
 import { allocateMore } from '../domain/finance/pay-document.ts';
 import { AGING_INPUT, agingByParty, exportAging, exportStatement, PARTY_ITEMS_INPUT, partyItems, STATEMENT_INPUT, statement } from '../domain/finance/receivables.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
+import { WORK_BENCH_INPUT, workBench } from '../domain/finance/work-bench.ts';
 import type { OpsDeps } from './index.ts';
 
 const ALLOCATE_INPUT = {
@@ -29,6 +30,7 @@ export function financeOps(_deps: OpsDeps): Record<string, OpHandler> {
     'finance.openItems': { input: OPEN_ITEMS_INPUT, run: (ctx, input) => openItemsOf(ctx, input) },
     'finance.advances': acceptingFilters({ input: ADVANCES_INPUT, run: (ctx, input) => listAdvances(ctx, input) }),
     'finance.proceedsToday': acceptingFilters({ input: PROCEEDS_INPUT, run: (ctx, input) => proceedsOfDay(ctx, input) }),
+    'finance.workBench': acceptingFilters({ input: WORK_BENCH_INPUT, run: (ctx, input) => workBench(ctx, input) }),
     'finance.cheques': acceptingFilters({ input: CHEQUE_LIST_INPUT, run: (ctx, input) => listCheques(ctx, input) }),
     'finance.chequeDeposit': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'deposit', input) },
     'finance.chequeClear': { input: CHEQUE_ACTION_INPUT, run: (ctx, input) => chequeAction(ctx, 'clear', input) },
