@@ -123,6 +123,23 @@ describe.skipIf(!hasChromium)('finance: partial receipt, aging and statement (e2
     await shot(page, '05-statement');
   });
 
+  it('the finance desk lists what is overdue, maturing and waiting, each opening its screen', async () => {
+    await page.goto('/financial/workBench');
+    await waitForScreen(page, '财务工作台');
+    const desk = page.locator('.renderer-list').first();
+    const days = desk.getByPlaceholder('默认 7 天');
+    await days.focus();
+    await page.keyboard.type('30');
+    await page.keyboard.press('Enter');
+    // the demo's post-dated cheque of 上海优品 (due 2026-12-05) and the overdue receivables of 杭州百货
+    const cheque = row(desk, '支票 ZP 20261205-01');
+    await cheque.waitFor();
+    await expect.poll(async () => (await desk.locator('tr.ant-table-row', { hasText: '逾期应收' }).count())).toBeGreaterThan(0);
+    await shot(page, '06-work-bench');
+    await cheque.getByRole('link').first().click();
+    await waitForScreen(page, '到期支票');
+  });
+
   it('registers an opening receivable from the aging list', async () => {
     await page.goto('/financial/accounts_receivable');
     await waitForScreen(page, '应收账款');
@@ -135,7 +152,7 @@ describe.skipIf(!hasChromium)('finance: partial receipt, aging and statement (e2
     await page.keyboard.type('XS-2026-1115');
     await item(dialog, '金额').locator('input').focus();
     await page.keyboard.type('1000');
-    await shot(page, '06-opening-form');
+    await shot(page, '07-opening-form');
     await btn(dialog, '保存').click();
     await expectToast(page, '已登记期初应收');
     await expect.poll(async () => (await rowByTitle(page.locator('.renderer-list').first(), shanghai)).未结合计, { timeout: 10_000 }).toBe('9,000.00');
