@@ -247,7 +247,10 @@ describe('verify, rights and companies', () => {
     await t.database.db.updateTable('openItem').set({ openAmount: Number(row.openAmount) - 1 }).where('id', '=', row.id).execute();
     const r = await verifyFinance(t.database.db);
     expect(r.differences.map((d) => d.kind)).toEqual(['item', 'total']);
-    expect(r.differences[0]!.message).toContain('记录的未结金额');
+    const item = await t.database.db.selectFrom('openItem').select(['docNo', 'amount']).where('id', '=', row.id).executeTakeFirstOrThrow();
+    const open = (Number(row.openAmount) / 100).toFixed(2);
+    const tampered = ((Number(row.openAmount) - 1) / 100).toFixed(2);
+    expect(r.differences[0]!.message).toMatch(new RegExp(`^款项 ${item.docNo}：原金额 ${(Number(item.amount) / 100).toFixed(2)} − 核销 [\\d.]+ = ${open}，记录的未结金额 ${tampered}（`));
     await t.database.db.updateTable('openItem').set({ openAmount: Number(row.openAmount) }).where('id', '=', row.id).execute();
     await verifyClean();
   });
