@@ -107,7 +107,10 @@ describe('receipts allocated to open items', () => {
   });
 
   it('the advance is used against a later item', async () => {
-    const r = await ok(t.call('oms', PAY.allocate, { id: receipt.id, lines: [{ openItemId: c.id, amount: '80.00' }] }, demo));
+    const unknown = await t.call('oms', PAY.allocate, { id: receipt.id, itemDocNo: 'QC-NONE', allocAmount: '1' }, demo);
+    expect(unknown.msg).toBe('往来单位没有单号为 QC-NONE 的未结款项');
+    // as the document's 核销 form sends it: the item's number typed, the document's own values alongside
+    const r = await ok(t.call('oms', PAY.allocate, { ...receipt, id: receipt.id, itemDocNo: c.docNo, allocAmount: '80.00' }, demo));
     expect(r).toMatchObject({ allocated: '2000.00', unallocated: '0.00' });
     expect((await itemsOf(client)).find((i) => i.id === c.id).openAmount).toBe('220.00');
     expect((await ok(t.call('oms', PAY.advances, { page: 1, pageSize: 50, clientId: client }, demo))).total).toBe(0);

@@ -10,10 +10,15 @@ import { acceptingFilters } from '../catalog/list-filters.ts';
 import { WORK_BENCH_INPUT, workBench } from '../domain/finance/work-bench.ts';
 import type { OpsDeps } from './index.ts';
 
+// {id, lines: [{openItemId, amount}]}, or one item named by its number as a clerk types it on the
+// document's 核销 form: {id, itemDocNo, allocAmount} (the form may send the document's own values too:
+// with itemDocNo given, only these two count)
 const ALLOCATE_INPUT = {
-  type: 'object', required: ['id', 'lines'],
+  type: 'object', required: ['id'],
   properties: {
     id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '收付款单' },
+    itemDocNo: { type: ['string', 'null'], maxLength: 50, title: '款项单号' },
+    allocAmount: { type: ['string', 'number', 'null'], maxLength: 20, title: '核销金额' },
     lines: {
       type: 'array', minItems: 1, maxItems: 500, title: '核销明细',
       items: {

@@ -132,7 +132,21 @@ export async function reversePayDocument(t: TransitionRun) {
 }
 
 /** More allocations of a posted document's unallocated money (using an advance), in one transaction. */
-export async function allocateMore(ctx: CallContext, input: { id: number; lines: Array<{ openItemId: number; amount: string | number }> }) {
+export async function allocateMore(ctx: CallContext, raw: { id: number; lines?: Array<{ openItemId: number; amount: string | number }>; itemDocNo?: string | null; allocAmount?: string | number | null }) {
+  const input = { id: raw.id, lines: raw.lines ?? [] };
+  const docNo = raw.itemDocNo?.trim();
+  if (docNo || !raw.lines) {
+    if (!docNo) throw validationError([{ field: 'itemDocNo', message: '款项单号不能为空' }]);
+    if (raw.allocAmount == null || String(raw.allocAmount).trim() === '') throw validationError([{ field: 'allocAmount', message: '核销金额不能为空' }]);
+    const doc = (await ctx.tenant.select('payDocument').select(['direction', 'clientId', 'supplierId']).where('id', '=', raw.id).executeTakeFirst()) as Row | undefined;
+    if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: PAY_TITLE });
+    const { partyType, partyId } = partyOf(doc);
+    const item = (await ctx.tenant.select('openItem').select('id').where('docNo', '=', docNo).where('partyType', '=', partyType).where('partyId', '=', partyId)
+      .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
+    if (!item) throw validationError([{ field: 'itemDocNo', message: `往来单位没有单号为 ${docNo} 的未结款项` }]);
+    input.lines = [{ openItemId: Number(item.id), amount: raw.allocAmount }];
+  }
+  if (!input.lines.length) throw validationError([{ field: 'lines', message: '核销明细不能为空' }]);
   const cents = input.lines.map((l, i) => {
     const d = new Decimal(String(l.amount ?? ''));
     if (!d.isFinite() || d.decimalPlaces() > 2) throw validationError([{ field: `lines.${i}.amount`, message: `第 ${i + 1} 行：核销金额必须是最多 2 位小数的数字` }]);
