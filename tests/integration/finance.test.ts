@@ -81,7 +81,7 @@ describe('receipts allocated to open items', () => {
     expect(receipt.unallocatedAmount).toBe('80.00');
     const usdRow = receipt.allocations.find((r: any) => r.itemDocNo === b.docNo);
     expect(usdRow).toMatchObject({ amount: '100.00', paidAmount: '720.00', itemRate: '7.123400', payRate: '1.000000', itemBase: '712.34', paidBase: '720.00', exchangeDiff: '7.66' });
-    expect(receipt.exchangeDiffTotal).toBe('7.66');
+    expect([receipt.exchangeDiffTotal, receipt.exchangeResult]).toEqual(['7.66', '汇兑收益 7.66']);
     const items = await itemsOf(client);
     expect(items.map((i) => [i.docNo, i.openAmount, i.status])).toEqual([[a.docNo, '0.00', 'settled'], [b.docNo, '0.00', 'settled'], [c.docNo, '300.00', 'open']]);
     const adv = await ok(t.call('oms', PAY.advances, { page: 1, pageSize: 50, clientId: client }, demo));

@@ -211,5 +211,9 @@ export async function presentPayDocument(ctx: CallContext, docs: Row[], lines?: 
     .selectAll('financeAllocation').select(['openItem.docNo as itemDocNo', 'openItem.sourceType', 'openItem.side', 'currency.code as itemCurrency'])
     .where('financeAllocation.paymentId', '=', Number(d.id)).orderBy('financeAllocation.id').execute()) as Row[];
   d.allocations = allocs.map((r) => ({ ...allocationView(r), itemDocNo: String(r.itemDocNo), itemKind: itemKind(r), itemCurrency: String(r.itemCurrency) }));
-  d.exchangeDiffTotal = moneyText(allocs.reduce((s, r) => s + Number(r.exchangeDiff), 0));
+  const diff = allocs.reduce((s, r) => s + Number(r.exchangeDiff), 0);
+  d.exchangeDiffTotal = moneyText(diff);
+  // received more company currency than booked is a gain; paid more is a loss
+  const gain = d.direction === 'receipt' ? diff > 0 : diff < 0;
+  d.exchangeResult = diff === 0 ? '无汇兑差额' : `${gain ? '汇兑收益' : '汇兑损失'} ${moneyText(Math.abs(diff))}`;
 }
