@@ -20,6 +20,8 @@ export const AUDIT_ACTION_LABELS = {
   // the outbound floor: a task given to a warehouse worker, a delivery signed for by the client
   assign: '分派',
   sign: '签收',
+  // a posted receipt or payment undone (its allocations reversed)
+  reverse: '冲销',
   // a price or credit bound passed by someone holding the right to (sales orders)
   override: '超限放行',
   // a confirmed sales order's line changed (quantity, price, discount) with a reason

@@ -127,6 +127,8 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('oms', '021307', { id: ot.taskId, assigneeId: staff.id });
   const pk = await ok('oms', '024003', { taskIds: [ot.taskId], pickerId: staff.id, post: true });
   const dn = await ok('oms', '024103', { taskId: ot.taskId, post: true });
+  const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
+  const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -149,6 +151,10 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'deliveryNote.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dn.docNo, taskId: ot.taskId, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
+    'openingBalance.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ob.docNo, side: 'receivable', clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'payDocument.list': [{ page: 1, pageSize: 5 }, {
+      page: 1, pageSize: 5, docNo: receipt.docNo, direction: 'receipt', clientId: client.id, currencyId: null, method: null, status: 'posted', dateFrom: '2020-01-01', dateTo: day,
+    }],
     'report.purchase': ['supplier', 'product', 'month'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], supplierId: supplier.id, warehouseId: wh, productId: product.id, product: 'KPP' },

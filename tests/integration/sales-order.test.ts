@@ -171,7 +171,7 @@ describe('sales orders', () => {
     const second = await ok(order([{ productId: p, qty: 5 }], { clientId: c }, clerk));
     const over = await t.call('oms', SO.confirm, { id: second.id }, clerk);
     expect(over.code).toBe('SALES_CREDIT_LIMIT_4145');
-    expect(over.msg).toBe('客户“信用客户”超出信用额度：额度 1000.00，未结订单 600.00，本单 500.00，合计 1100.00（本位币）；超额确认需要“销售订单超限放行”权限');
+    expect(over.msg).toBe('客户“信用客户”超出信用额度：额度 1000.00，未结应收 0.00，未结订单 600.00，本单 500.00，合计 1100.00（本位币）；超额确认需要“销售订单超限放行”权限');
     expect((await summary(p)).committed).toBe(6);
 
     // cancelling the first frees the credit; reopening it and confirming again is checked again
@@ -184,6 +184,20 @@ describe('sales orders', () => {
     const audit = await t.database.db.selectFrom('auditLog').select(['action']).where('entity', '=', 'salesOrder').where('recordId', '=', String(first.id)).execute();
     expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['override', 'reopen', 'confirm', 'cancel']));
     expect(await summary(p)).toEqual({ onHand: 100, reserved: 0, committed: 11 });
+  });
+
+  it('counts the open receivables of the client (finance) in the credit check; a receipt frees the credit', async () => {
+    const p = await product();
+    await listPrice(p, '100');
+    await stock(p, 10);
+    const c = (await ok(t.call('cdm', '011703', { code: 'KH003', name: '应收客户', priceTitleId: listId, creditLimit: '1000' }, admin))).id;
+    const ob = await ok(t.call('oms', '026213', { side: 'receivable', clientId: c, amount: '800', post: true }, admin));
+    const so = await ok(order([{ productId: p, qty: 3 }], { clientId: c }, clerk));
+    const over = await t.call('oms', SO.confirm, { id: so.id }, clerk);
+    expect(over.msg).toBe('客户“应收客户”超出信用额度：额度 1000.00，未结应收 800.00，未结订单 0.00，本单 300.00，合计 1100.00（本位币）；超额确认需要“销售订单超限放行”权限');
+    const item = (await ok(t.call('oms', '026010', { partyType: 'client', partyId: c }, admin))).list.find((i: any) => i.docNo === ob.docNo);
+    await ok(t.call('oms', '026003', { direction: 'receipt', clientId: c, amount: '100', post: true, lines: [{ openItemId: item.id, amount: '100' }] }, admin));
+    await ok(t.call('oms', SO.confirm, { id: so.id }, clerk));
   });
 
   it('refuses locked or stopped products, disabled clients, and a caller without the right', async () => {

@@ -2,7 +2,7 @@
 // seed gives role 采购员, and the admin rows say 管理员 holds all rights as the seed makes it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLERK_RIGHTS, SALES_RIGHTS, STORE_RIGHTS } from '../../src/server/db/seed';
+import { CLERK_RIGHTS, FINANCE_RIGHTS, SALES_RIGHTS, STORE_RIGHTS } from '../../src/server/db/seed';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const row = (user: string, company = 'demo') => readme.split('\n').find((l) => l.startsWith(`| \`${company}\``) && l.includes(`| \`${user}\` |`)) ?? '';
@@ -22,6 +22,11 @@ describe('README rights table', () => {
     const rightsCell = row('store').split('|')[4] ?? '';
     const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z.]+)`/g)].map((m) => m[1]);
     expect(listed.sort()).toEqual([...STORE_RIGHTS].sort());
+  });
+  it('the finance row lists exactly the rights the seed grants', () => {
+    const rightsCell = row('finance').split('|')[4] ?? '';
+    const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z_.]+)`/g)].map((m) => m[1]);
+    expect(listed.sort()).toEqual([...FINANCE_RIGHTS].sort());
   });
   it('the admin rows say every right', () => {
     expect(row('admin')).toContain('every right');

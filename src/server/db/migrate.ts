@@ -22,6 +22,7 @@ import * as m018 from './migrations/018-order-reservations.ts';
 import * as m019 from './migrations/019-presale-sold.ts';
 import * as m020 from './migrations/020-market-master.ts';
 import * as m022 from './migrations/022-stock-take.ts';
+import * as m023 from './migrations/023-finance.ts';
 
 interface Migration {
   name: string;
@@ -49,6 +50,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '019-presale-sold', up: m019.up },
   { name: '020-market-master', up: m020.up },
   { name: '022-stock-take', up: m022.up },
+  { name: '023-finance', up: m023.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */

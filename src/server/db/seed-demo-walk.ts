@@ -12,6 +12,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DEMO_PASSWORD } from './seed.ts';
 import { seedDemoSales } from './seed-demo-sales.ts';
+import { seedDemoFinance } from './seed-demo-finance.ts';
 
 type Row = Record<string, any>;
 
@@ -101,4 +102,5 @@ export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
   await call('oms', '020303', { supplierId: cups, invoiceNo: 'FP-DEMO-0002', lines: fullLines.map((l) => ({ receivingLineId: l.id, qty: l.qty ?? l.countedQty })) });
 
   await seedDemoSales(call, warehouseId, Object.fromEntries(DEMO_PRODUCTS.map((p, i) => [p.code, productIds[i]!])));
+  await seedDemoFinance(call);
 }

@@ -61,6 +61,21 @@ export const SALES_RIGHTS = [
   'commodity.inventory',
 ];
 
+/** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques. */
+export const FINANCE_RIGHTS = [
+  'financial.workBench',
+  'financial.pay_document',
+  'financial.pay_document_detail',
+  'financial.pay_document.edit',
+  'financial.pay_document.post',
+  'financial.accounts_receivable',
+  'financial.accounts_receivable_detail',
+  'financial.openingBalance.edit',
+  'financial.advances',
+  'financial.maturedCheck',
+  'financial.proceedsToday',
+];
+
 interface CompanySeed {
   code: string;
   name: string;
@@ -150,6 +165,10 @@ export async function seedIfEmpty(db: DB, dialect: Dialect): Promise<boolean> {
     const storeStaff = await insertId(trx, 'staff', { ...s, code: 'E004', name: '仓管员小张', departmentId: storeDept, enabled: 1 });
     const storeRole = await insertId(trx, 'role', { ...s, name: '仓管员', allRights: 0, rights: JSON.stringify(STORE_RIGHTS) });
     await insertId(trx, 'account', { ...s, userName: 'store', staffId: storeStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([storeRole]), warehouseId: wh.id });
+    // no department of its own: the department tree stays as the settings tests know it
+    const financeStaff = await insertId(trx, 'staff', { ...s, code: 'E005', name: '会计小张', enabled: 1 });
+    const financeRole = await insertId(trx, 'role', { ...s, name: '会计', allRights: 0, rights: JSON.stringify(FINANCE_RIGHTS) });
+    await insertId(trx, 'account', { ...s, userName: 'finance', staffId: financeStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([financeRole]), warehouseId: wh.id });
     await insertId(trx, 'supplier', { ...s, code: 'S001', name: '宁波华东五金制品厂', contact: '陈经理', phone: '0574-88886666', paymentDays: 30, enabled: 1 });
     await insertId(trx, 'client', { ...s, code: 'C001', name: '杭州百货贸易公司', contact: '李小姐', phone: '0571-86668888', creditLimit: 5_000_000, enabled: 1 });
     await seedSettings(trx, demo.companyId);

@@ -8,6 +8,7 @@ import { authOps } from './auth-ops.ts';
 import { basicSettingsOps } from './basic-settings-ops.ts';
 import { commodityExtraOps } from './commodity-extra-ops.ts';
 import { inboundOps } from './inbound-ops.ts';
+import { financeOps } from './finance-ops.ts';
 import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
 import { outboundOps } from './outbound-ops.ts';
@@ -46,6 +47,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...purchaseReturnOps(deps),
     ...salesOps(deps),
     ...outboundOps(deps),
+    ...financeOps(deps),
     ...commodityExtraOps(deps),
     ...productDetailOps(deps),
     ...priceMatrixOps(deps),

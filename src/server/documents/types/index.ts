@@ -6,6 +6,8 @@ import { inboundPlan } from './inbound-plan.ts';
 import { inboundTask } from './inbound-task.ts';
 import { outboundTask } from './outbound-task.ts';
 import { pickingOrder } from './picking-order.ts';
+import { openingBalance } from './opening-balance.ts';
+import { payDocument } from './pay-document.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
@@ -17,5 +19,5 @@ import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
-  outboundTask, pickingOrder, deliveryNote,
+  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument,
 ];

@@ -7,15 +7,16 @@
 //   settings, 0 = not checked) is refused on save — the one path every line price is written through
 //   (new, edit, copy, import) — unless the caller holds market.order.override; the override is written to
 //   the audit trail (超限放行) naming each line.
-// - Credit: confirming checks the client's open orders (confirmed, partly shipped, shipped, in company
-//   currency) plus this one against the client's credit limit (0 = no limit), with the client row locked
-//   so two confirmations for one client are checked one after the other; override as above. Until the
-//   finance documents exist, shipped orders count as open receivables.
+// - Credit: confirming checks the client's open receivables (finance open items) and open orders
+//   (confirmed, partly shipped, shipped, in company currency) plus this one against the client's credit
+//   limit (0 = no limit), with the client row locked so two confirmations for one client are checked one
+//   after the other; override as above. Until sales invoices exist, shipped orders count as open too.
 // - Reservation: confirming commits each line's quantity to the order in its warehouse through the ledger
 //   (stock_summary.committed, guarded: available = on hand − reserved − committed, so two confirmations
 //   for the last units cannot both pass), recorded on the line (reservedQty) so cancelling or closing
 //   releases exactly what is held.
 import Decimal from 'decimal.js';
+import { sql } from 'kysely';
 import { splitUnits } from '../../../core/stock-units.ts';
 import { holdsRight } from '../../auth/caller.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
@@ -65,13 +66,17 @@ export async function checkCredit(t: OrderRun, client: Row) {
   const open = (await t.tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
     .where('clientId', '=', Number(client.id)).where('status', 'in', OPEN_STATUSES).where('id', '!=', Number(t.doc.id)).executeTakeFirst()) as Row | undefined;
   const openCents = Number(open?.open ?? 0);
+  // the client's open receivables (finance open items, company currency)
+  const due = (await t.tenant.select('openItem').select(sql<number>`coalesce(sum(${sql.ref('amountBase')} - ${sql.ref('allocatedBase')}), 0)`.as('due'))
+    .where('partyType', '=', 'client').where('partyId', '=', Number(client.id)).where('status', '=', 'open').executeTakeFirst()) as Row | undefined;
+  const receivable = Number(due?.due ?? 0);
   const amount = Number(t.doc.totalAmountBase ?? 0);
-  if (openCents + amount <= limit) return;
-  const figures = { name: String(client.name), limit: cents(limit), open: cents(openCents), amount: cents(amount), total: cents(openCents + amount) };
+  if (receivable + openCents + amount <= limit) return;
+  const figures = { name: String(client.name), limit: cents(limit), receivable: cents(receivable), open: cents(openCents), amount: cents(amount), total: cents(receivable + openCents + amount) };
   if (!holdsRight(t.ctx.caller!, OVERRIDE_RIGHT)) throw bizError('SALES_CREDIT_LIMIT_4145', figures, { id: Number(t.doc.id), clientId: Number(client.id), ...figures });
   await t.ctx.audit({
     action: 'override', entity: 'salesOrder', recordId: Number(t.doc.id), recordLabel: String(t.doc.docNo),
-    changes: [{ field: 'creditLimit', title: '信用额度', from: `额度 ${figures.limit}`, to: `未结 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
+    changes: [{ field: 'creditLimit', title: '信用额度', from: `额度 ${figures.limit}`, to: `应收 ${figures.receivable} + 未结订单 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
   }, t.db);
 }
 

@@ -26,6 +26,7 @@ import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { ApiError, bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, text, today, type DocStatus, type Row } from './common.ts';
 import { applyInvoiceStock, movesOf } from './invoice-stock.ts';
+import { addOpenItem, cancelOpenItem } from '../finance/ledger.ts';
 import { lineQty } from './purchase-order.ts';
 
 export const PI_TITLE = '采购发票';
@@ -205,7 +206,7 @@ async function invoiceNoTaken(tenant: Tenant, supplier: Row, invoiceNo: string, 
 async function applyInvoice(ctx: CallContext, db: DB, tenant: Tenant, id: number): Promise<void> {
   const head = (await tenant.select('purchaseInvoice').innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseInvoice.supplierId'))
     .select(['purchaseInvoice.docNo', 'purchaseInvoice.supplierId', 'purchaseInvoice.currencyId', 'purchaseInvoice.exchangeRate', 'purchaseInvoice.totalAmount',
-      'purchaseInvoice.dueDate', 'supplier.name as supplierName'])
+      'purchaseInvoice.dueDate', 'purchaseInvoice.invoiceNo', 'purchaseInvoice.invoiceDate', 'supplier.name as supplierName'])
     .where('purchaseInvoice.id', '=', id).executeTakeFirstOrThrow()) as Row;
   const lines = ((await tenant.select('purchaseInvoiceLine').select(['lineNo', 'receivingLineId', 'receivingNoteId', 'productId', 'qty', 'amount'])
     .where('invoiceId', '=', id).orderBy('lineNo').execute()) as Row[])
@@ -237,6 +238,11 @@ async function applyInvoice(ctx: CallContext, db: DB, tenant: Tenant, id: number
     supplierId: Number(head.supplierId), invoiceId: id, currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount), paidAmount: 0,
     dueDate: String(head.dueDate), status: 'open', version: 1, createdAt: now, createdBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId,
   }).execute();
+  // the open-items ledger (finance): the invoice's payable, paid through receipts/payments
+  await addOpenItem(tenant, ctx.caller!.accountId, {
+    side: 'payable', partyType: 'supplier', partyId: Number(head.supplierId), sourceType: 'purchaseInvoice', sourceId: id, docNo: String(head.docNo),
+    reference: String(head.invoiceNo), docDate: String(head.invoiceDate), dueDate: String(head.dueDate), currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount),
+  });
   await applyInvoiceStock(db, tenant.companyId, ctx.caller!.accountId, 'invoice', id, String(head.docNo),
     lines.map((l) => ({ productId: l.productId, qty: l.qty, amount: baseCents(l.amount, rate), docLine: l.lineNo })));
 }
@@ -268,6 +274,7 @@ export async function cancelInvoice(t: TransitionRun) {
     if (p && Number(p.paidAmount) !== 0) throw bizError('PURCHASE_INVOICE_PAID_4104', { docNo, paid: moneyText(p.paidAmount) }, { id, paidAmount: moneyText(p.paidAmount) });
     throw new Error(`purchase invoice ${id}: no open payable to cancel (${String(p?.status)})`);
   }
+  await cancelOpenItem(tenant, 'purchaseInvoice', id, { doc: PI_TITLE, docNo });
   const per = new Map<number, number>();
   for (const r of (await tenant.select('purchaseInvoiceLine').select(['receivingLineId', 'qty']).where('invoiceId', '=', id).execute()) as Row[]) {
     per.set(Number(r.receivingLineId), (per.get(Number(r.receivingLineId)) ?? 0) + Number(r.qty));
