@@ -315,7 +315,7 @@ describe('order → plan → task → picking → delivery note', () => {
       const store = await t.login('demo', 'store', 'demo123');
       const refused = await t.call('oms', DN.save, { taskId: f.taskId, post: true }, store);
       expect(refused.code).toBe('SALES_CREDIT_LIMIT_4145');
-      expect(refused.msg).toContain('额度 15.00，未结订单 0.00，本单 20.00，合计 20.00');
+      expect(refused.msg).toContain('额度 15.00，未结应收 0.00，未结订单 0.00，本单 20.00，合计 20.00');
       expect((await ok(t.call('oms', DN.list, { page: 1, pageSize: 5, taskId: f.taskId }, admin))).total).toBe(0);
       await agree(p.id, 10, 10);
       // the override right passes it, and the audit trail says so

@@ -35,7 +35,7 @@ import { stagingLocation } from '../../domain/outbound/staging.ts';
 import { DELIVERABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
-import { OVERRIDE_RIGHT } from './sales-order.ts';
+import { checkCredit } from './sales-order.ts';
 
 export const DN_TITLE = '送货单';
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
@@ -148,8 +148,8 @@ async function post(t: TransitionRun) {
 }
 
 /**
- * The company's switch 发货时再次检查信用额度: the client's open orders (as the confirmation counts them,
- * this one included) against its credit limit now — a limit lowered, or orders passed by override since
+ * The company's switch 发货时再次检查信用额度: the client's open orders (as the confirmation counts them: open
+ * receivables, open orders, this one) against its credit limit now — a limit lowered, or orders passed by override since
  * this one was confirmed, stop the goods at the door; the override right passes, written to the audit trail.
  */
 async function creditAtDelivery(t: TransitionRun, orderId: number) {
@@ -159,21 +159,9 @@ async function creditAtDelivery(t: TransitionRun, orderId: number) {
   const order = (await tenant.select('salesOrder').select(['clientId', 'docNo']).where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
   if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [tenant.companyId, Number(order.clientId)]);
   const client = (await tenant.select('client').select(['id', 'name', 'creditLimit']).where('id', '=', Number(order.clientId)).executeTakeFirstOrThrow()) as Row;
-  const limit = Number(client.creditLimit ?? 0);
-  if (!(limit > 0)) return;
-  const sums = (await tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
-    .where('clientId', '=', Number(client.id)).where('status', 'in', ['confirmed', 'partlyShipped', 'shipped']).where('id', '!=', orderId).executeTakeFirst()) as Row | undefined;
-  const mine = (await tenant.select('salesOrder').select('totalAmountBase').where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
-  const open = Number(sums?.open ?? 0);
-  const amount = Number(mine.totalAmountBase ?? 0);
-  if (open + amount <= limit) return;
-  const cents = (v: number) => new Decimal(v).div(100).toFixed(2);
-  const figures = { name: String(client.name), limit: cents(limit), open: cents(open), amount: cents(amount), total: cents(open + amount) };
-  if (!holdsRight(ctx.caller!, OVERRIDE_RIGHT)) throw bizError('SALES_CREDIT_LIMIT_4145', figures, { orderId, clientId: Number(client.id), ...figures });
-  await ctx.audit({
-    action: 'override', entity: 'salesOrder', recordId: orderId, recordLabel: String(order.docNo),
-    changes: [{ field: 'creditLimit', title: '信用额度（发货）', from: `额度 ${figures.limit}`, to: `未结 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
-  }, t.db);
+  // the same figures as at confirmation (open receivables, open orders, this order), the override audited as 发货
+  const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'totalAmountBase']).where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
+  await checkCredit({ ctx, db: t.db, tenant, doc }, client, '发货');
 }
 
 async function overDelivered(tenant: Tenant, taskId: number, taskLineId: number, q: number) {

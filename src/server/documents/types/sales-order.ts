@@ -60,7 +60,8 @@ export async function lockedClient(t: OrderRun): Promise<Row> {
   return (await t.tenant.select('client').select(['id', 'name', 'enabled', 'creditLimit']).where('id', '=', id).executeTakeFirstOrThrow()) as Row;
 }
 
-export async function checkCredit(t: OrderRun, client: Row) {
+/** The client's open receivables + open orders (this one apart) + this order against its limit; `at` names the check in the audit trail (e.g. 发货). */
+export async function checkCredit(t: OrderRun, client: Row, at = '') {
   const limit = Number(client.creditLimit ?? 0);
   if (!(limit > 0)) return;
   const open = (await t.tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
@@ -76,7 +77,7 @@ export async function checkCredit(t: OrderRun, client: Row) {
   if (!holdsRight(t.ctx.caller!, OVERRIDE_RIGHT)) throw bizError('SALES_CREDIT_LIMIT_4145', figures, { id: Number(t.doc.id), clientId: Number(client.id), ...figures });
   await t.ctx.audit({
     action: 'override', entity: 'salesOrder', recordId: Number(t.doc.id), recordLabel: String(t.doc.docNo),
-    changes: [{ field: 'creditLimit', title: '信用额度', from: `额度 ${figures.limit}`, to: `应收 ${figures.receivable} + 未结订单 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
+    changes: [{ field: 'creditLimit', title: at ? `信用额度（${at}）` : '信用额度', from: `额度 ${figures.limit}`, to: `应收 ${figures.receivable} + 未结订单 ${figures.open} + 本单 ${figures.amount} = ${figures.total}` }],
   }, t.db);
 }
 
