@@ -3,12 +3,10 @@
 // typing with the keyboard (amounts typed, Ctrl+S saves, the post is confirmed), uses the 500.00 left over
 // against the next item on the document's 核销 form, and sees the item's open amount, the aging with its totals and the client's statement.
 // Screenshots: test-output/e2e/finance/NN-*.png.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { btn, cells, choose, confirmPopup, item, row, rowByTitle } from './support/antd';
-import { expectToast, hasChromium, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
+import { expectToast, hasChromium, screenshot, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, lineRows, lines, openedAfterSave } from './support/document';
 
@@ -22,23 +20,13 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(!hasChromium)('finance: partial receipt, aging and statement (e2e)', () => {
-  const e2e = setupE2e({ login: FINANCE, before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }) });
+  const e2e = setupE2e({ login: FINANCE, walk: { shots: SHOT_DIR } });
   let page: Page;
 
   beforeAll(() => {
     page = e2e.page;
   });
 
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail') return;
-    broken = true;
-    console.log(`failed at ${page.url()}; toasts: ${JSON.stringify(await page.locator('.ant-message-notice-content').allInnerTexts())}`);
-    await shot(page, 'failure').catch(() => undefined);
-  });
 
   it('the accountant records a partial receipt against the oldest open item of a client, with the keyboard', async () => {
     await page.goto('/financial/accounts_receivable');

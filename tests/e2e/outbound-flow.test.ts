@@ -5,12 +5,10 @@
 // still at the receiving place (their putaway is a draft), recorded as a short pick of 0 — and finishes picking; then makes the delivery note (送货单) of what was picked and ships it:
 // the sales order is partly shipped and 商品库存 shows what left. Screenshots:
 // test-output/e2e/outbound-flow/NN-*.png.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, btn, choose, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
-import { expectToast, hasChromium, login, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
+import { expectToast, hasChromium, login, screenshot, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, headerValue, lines, lineRows, openedAfterSave } from './support/document';
 
@@ -25,7 +23,7 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(!hasChromium)('outbound floor: task → picking → delivery note (e2e)', () => {
-  const e2e = setupE2e({ login: SALES, before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }) });
+  const e2e = setupE2e({ login: SALES, walk: { shots: SHOT_DIR, pages: () => [['sales', page], ['store', store]] } });
   let page: Page;
   let store: Page;
   let planNo = '';
@@ -35,19 +33,6 @@ describe.skipIf(!hasChromium)('outbound floor: task → picking → delivery not
     page = e2e.page;
   });
 
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail') return;
-    broken = true;
-    for (const p of [page, store]) {
-      if (!p) continue;
-      console.log(`failed at ${p.url()}; toasts: ${JSON.stringify(await p.locator('.ant-message-notice-content').allInnerTexts())}`);
-      await shot(p, `failure-${p === page ? 'sales' : 'store'}`).catch(() => undefined);
-    }
-  });
 
   it('the sales clerk confirms the demo\'s draft outbound plan: the warehouse gets its outbound task', async () => {
     const plans = await apiOk(page, 'oms', '020701', { page: 1, pageSize: 20, status: 'draft' });

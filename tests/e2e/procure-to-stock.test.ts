@@ -9,12 +9,10 @@
 // and 库存分布 to the unit; the supplier's invoice for what was received, posted; and the whole chain on
 // /docRelate, each number a link. One browser page walks the road step by step (each step needs the one
 // before). Screenshots of every step: test-output/e2e/procure-to-stock/NN-*.png.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { btn, cells, confirmPopup, item, openList, pickDate, row, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, pathOf, screenshot, SHOTS, waitForScreen } from './support/browser';
+import { ADMIN, expectToast, hasChromium, pathOf, screenshot, waitForScreen } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, headerValue, lines, lineRows, lineTotals, openedAfterSave, pickProduct } from './support/document';
 
@@ -57,7 +55,7 @@ const guardHits: string[] = [];
 
 
 describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
-  const e2e = setupE2e({ login: ADMIN, before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }) }); // no pictures of an older run
+  const e2e = setupE2e({ login: ADMIN, walk: { shots: SHOT_DIR } });
   let page: Page;
   // filled as the road goes on
   const ids = { order: 0, note: 0, putaway: 0 };
@@ -67,17 +65,6 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
     page = e2e.page;
   });
 
-  // Each step needs the one before: after a failure the rest are skipped, not failed for that reason.
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail') return;
-    broken = true;
-    console.log(`failed at ${page.url()}; toasts: ${JSON.stringify(await page.locator('.ant-message-notice-content').allInnerTexts())}`);
-    await shot(page, 'failure').catch(() => undefined);
-  });
 
   afterAll(() => {
     if (guardHits.length) console.log(`有未保存的修改 asked after saving on: ${guardHits.join(', ')}`);

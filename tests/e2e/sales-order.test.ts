@@ -3,12 +3,10 @@
 // priced from the client's list, saves and confirms it, and makes its outbound plan (发货计划);
 // 商品库存 shows the stock reserved and what is still available; a second clerk's confirmation for more than the last units gets the clear refusal
 // and the order stays a draft; the clerk changes a line of the confirmed order (变更) and cancels the plan through 销售撤销单. Screenshots: test-output/e2e/sales-order/NN-*.png.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { btn, cells, choose, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
-import { ADMIN, expectToast, hasChromium, login, screenshot, SHOTS, waitForScreen, type Account } from './support/browser';
+import { ADMIN, expectToast, hasChromium, login, screenshot, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, lines, lineRows, lineTotals, openedAfterSave, pickProduct } from './support/document';
 
@@ -27,7 +25,7 @@ async function shot(page: Page, name: string): Promise<void> {
 }
 
 describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
-  const e2e = setupE2e({ login: SALES, before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }) });
+  const e2e = setupE2e({ login: SALES, walk: { shots: SHOT_DIR } });
   let page: Page;
   let orderNo = '';
   let orderUrl = '';
@@ -37,16 +35,6 @@ describe.skipIf(!hasChromium)('sales order with reservation (e2e)', () => {
     page = e2e.page;
   });
 
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail') return;
-    broken = true;
-    console.log(`failed at ${page.url()}; toasts: ${JSON.stringify(await page.locator('.ant-message-notice-content').allInnerTexts())}`);
-    await shot(page, 'failure').catch(() => undefined);
-  });
 
   it('the sales clerk enters a three-line order in big/mid/small packs at the client\'s list prices, saves and confirms it', async () => {
     await page.goto('/market/order');

@@ -4,12 +4,10 @@
 // on /ipad/inventory at 1024×768 with touch emulation and scans on /ipad; a product label's QR URL is
 // opened without a token (code and name only) and logged in (stock); the label sheet prints on A4 or
 // 100×50 mm stock; a single piece is scanned into 单件扫描记录. Screenshots: test-output/e2e/stocktake/NN-*.png.
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, btn, cells, choose, confirmPopup, headers, item, openList, row } from './support/antd';
-import { ADMIN, expectToast, hasChromium, login, screenshot, SHOTS, waitForTitle, type Account } from './support/browser';
+import { ADMIN, expectToast, hasChromium, login, screenshot, waitForTitle, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 
 const SHOT_DIR = 'stocktake';
@@ -24,7 +22,7 @@ async function shot(page: Page, name: string): Promise<void> {
 describe.skipIf(!hasChromium)('stocktaking, tablet and labels (e2e)', () => {
   const e2e = setupE2e({
     page: true,
-    before: () => fs.rmSync(path.join(SHOTS, SHOT_DIR), { recursive: true, force: true }),
+    walk: { shots: SHOT_DIR },
     // the demo admin gives a warehouse clerk the stocktaking rights
     ready: async ({ page }) => {
       await login(page, ADMIN);
@@ -44,16 +42,6 @@ describe.skipIf(!hasChromium)('stocktaking, tablet and labels (e2e)', () => {
     page = e2e.page;
   });
 
-  let broken = false;
-  beforeEach((ctx) => {
-    if (broken) ctx.skip();
-  });
-  afterEach(async (ctx) => {
-    if (ctx.task.result?.state !== 'fail') return;
-    broken = true;
-    console.log(`failed at ${page.url()}; toasts: ${JSON.stringify(await page.locator('.ant-message-notice-content').allInnerTexts())}`);
-    await shot(page, 'failure').catch(() => undefined);
-  });
 
   const drawer = () => page.locator('.ant-drawer-content:visible');
   const modal = () => page.locator('.ant-modal-content:visible');

@@ -2,10 +2,16 @@
 // file walks one road in one page — that page, logged in if asked. setupE2e() registers the file's
 // beforeAll and afterAll; what it returns is filled before the first test and torn down after the last
 // (after the file's own afterAll hooks, which may still read the page: vitest runs them in reverse).
+// A file whose tests are the steps of one road (`walk`) gets its screenshot folder emptied first, and
+// after a failing step the rest are skipped — not failed for that reason — with where each page was,
+// its messages and a screenshot `failure` kept.
+
+import fs from 'node:fs';
+import path from 'node:path';
 
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser, login, newPage, type Account } from './browser';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { launchBrowser, login, newPage, screenshot, SHOTS, type Account } from './browser';
 import { startServer, type ServerOptions, type TestServer } from './server';
 
 /** What the tests use of a server: where it is, what it printed, and stopping it. */
@@ -27,6 +33,12 @@ export interface E2eOptions {
   ready?: (e2e: E2e) => Promise<void> | void;
   /** The beforeAll hook's timeout (the client build and the server's start count in it). */
   timeout?: number;
+  /**
+   * The tests are steps of one road: `shots` is the folder under test-output/e2e emptied before the run
+   * (no pictures of an older one); a failure skips the steps after it and reports the file's page — and
+   * the `pages` named here (label → page) — with its URL, messages and a screenshot `failure[-label]`.
+   */
+  walk?: { shots: string; pages?: () => Array<[string, Page | undefined]> };
 }
 
 export interface E2e {
@@ -63,6 +75,7 @@ export function setupE2e(options: E2eOptions = {}): E2e {
   };
 
   beforeAll(async () => {
+    if (options.walk) fs.rmSync(path.join(SHOTS, options.walk.shots), { recursive: true, force: true });
     await options.before?.();
     made.server = await (options.start ? options.start() : startServer(options.server));
     made.browser = await launchBrowser();
@@ -72,6 +85,25 @@ export function setupE2e(options: E2eOptions = {}): E2e {
     }
     await options.ready?.(e2e);
   }, options.timeout);
+
+  if (options.walk) {
+    const walk = options.walk;
+    let broken = false;
+    beforeEach((ctx) => {
+      if (broken) ctx.skip();
+    });
+    afterEach(async (ctx) => {
+      if (ctx.task.result?.state !== 'fail') return;
+      broken = true;
+      const pages: Array<[string, Page | undefined]> = walk.pages ? walk.pages() : [['', made.page]];
+      for (const [label, p] of pages) {
+        if (!p) continue;
+        console.log(`failed at ${p.url()}${label ? ` (${label})` : ''}; toasts: ${JSON.stringify(await p.locator('.ant-message-notice-content').allInnerTexts().catch(() => []))}`);
+        await p.mouse.move(600, 890).catch(() => undefined);
+        await screenshot(p, `${walk.shots}/failure${label ? `-${label}` : ''}`).catch(() => undefined);
+      }
+    });
+  }
 
   afterAll(async () => {
     await made.context?.close();
