@@ -79,6 +79,13 @@ describe.skipIf(!hasChromium)('finance: partial receipt, aging and statement (e2
     await shot(page, '04-advance-form');
     await btn(dialog, '核销').click();
     await expectToast(page, '已核销');
+    // the allocation ledger under the lines: both settlements, in the item's currency and the company's
+    const ledger = page.locator('.renderer-section').filter({ hasText: '核销流水' });
+    await expect.poll(async () => (await ledger.locator('tbody tr.ant-table-row').allInnerTexts()).length).toBe(2);
+    const rows = await ledger.locator('tbody tr.ant-table-row').allInnerTexts();
+    expect(rows.map((r) => r.split('\t').slice(1, 3))).toEqual([['核销', expect.stringMatching(/^QC\d+$/)], ['核销', secondNo]]);
+    expect(rows.map((r) => r.split('\t')[4])).toEqual(['2,000.00', '500.00']);
+    await shot(page, '04b-allocations');
   });
 
   it('sees the aging (buckets and totals) and the client statement', async () => {

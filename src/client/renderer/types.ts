@@ -566,6 +566,8 @@ export interface DocumentScreenPart {
   afterRemove?: string;
   /** The document chain drawn under the lines ({docNo} → rows with route). */
   related?: { api: ApiRef; body?: Record<string, unknown> };
+  /** Read-only sections under the lines (the detail kind's: e.g. a table of rows the get answer carries). */
+  sections?: DetailSection[];
   /** Field holding the state, with its labels. */
   state?: { field: string; options?: OptionItem[]; dict?: string };
   actions?: ActionSchema[];

@@ -22,7 +22,8 @@ import type { ActionScope } from '../actions/types';
 import { usableActions } from '../actions/usable';
 import { loadOptions } from '../data/options';
 import { auditFilters, auditPart, mayReadAudit } from '../detail/auditPart';
-import { actionProblems, actionUses } from '../detail/prepare';
+import { SectionList } from '../detail/SectionList';
+import { actionProblems, actionUses, sectionUses } from '../detail/prepare';
 import { LineTable, newLineKey } from '../document/LineTable';
 import type { Line } from '../document/lines';
 import { RelatedDocuments } from '../document/RelatedDocuments';
@@ -52,7 +53,10 @@ async function prepareDocument(part: DocumentScreenPart): Promise<SchemaProblem[
     // the actions a document's `get` answers are calls and links
     ...actionUses([{ action: 'call', title: '', api: part.api.get }, { action: 'link', title: '', to: '/' }], 'actions', part.forms),
   ];
-  const problems = await resolveAll(uses);
+  // the read-only sections under the lines, as the detail kind prepares them
+  const sectionProblems: SchemaProblem[] = [];
+  sectionUses(part.sections ?? [], 'sections', uses, sectionProblems);
+  const problems = [...sectionProblems, ...(await resolveAll(uses))];
   part.lines.columns.forEach((c, i) => {
     const check = c.editor ? lineEditors.peek(c.editor)?.check : undefined;
     if (check) problems.push(...check(c, `lines.columns[${i}]`));
@@ -202,6 +206,7 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
         <Divider orientation="left">明细</Divider>
         <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!editable} header={headerValues} onChange={editLines} />
       </div>
+      {part.sections?.length && record ? <SectionList list={part.sections} base="sections" record={record} scope={scope} screenName={screenTitle} /> : null}
       {part.related && record && env.hasRight(apiRight(part.related.api)) && <RelatedDocuments api={part.related.api} body={part.related.body ?? { docNo: '{docNo}' }} record={record} />}
       {part.audit && record && mayReadAudit(part.audit.api ?? 'cdm:019702', env) && (
         <>
