@@ -49,6 +49,15 @@ it('answers 500 with an error id, hides SQL and stack, and records the error', a
   expect(row.url).toBe('/cdm/api/011111');
 });
 
+it('keeps a failing URL\'s query string (a token, say) out of the error log', async () => {
+  const login = JSON.parse((await app.inject({ method: 'POST', url: '/auth/public/990103', payload: { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' } })).body);
+  const res = await app.inject({ method: 'POST', url: `/cdm/api/011111?token=${login.data.accessToken}`, headers: { token: login.data.accessToken }, payload: {} });
+  const id = /错误编号 ([0-9A-F]{12})/.exec(JSON.parse(res.body).msg)?.[1];
+  const row = await database.db.selectFrom('errorLog').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+  expect(row.url).toBe('/cdm/api/011111');
+  expect(JSON.stringify(row)).not.toContain(login.data.accessToken);
+});
+
 it('records who was calling when it failed', async () => {
   const row = await database.db.selectFrom('errorLog').selectAll().orderBy('at', 'desc').executeTakeFirstOrThrow();
   expect(row.companyId).toBeTruthy();

@@ -35,7 +35,8 @@ export async function writeErrorLog(db: DB, info: ErrorLogInfo): Promise<string>
   try {
     await db.insertInto('errorLog').values({
       id, companyId: info.companyId ?? null, accountId: info.accountId ?? null, at: new Date().toISOString(),
-      method: info.method, url: info.url.slice(0, 500), message: String(err?.message ?? err).slice(0, 2000), stack: String(err?.stack ?? '').slice(0, 8000),
+      // the path only: a query string may carry a token (the image read's) and has no place in a log an admin reads
+      method: info.method, url: info.url.split('?')[0].slice(0, 500), message: String(err?.message ?? err).slice(0, 2000), stack: String(err?.stack ?? '').slice(0, 8000),
     }).execute();
   } catch (logErr) {
     if (info.log) info.log.error({ err: logErr }, 'error log write failed');
