@@ -187,7 +187,8 @@ describe.skipIf(!hasChromium)('a new screen from a schema alone (e2e)', () => {
     await page.locator('.renderer-list .ant-table-tbody tr.ant-table-row').first().waitFor();
     const heads = (await page.locator('.renderer-list .ant-table-thead th').allInnerTexts()).map((s) => s.trim()).filter(Boolean);
     expect(heads).toEqual(['编号', '姓名', '部门', '电话', '邮箱', '状态']);
-    expect(await rowTexts(page)).toEqual([expect.stringMatching(/^E001 系统管理员 总经办/), expect.stringMatching(/^E002 采购员小王 采购部/), expect.stringMatching(/^E003 销售员小李 销售部/)]);
+    expect(await rowTexts(page)).toEqual([expect.stringMatching(/^E001 系统管理员 总经办/), expect.stringMatching(/^E002 采购员小王 采购部/), expect.stringMatching(/^E003 销售员小李 销售部/),
+      expect.stringMatching(/^E004 仓管员小张 仓储部/), expect.stringMatching(/^E005 会计小张 /)]);
     expect(await page.locator('.schema-problem').count()).toBe(0);
     await screenshot(page, 'new-screen-list');
 
