@@ -53,6 +53,6 @@ it('three processes started at once on an empty database all come up and answer;
   }
   expect(await count(`select count(*) as n from company where code = 'demo'`)).toBe(1);
   expect(await count(`select count(*) as n from company`)).toBe(2);
-  // demo: admin, clerk (采购员), sales (销售员); demo2: admin
-  expect(await count(`select count(*) as n from account`)).toBe(4);
+  // demo: admin, clerk (采购员), sales (销售员), store (仓管员), finance (会计); demo2: admin
+  expect(await count(`select count(*) as n from account`)).toBe(6);
 }, 120_000);
