@@ -33,7 +33,7 @@ function banner(config: ServerConfig, address: string, dialect: string, seeded: 
   console.log(`贸易后台已启动：${shown}${config.workers > 1 ? `（${config.workers} 个进程）` : ''}`);
   console.log(`数据库：${dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `SQLite ${config.dataDir}/app.sqlite`}`);
   // the demo passwords only when this start created them: the log of a company's server carries none
-  if (seeded) console.log('演示账号：公司 demo — admin / demo123（全部权限），clerk / demo123（部分采购权限）；公司 demo2 — admin / demo123');
+  if (seeded) console.log('演示账号（密码均为 demo123）：公司 demo — admin（全部权限）、clerk（采购）、sales（销售）、store（仓管）、finance（会计）；公司 demo2 — admin');
 }
 
 /** One serving process: the only one, or a cluster worker. */
