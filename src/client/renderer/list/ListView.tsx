@@ -66,6 +66,9 @@ function defaultScrollY(): number {
   return Math.max(320, h - 330);
 }
 
+/** Filter widgets whose values are ids or numbers, not text. */
+const NUMERIC_WIDGETS = new Set(['select', 'treeSelect', 'lookup', 'number']);
+
 export function ListView({ part, listName, fixedFilters, fixedParams, title, path, renderAbove }: ListViewProps) {
   const filters = useMemo(() => filtersOf(part), [part]);
   const [search] = useSearchParams();
@@ -73,10 +76,13 @@ export function ListView({ part, listName, fixedFilters, fixedParams, title, pat
   const defaults = useMemo(() => {
     const d: Record<string, unknown> = {};
     for (const { filter } of filters) if (filter.defaultValue !== undefined) d[filter.field] = filter.defaultValue;
-    // A link may open the list already filtered (/docRelate?docNo=CG…): text filters from the query.
+    // A link may open the list already filtered (/docRelate?docNo=CG…, /commodity/presellMore?planId=3):
+    // the query's text as it is, or — for a choice or number filter — an id as the number it stands for
+    // (the select then shows its label, and the server gets the integer its input declares).
     if (part.queryFilters) for (const { filter } of filters) {
       const v = search.get(filter.field);
-      if (v !== null && v !== '') d[filter.field] = v;
+      if (v === null || v === '') continue;
+      d[filter.field] = NUMERIC_WIDGETS.has(filter.widget ?? 'input') && /^[1-9]\d{0,14}$/.test(v) ? Number(v) : v;
     }
     return d;
   }, [filters, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
