@@ -70,6 +70,8 @@ export const FINANCE_RIGHTS = [
   'financial.pay_document.post',
   'financial.accounts_receivable',
   'financial.accounts_receivable_detail',
+  'financial.accounts_payable',
+  'financial.accounts_payable_detail',
   'financial.openingBalance.edit',
   'financial.advances',
   'financial.maturedCheck',
