@@ -59,6 +59,9 @@ export const SALES_RIGHTS = [
   'market.repealDetail',
   'market.repeal.edit',
   'commodity.inventory',
+  'commodity.activity',
+  'commodity.activityDetail',
+  'commodity.productAcList',
 ];
 
 /** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques. */
