@@ -1,0 +1,42 @@
+// The typed view of the database for domain code: Kysely over the table types of ./types.ts (generated
+// from the migrations by `npm run db:types`), so a query names only real tables and columns and its rows
+// come back typed — no `as Row` casts. The connection is the same one (connection.ts stays untyped for
+// the generic resources, which address tables by names from schema files); these are views of it.
+import type { DeleteQueryBuilder, DeleteResult, Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { Tenant } from '../catalog/tenant.ts';
+import type { DB as Untyped } from './connection.ts';
+import type { DB } from './types.ts';
+
+export type { DB } from './types.ts';
+export type TypedDB = Kysely<DB>;
+
+/** Tables that belong to a company (have a companyId column). */
+export type TenantTable = { [K in keyof DB]: 'companyId' extends keyof DB[K] ? K : never }[keyof DB];
+
+/** The typed view of a connection or transaction handle. */
+export const typed = (db: Untyped): TypedDB => db as unknown as TypedDB;
+
+/** Tenant (catalog/tenant.ts), typed: every query scoped by the caller's company. */
+export class TypedTenant {
+  constructor(readonly db: TypedDB, readonly companyId: number) {}
+
+  static of(tenant: Tenant): TypedTenant {
+    return new TypedTenant(typed(tenant.db), tenant.companyId);
+  }
+
+  select<T extends TenantTable>(table: T): SelectQueryBuilder<DB, T, object> {
+    // (Kysely cannot follow `${T}.companyId` through a type parameter; the result type is the plain one.)
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (this.db.selectFrom(table) as any).where(`${table}.companyId`, '=', this.companyId);
+  }
+
+  update<T extends TenantTable>(table: T): UpdateQueryBuilder<DB, T, T, UpdateResult> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (this.db.updateTable(table) as any).where(`${table}.companyId`, '=', this.companyId);
+  }
+
+  delete<T extends TenantTable>(table: T): DeleteQueryBuilder<DB, T, DeleteResult> {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (this.db.deleteFrom(table) as any).where(`${table}.companyId`, '=', this.companyId);
+  }
+}
