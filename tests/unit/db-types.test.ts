@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DB_TYPES_FILE, generateDbTypes } from '../../scripts/lib/db-types.ts';
+import type { TypedTenant } from '../../src/server/db/typed.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -35,3 +36,15 @@ describe('db types: src/server/db/types.ts matches the migrations', () => {
     expect(t.get('DB')).toContain('salesOrder: SalesOrderTable;');
   }, 60_000);
 });
+
+// Checked by `npm run typecheck` (never run): the typed view refuses a table or column no migration made,
+// and rows read through it carry the columns' types. If TypedTenant lost its types, the @ts-expect-error
+// lines would stop being errors and the typecheck would fail.
+export async function typedViewGuard(t: TypedTenant): Promise<[string, number | null]> {
+  // @ts-expect-error no migration makes this table
+  void t.select('noSuchTable');
+  // @ts-expect-error product has no such column
+  void t.select('product').select('noSuchColumn');
+  const r = await t.select('product').select(['code', 'sortNo']).executeTakeFirstOrThrow();
+  return [r.code, r.sortNo];
+}
