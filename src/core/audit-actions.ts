@@ -20,6 +20,9 @@ export const AUDIT_ACTION_LABELS = {
   // the outbound floor: a task given to a warehouse worker, a delivery signed for by the client
   assign: '分派',
   sign: '签收',
+  // the outbound floor: a carton sealed, a loading list loaded
+  seal: '封箱',
+  load: '装车',
   // a posted receipt or payment undone (its allocations reversed)
   reverse: '冲销',
   // a price or credit bound passed by someone holding the right to (sales orders)

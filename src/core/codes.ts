@@ -154,6 +154,13 @@ export const BUSINESS_CODES = {
   OUTBOUND_REVERSE_CLOSED_4168: '销售订单 {docNo} 已关闭（欠货已取消），不能作废其送货单 {note}',
   OUTBOUND_TASK_OPEN_4170: '出库任务 {docNo} 还有已拣未发的货物 {staged}，或有未完成的拣货单 {pickings}：请先发货或作废拣货单，再关闭任务',
   OUTBOUND_PICK_DELIVERED_4169: '拣货单 {docNo} 拣出的货物已有发货（送货单 {notes}），请先作废送货单再作废拣货单',
+  CARTON_PACK_OVER_4271: '出库任务 {docNo} 第 {line} 行商品 {code} 装箱数量超出已拣未装箱数量：已拣 {picked}，已发 {delivered}，已装箱 {packed}，本次 {ask}，最多还可装 {left}',
+  CARTON_ON_LIST_4272: '纸箱 {docNo} 在装车单 {listNo} 上，请先从装车单移除或作废装车单',
+  LOADING_CARTON_TAKEN_4273: '纸箱 {cartons} 已被其他装车单装上或已不是已封箱状态',
+  LOADING_NOTE_CARTONS_4274: '装车单 {docNo} 的纸箱与送货单 {note} 不一致或已发货（每个出库任务只能由装车单生成一张送货单）',
+  LOADING_HAS_NOTE_4275: '装车单 {docNo} 已生成送货单 {note}，请先作废送货单再作废装车单',
+  CARTON_NOTHING_4276: '出库任务 {docNo} 没有已拣货未装箱的商品',
+  OUTBOUND_DELIVER_PACKED_4277: '出库任务 {docNo} 第 {line} 行商品 {code} 已装箱 {packed}：装箱的货物请由装车单生成送货单；本次 {qty}，最多还可直接发 {left}',
   // finance (issue 15): open items, receipts/payments and their allocations, cheques
   FINANCE_OVER_ITEM_4171: '{at}{item} 的未结金额为 {open}，本次核销 {amount} 超出未结金额',
   FINANCE_OVER_PAYMENT_4172: '{at}收付款单 {docNo} 的未核销金额为 {left}，本次核销 {amount} 超出未核销金额',
