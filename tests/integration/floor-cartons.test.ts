@@ -91,6 +91,15 @@ describe('picking → cartons → loading list → delivery note', () => {
     const c1 = await ok(t.call('oms', CT.save, { taskId: f.taskId, weight: '12.5', volume: '0.036', lines: [{ taskLineId: tl(p1.id), qty: 5 }] }, admin));
     let carton1 = await ok(t.call('oms', CT.get, { id: c1.id }, admin));
     expect(carton1).toMatchObject({ status: 'draft', statusText: '装箱中', weight: '12.500', volume: '0.036', taskDocNo: f.taskDocNo, boxText: '第 1 / 1 箱', totalQty: 5 });
+    // the carton label: Code 128 of its number, a QR code that opens /qrCodeLoad (without a login: number and client only)
+    const label = (await ok(t.call('oms', '024211', { kind: 'document', docType: 'carton', ids: [c1.id] }, admin))).labels[0];
+    expect(label).toMatchObject({ title: '纸箱', code: c1.docNo, barcode: c1.docNo, lines: expect.arrayContaining(['箱号：第 1 / 1 箱', '数量：5', '毛重：12.500 kg']) });
+    expect(label.qr).toMatch(/^C\d+-\d+\./);
+    expect(await ok(t.call('auth', '990120', { id: label.qr }, null, { public: true }))).toEqual({ token: label.qr, kind: 'carton', kindText: '纸箱', code: c1.docNo, name: expect.stringMatching(/^纸箱 装箱客户/) });
+    const inside = await ok(t.call('oms', '024212', { t: label.qr, page: 1, pageSize: 50 }, admin));
+    expect(inside).toMatchObject({ kind: 'carton', route: `/entrepot/cardboardDetail/${c1.id}` });
+    expect(inside.list.map((r: any) => [r.productCode, r.onHand])).toEqual([[p1.code, 5]]);
+    expect((await t.call('oms', '024212', { t: label.qr, page: 1, pageSize: 50 }, await t.login('demo2'))).code).toBe('LABEL_TOKEN_INVALID_4254');
     // packing more than picked: refused in Chinese, nothing changed
     const over = await t.call('oms', CT.save, { taskId: f.taskId, lines: [{ taskLineId: tl(p1.id), qty: 4 }] }, admin);
     expect(over.code).toBe('CARTON_PACK_OVER_4271');
@@ -135,7 +144,7 @@ describe('picking → cartons → loading list → delivery note', () => {
     list = await ok(t.call('oms', LL.get, { id: ll.id }, admin));
     expect(list).toMatchObject({ status: 'loaded', statusText: '已装车', sealNo: 'SL889900' });
     expect(list.lines.map((l: any) => l.cartonStatusText)).toEqual(['已装车', '已装车']);
-    expect(list.tasks).toEqual([expect.objectContaining({ taskDocNo: f.taskDocNo, cartonCount: 2, totalQty: 11, action: '生成送货单', route: `/entrepot/deliverGoods/add?loadingListId=${ll.id}&taskId=${f.taskId}` })]);
+    expect(list.tasks).toEqual([expect.objectContaining({ taskDocNo: f.taskDocNo, cartonCount: 2, totalQty: 11, action: '生成送货单', listId: ll.id, route: `/entrepot/deliverGoods/add?loadingListId=${ll.id}&taskId=${f.taskId}` })]);
     await agree(p1.id, 10, 8);
     expect(await stages(f.orderId)).toEqual([[8, 8, 8, 8, 8, 0, 0], [5, 5, 3, 3, 3, 0, 0]]);
 

@@ -29,6 +29,14 @@ export const STORE_RIGHTS = [
   'entrepot.deliverGoodsDetail',
   'entrepot.deliverGoods.edit',
   'entrepot.deliverGoods.post',
+  // cartons and loading lists (packing and loading move no stock; the delivery note made from a loaded list does)
+  'entrepot.cardboardList',
+  'entrepot.cardboardDetail',
+  'entrepot.cardboard.edit',
+  'entrepot.loadingList',
+  'entrepot.loadingDetail',
+  'entrepot.loadingListNew',
+  'entrepot.loadingList.edit',
   // counting (blind: no variances, no posting — a supervisor's), the tablet views, single-piece scans
   'entrepot.takeStock',
   'entrepot.takeStock.count',

@@ -158,7 +158,7 @@ export const loadingList = defineDocument({
           taskId, taskDocNo: tasks.get(taskId) ?? null, clientName: ls[0]?.clientName ?? null, cartonCount: ls.length, totalQty: ls.reduce((s, l) => s + Number(l.totalQty), 0),
           noteId: n ? Number(n.id) : null, noteDocNo: text(n?.docNo), noteStatusText: n ? NOTE[String(n.status)] ?? String(n.status) : null,
           route: n ? `/entrepot/deliverGoodsDetail/${Number(n.id)}` : doc.status === 'loaded' ? `/entrepot/deliverGoods/add?loadingListId=${Number(doc.id)}&taskId=${taskId}` : null,
-          action: n ? '查看送货单' : doc.status === 'loaded' ? '生成送货单' : null,
+          listId: Number(doc.id), action: !n && doc.status === 'loaded' ? '生成送货单' : null,
         };
       });
     },
