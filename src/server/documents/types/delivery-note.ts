@@ -410,3 +410,19 @@ async function fromLoadingList(ctx: CallContext, input: Row) {
   input.vehicleNo ??= list?.containerNo ?? list?.vehicleNo ?? undefined;
   input.carrier ??= list?.carrier ?? undefined;
 }
+
+/** What a note made from a loaded list carries for one task, with the product columns (the new note's lines on the screen). */
+export async function loadingListLines(ctx: CallContext, loadingListId: number, taskId: number) {
+  const lines = await listLines(ctx, loadingListId, taskId);
+  const d = await deliverableLines(ctx, taskId);
+  const rows = new Map(((await ctx.tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+    .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'product.code', 'product.name', 'product.unitSmall'])
+    .where('outboundTaskLine.id', 'in', lines.map((l) => l.taskLineId)).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  return {
+    ...d, loadingListId,
+    lines: lines.map((l) => {
+      const r = rows.get(l.taskLineId)!;
+      return { taskLineId: l.taskLineId, lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), unitSmall: text(r.unitSmall), pickedQty: Number(r.pickedQty), deliveredQty: Number(r.deliveredQty), qty: l.qty };
+    }).sort((a, b) => a.lineNo - b.lineNo),
+  };
+}
