@@ -23,6 +23,8 @@ export const AUDIT_ACTION_LABELS = {
   // the outbound floor: a carton sealed, a loading list loaded
   seal: '封箱',
   load: '装车',
+  // the client's carrier collected the goods (提货任务)
+  collect: '提货',
   // a posted receipt or payment undone (its allocations reversed)
   reverse: '冲销',
   // a price or credit bound passed by someone holding the right to (sales orders)

@@ -13,6 +13,7 @@ const DP = { save: '020703', confirm: '020705' };
 const PK = { save: '024003', get: '024002' };
 const DN = { save: '024103', get: '024102', sign: '024106', cancel: '024107' };
 const CT = { list: '021901', get: '021902', save: '021903', seal: '021905', cancel: '021906', packable: '021909', loadable: '021910' };
+const TH = { list: '021921', get: '021922', save: '021923', collect: '021924' };
 const LL = { list: '021911', get: '021912', save: '021913', load: '021915', cancel: '021916' };
 
 let t: TestServer;
@@ -211,6 +212,32 @@ describe('picking → cartons → loading list → delivery note', () => {
     // not packed any more: a note straight from the task takes them
     await ok(t.call('oms', DN.save, { taskId: f.taskId, post: true }, admin));
     await agree(p.id, 0, 0);
+  });
+
+  it('a pick-up task: the client carrier collects the goods of a delivery note, only once the note has posted', async () => {
+    const p = await product();
+    await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId: p.id, qty: 2, locationId: loc['A-02'] }], post: true }, admin));
+    const f = await orderToTask([{ productId: p.id, qty: 2 }]);
+    await pickAll(f.taskId);
+    const dn = await ok(t.call('oms', DN.save, { taskId: f.taskId }, admin));
+    expect((await t.call('oms', TH.save, { carrier: '顺丰' }, admin)).msg).toContain('请选择送货单或装车单（二选一）');
+    const th = await ok(t.call('oms', TH.save, { deliveryNoteId: dn.id, carrier: '客户自提车队', plannedDate: '2026-11-28' }, admin));
+    let task = await ok(t.call('oms', TH.get, { id: th.id }, admin));
+    expect(task).toMatchObject({ status: 'open', statusText: '待提货', noteNos: dn.docNo, totalQty: 2, carrier: '客户自提车队' });
+    // the goods are still on the books: no hand-over before the note posts
+    const early = await t.call('oms', TH.collect, { id: th.id, collectorName: '赵师傅' }, admin);
+    expect(early.msg).toContain(`送货单 ${dn.docNo}（草稿） 还未发货`);
+    expect((await t.call('oms', TH.collect, { id: th.id, collectorName: '  ' }, admin)).msg).toContain('请填写提货人');
+    await ok(t.call('oms', '024105', { id: dn.id }, admin));
+    await agree(p.id, 0, 0);
+    const done = await ok(t.call('oms', TH.collect, { id: th.id, collectorName: '赵师傅', collectorId: '13800000000', vehicleNo: '沪C12345' }, admin));
+    expect(done).toMatchObject({ status: 'collected', collectorName: '赵师傅', vehicleNo: '沪C12345' });
+    task = await ok(t.call('oms', TH.get, { id: th.id }, admin));
+    expect(task).toMatchObject({ status: 'collected', statusText: '已提货', collectorName: '赵师傅', collectorId: '13800000000' });
+    expect(task.collectedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await t.call('oms', TH.collect, { id: th.id, collectorName: '赵师傅' }, admin)).code).toBe('DOCUMENT_STATUS_4131');
+    const list = await ok(t.call('oms', TH.list, { page: 1, pageSize: 10, docNo: dn.docNo }, admin));
+    expect(list.list.map((r: any) => r.docNo)).toEqual([th.docNo]);
   });
 
   it('the new codes check rights and company', async () => {

@@ -37,6 +37,8 @@ export const STORE_RIGHTS = [
   'entrepot.loadingDetail',
   'entrepot.loadingListNew',
   'entrepot.loadingList.edit',
+  'entrepot.liftingTasks',
+  'entrepot.liftingTasks.edit',
   // counting (blind: no variances, no posting — a supervisor's), the tablet views, single-piece scans
   'entrepot.takeStock',
   'entrepot.takeStock.count',

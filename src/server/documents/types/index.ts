@@ -2,6 +2,7 @@
 import type { DocumentDefinition } from '../definition.ts';
 import { carton } from './carton.ts';
 import { deliveryNote } from './delivery-note.ts';
+import { liftingTask } from './lifting-task.ts';
 import { loadingList } from './loading-list.ts';
 import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
@@ -21,5 +22,5 @@ import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
-  outboundTask, pickingOrder, carton, loadingList, deliveryNote, openingBalance, payDocument,
+  outboundTask, pickingOrder, carton, loadingList, deliveryNote, liftingTask, openingBalance, payDocument,
 ];
