@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, btn, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
 import { expectToast, hasChromium, login, screenshot, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
-import { doc, docNo, expectState, headerValue, lineRows, lines, openedAfterSave } from './support/document';
+import { doc, docNo, expectState, headerValue, lineRows, lines, openedAfterSave, pickProduct } from './support/document';
 
 const SHOT_DIR = 'floor-cartons';
 const ADMIN: Account = { companyCode: 'demo', userName: 'admin', password: 'demo123' };
@@ -177,5 +177,27 @@ describe.skipIf(!hasChromium)('cartons and loading list (e2e)', () => {
     await waitForScreen(store, '装车单');
     await expect.poll(async () => (await rowByTitle(store.locator('.renderer-list'), store.locator('.renderer-list tr.ant-table-row').first())).状态).toBe('已发货');
     await shot(store, '05-loading-list');
+  });
+
+  it('opening stock: a new document typed line by line on 新增期初库存 (scan a product, a place, the packs), saved as a draft', async () => {
+    const listOf = (r: any) => (Array.isArray(r) ? r : r.list);
+    const wh = listOf(await apiOk(admin, 'cdm', '011006', {})).find((w: any) => w.label === '主仓库');
+    const place = String(listOf(await apiOk(admin, 'cdm', '011108', { warehouseId: wh.value ?? wh.id })).find((p: any) => String(p.label).startsWith('C'))?.label);
+    await admin.goto('/entrepot/inventoryInitRecordAdd');
+    await waitForScreen(admin, '新增期初库存');
+    await typeSelect(admin, '仓库', '主仓库');
+    await btn(doc(admin), '添加行').click();
+    const line = lineRows(admin).first();
+    await pickProduct(admin, line, 'DM-1001', 'DM-1001 不锈钢六角螺栓 M8×30');
+    await line.getByRole('combobox', { name: '库位' }).click();
+    await admin.keyboard.type(place);
+    await admin.keyboard.press('Enter');
+    await line.getByRole('textbox', { name: '期初数量（最小单位）' }).click();
+    await admin.keyboard.type('24');
+    await admin.keyboard.press('Control+s');
+    await expectToast(admin, '保存成功');
+    await openedAfterSave(admin, /^\/entrepot\/inventoryInitRecordDetail\/\d+$/);
+    await expectState(admin, '草稿');
+    await shot(admin, '06-opening-stock-saved');
   });
 });

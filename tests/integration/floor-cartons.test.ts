@@ -246,5 +246,17 @@ describe('picking → cartons → loading list → delivery note', () => {
     expect(mine.total).toBeGreaterThan(0);
     expect((await ok(t.call('oms', CT.list, { page: 1, pageSize: 50 }, other))).total).toBe(0);
     expect((await t.call('oms', CT.get, { id: mine.list[0].id }, other)).code).toBe('COMMON_NOT_FOUND_4004');
+    // the store role packs and loads; without the rights the calls are refused
+    const store = await t.login('demo', 'store');
+    expect((await ok(t.call('oms', CT.list, { page: 1, pageSize: 5 }, store))).total).toBeGreaterThan(0);
+    expect((await ok(t.call('oms', LL.list, { page: 1, pageSize: 5 }, store))).total).toBeGreaterThan(0);
+    const sales = await t.login('demo', 'sales');
+    expect((await t.call('oms', CT.save, { taskId: 1 }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await t.call('oms', LL.list, { page: 1, pageSize: 5 }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
+    // the opening-stock product lookup: an exact code first, no prices
+    const p = await product();
+    const found = await ok(t.call('oms', '022001', { keyword: p.code }, admin));
+    expect(found.list[0]).toMatchObject({ id: p.id, code: p.code, unitSmall: '个' });
+    expect(found.list[0].price).toBeUndefined();
   });
 });

@@ -19,6 +19,23 @@ export function floorOps(_deps: OpsDeps): Record<string, OpHandler> {
         return { taskId: input.taskId, taskDocNo: String(task.docNo), lines, list: lines, total: lines.length };
       },
     },
+    // products for a stock document's lines (opening stock): by exact code or barcode first, then partial; no prices
+    'stock.pickProducts': {
+      input: { type: 'object', properties: { keyword: { type: 'string', maxLength: 50, title: '关键字' }, id: { ...ID, title: '商品' }, limit: { type: 'integer', minimum: 1, maximum: 50, default: 20, title: '条数' } } },
+      run: async (ctx, input: { keyword?: string; id?: number; limit?: number }) => {
+        const kw = input.keyword?.trim() ?? '';
+        let q = ctx.tenant.select('product').select(['id', 'code', 'barcode', 'name', 'specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty']);
+        if (input.id) q = q.where('id', '=', input.id);
+        else if (kw) q = q.where((eb) => eb.or([eb('code', '=', kw), eb('barcode', '=', kw), eb('code', 'like', `%${kw.replace(/[%_\\]/g, '')}%`), eb('name', 'like', `%${kw.replace(/[%_\\]/g, '')}%`)]));
+        const rows = (await q.orderBy('code').limit(input.limit ?? 20).execute()) as Row[];
+        rows.sort((a, b) => Number(b.code === kw || b.barcode === kw) - Number(a.code === kw || a.barcode === kw));
+        const list = rows.map((r) => ({
+          id: Number(r.id), value: Number(r.id), label: `${String(r.code)} ${String(r.name)}`, code: String(r.code), barcode: text(r.barcode), name: String(r.name), specification: text(r.specification),
+          unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall), bigQty: Number(r.bigQty ?? 1), midQty: Number(r.midQty ?? 1),
+        }));
+        return { list, total: list.length };
+      },
+    },
     'carton.loadable': {
       input: { type: 'object', properties: { warehouseId: { ...ID, title: '仓库' }, keyword: { type: 'string', maxLength: 50, title: '关键字' }, id: { ...ID, title: '纸箱' } } },
       run: async (ctx, input: { warehouseId?: number; keyword?: string; id?: number }) => {
