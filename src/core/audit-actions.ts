@@ -25,6 +25,10 @@ export const AUDIT_ACTION_LABELS = {
   load: '装车',
   // the client's carrier collected the goods (提货任务)
   collect: '提货',
+  // a labelling task or a lift's work done; a lift's tray called and arrived at its port
+  finish: '完成',
+  call: '呼叫',
+  atPort: '到位',
   // a posted receipt or payment undone (its allocations reversed)
   reverse: '冲销',
   // a price or credit bound passed by someone holding the right to (sales orders)

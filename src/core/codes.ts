@@ -161,6 +161,7 @@ export const BUSINESS_CODES = {
   LOADING_HAS_NOTE_4275: '装车单 {docNo} 已生成送货单 {note}，请先作废送货单再作废装车单',
   CARTON_NOTHING_4276: '出库任务 {docNo} 没有已拣货未装箱的商品',
   OUTBOUND_DELIVER_PACKED_4277: '出库任务 {docNo} 第 {line} 行商品 {code} 已装箱 {packed}：装箱的货物请由装车单生成送货单；本次 {qty}，最多还可直接发 {left}',
+  ELEVATOR_BUSY_4278: '升降柜 {elevator} 的托盘 {tray} 正在口位（任务 {docNo}），请先完成该托盘的作业再呼叫下一个',
   // finance (issue 15): open items, receipts/payments and their allocations, cheques
   FINANCE_OVER_ITEM_4171: '{at}{item} 的未结金额为 {open}，本次核销 {amount} 超出未结金额',
   FINANCE_OVER_PAYMENT_4172: '{at}收付款单 {docNo} 的未核销金额为 {left}，本次核销 {amount} 超出未核销金额',

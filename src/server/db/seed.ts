@@ -39,6 +39,10 @@ export const STORE_RIGHTS = [
   'entrepot.loadingList.edit',
   'entrepot.liftingTasks',
   'entrepot.liftingTasks.edit',
+  'entrepot.markerTask',
+  'entrepot.markerTask.edit',
+  'entrepot.intelligentElevator',
+  'entrepot.intelligentElevator.edit',
   // counting (blind: no variances, no posting — a supervisor's), the tablet views, single-piece scans
   'entrepot.takeStock',
   'entrepot.takeStock.count',
