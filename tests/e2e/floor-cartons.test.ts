@@ -4,7 +4,8 @@
 // typing its number, the quantity, gross weight and volume typed, Ctrl+S, 封箱 — puts both cartons on a new
 // 装车单 (container 20GP, seal number; the cartons scanned into the lookup cells by number + Enter), loads
 // it, sees the capacity figures, and makes the delivery note from the loaded list: the goods leave when it
-// is posted. Screenshots: test-output/e2e/floor-cartons/NN-*.png.
+// is posted; then types a new opening-stock document, records the carrier collecting the shipped note (提货任务)
+// and calls a tray of the vertical lift from its queue. Screenshots: test-output/e2e/floor-cartons/NN-*.png.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiOk, btn, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
@@ -199,5 +200,49 @@ describe.skipIf(!hasChromium)('cartons and loading list (e2e)', () => {
     await openedAfterSave(admin, /^\/entrepot\/inventoryInitRecordDetail\/\d+$/);
     await expectState(admin, '草稿');
     await shot(admin, '06-opening-stock-saved');
+  });
+
+  it('the client carrier collects the shipped note on 提货任务; the vertical lift calls a tray on 智能升降柜任务', async () => {
+    // the pick-up task of the note shipped above, made in the modal and collected with the keyboard
+    await openList(store, '/entrepot/liftingTasks', '提货任务');
+    await btn(store, '新建提货任务').click();
+    const form = store.locator('.ant-modal-content:visible');
+    await form.waitFor();
+    await item(form, '送货单').locator('.ant-select').click();
+    const noteNo = (await apiOk(admin, 'oms', '024101', { page: 1, pageSize: 5, status: 'posted' })).list[0].docNo;
+    await store.keyboard.type(noteNo);
+    await store.keyboard.press('Enter');
+    await item(form, '承运商').locator('input').click();
+    await store.keyboard.type('客户自提');
+    await store.keyboard.press('Enter');
+    await expectToast(store, '已新建提货任务');
+    const r = row(store.locator('.renderer-list'), noteNo);
+    await r.waitFor();
+    await btn(r, '提货').click();
+    const collect = store.locator('.ant-modal-content:visible');
+    await item(collect, '提货人').locator('input').click();
+    await store.keyboard.type('赵师傅');
+    await store.keyboard.press('Tab');
+    await store.keyboard.type('13800000000');
+    await store.keyboard.press('Tab');
+    await store.keyboard.type('沪C12345');
+    await store.keyboard.press('Enter');
+    await expectToast(store, '已提货');
+    await expect.poll(async () => (await rowByTitle(store.locator('.renderer-list'), row(store.locator('.renderer-list'), noteNo))).状态).toBe('已提货');
+    const done = await rowByTitle(store.locator('.renderer-list'), row(store.locator('.renderer-list'), noteNo));
+    expect([done.提货人, done.车牌号, done.承运商]).toEqual(['赵师傅', '沪C12345', '客户自提']);
+    await shot(store, '07-lifting-collected');
+    // the lift's queue: a tray called from the list
+    const whs = await apiOk(admin, 'cdm', '011006', {});
+    const main = (Array.isArray(whs) ? whs : whs.list).find((w: any) => w.label === '主仓库');
+    const plate = (await apiOk(admin, 'oms', '022003', { keyword: 'DM-1001' })).list[0];
+    await apiOk(admin, 'oms', '022023', { warehouseId: main.value ?? main.id, elevatorCode: 'VL-1', trayNo: 'T07', mode: 'pick', productId: plate.id, qty: 2 });
+    await openList(store, '/entrepot/intelligentElevator', '智能升降柜任务');
+    const tray = row(store.locator('.renderer-list'), 'T07');
+    await btn(tray, '呼叫').click();
+    await expect.poll(async () => (await rowByTitle(store.locator('.renderer-list'), row(store.locator('.renderer-list'), 'T07'))).状态).toBe('已呼叫');
+    await btn(row(store.locator('.renderer-list'), 'T07'), '已到位').click();
+    await expect.poll(async () => (await rowByTitle(store.locator('.renderer-list'), row(store.locator('.renderer-list'), 'T07'))).状态).toBe('已到位');
+    await shot(store, '08-elevator-queue');
   });
 });
