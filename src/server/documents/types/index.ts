@@ -1,6 +1,11 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
+import { carton } from './carton.ts';
 import { deliveryNote } from './delivery-note.ts';
+import { elevatorTask } from './elevator-task.ts';
+import { liftingTask } from './lifting-task.ts';
+import { markerTask } from './marker-task.ts';
+import { loadingList } from './loading-list.ts';
 import { deliveryPlan } from './delivery-plan.ts';
 import { inboundPlan } from './inbound-plan.ts';
 import { inboundTask } from './inbound-task.ts';
@@ -19,5 +24,5 @@ import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
-  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument,
+  outboundTask, pickingOrder, carton, loadingList, deliveryNote, liftingTask, markerTask, elevatorTask, openingBalance, payDocument,
 ];

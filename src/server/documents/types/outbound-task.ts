@@ -60,6 +60,8 @@ export const outboundTask = defineDocument({
       pickedQty: { ...QTY, title: '已拣' },
       shortQty: { ...QTY, title: '短拣' },
       deliveredQty: { ...QTY, title: '已发' },
+      // in cartons not yet shipped (domain/outbound/cartons.ts; null on lines older than cartons: 0)
+      packedQty: { ...QTY, title: '已装箱' },
       remark: { type: 'string', title: '备注', maxLength: 200, readonly: true },
     },
     reads: { productId: ['specification', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },

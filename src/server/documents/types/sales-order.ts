@@ -29,6 +29,7 @@ import { checkBounds, listPrices, netPrice, priceBounds, salePriceListId, type B
 import { pickPromotion, promotionsFor } from '../../domain/sales/promotions.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
+import { orderLineStages } from '../../domain/outbound/cartons.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 
 export const SO_TITLE = '销售订单';
@@ -332,6 +333,11 @@ export const salesOrder = defineDocument({
         const qty = Number(l.qty);
         l.units = splitUnits(qty, { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null });
         l.openQty = Math.max(0, qty - Number(l.shippedQty));
+      }
+      // each line at every stage of the warehouse floor: reserved, picked, packed, loaded, delivered (shipped), signed for
+      if (lines?.length && docs[0]?.status !== 'draft') {
+        const stages = await orderLineStages(ctx.tenant, lines.map((l) => Number(l.id)));
+        for (const l of lines) Object.assign(l, stages.get(Number(l.id)) ?? {});
       }
       // what the warehouse can still promise, shown while the order is a draft (get only)
       const doc = docs[0];
