@@ -58,6 +58,11 @@ export const SALES_RIGHTS = [
   'market.repeal',
   'market.repealDetail',
   'market.repeal.edit',
+  // sales invoices: made from delivered notes and printed; posting is the accountant's
+  'market.invoice',
+  'market.invoiceDetail',
+  'market.invoice.edit',
+  'market.invoiceLook',
   'commodity.inventory',
 ];
 
@@ -74,6 +79,12 @@ export const FINANCE_RIGHTS = [
   'financial.advances',
   'financial.maturedCheck',
   'financial.proceedsToday',
+  // sales invoices: posted (the receivable) and cancelled by the accountant
+  'market.invoice',
+  'market.invoiceDetail',
+  'market.invoice.post',
+  'market.invoice.cancel',
+  'market.invoiceLook',
 ];
 
 interface CompanySeed {

@@ -1,4 +1,4 @@
-// Purchase invoice calls (oms 0203xx) and invoice stock reads (cdm 0114xx). The logic lives in
+// Purchase invoice calls (oms 0203xx), sales invoice calls beside the engine's (oms 0224xx) and invoice stock reads (cdm 0114xx). The logic lives in
 // src/server/domain/procurement/invoice.ts and invoice-stock.ts; the
 // invoice itself is a document on the engine (src/server/documents/types/purchase-invoice.ts).
 import type { OpHandler } from '../catalog/context.ts';
@@ -8,6 +8,7 @@ import {
   INVOICE_STOCK_LIST_INPUT, INVOICE_STOCK_MOVES_INPUT, invoiceStockList, invoiceStockMoves, invoiceStockOf,
   type InvoiceStockListInput, type InvoiceStockMovesInput,
 } from '../domain/procurement/invoice-stock.ts';
+import { invoiceableDeliveryLines, invoicePrintData, SI_LINES_INPUT, type SiLinesInput } from '../domain/sales/invoice.ts';
 import type { OpsDeps } from './index.ts';
 
 export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
@@ -15,6 +16,13 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
     // list, get, save, post, cancel and export are served by the document engine
     // (src/server/documents/types/purchase-invoice.ts)
     'purchaseInvoice.lines': acceptingFilters({ input: PI_LINES_INPUT, run: (ctx, input: PiLinesInput) => invoiceableLines(ctx, input) }),
+
+    // sales invoices (oms 0224xx): the rest is served by the document engine (documents/types/sales-invoice.ts)
+    'salesInvoice.lines': acceptingFilters({ input: SI_LINES_INPUT, run: (ctx, input: SiLinesInput) => invoiceableDeliveryLines(ctx, input) }),
+    'salesInvoice.print': {
+      input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '销售发票' } } },
+      run: (ctx, input: { id: number }) => invoicePrintData(ctx, input.id),
+    },
 
     'invoiceStock.list': acceptingFilters({ input: INVOICE_STOCK_LIST_INPUT, run: (ctx, input: InvoiceStockListInput) => invoiceStockList(ctx, input) }),
     'invoiceStock.moves': acceptingFilters({ input: INVOICE_STOCK_MOVES_INPUT, run: (ctx, input: InvoiceStockMovesInput) => invoiceStockMoves(ctx, input) }),

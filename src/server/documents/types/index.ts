@@ -13,11 +13,12 @@ import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
 import { putaway } from './putaway.ts';
 import { receivingNote } from './receiving-note.ts';
+import { salesInvoice } from './sales-invoice.ts';
 import { salesOrder } from './sales-order.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
-  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument,
+  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument, salesInvoice,
 ];

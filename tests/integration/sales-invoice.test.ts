@@ -1,0 +1,232 @@
+// Sales invoices over HTTP (issue 15), on SQLite and PostgreSQL: a delivered note is invoiced (lines matched
+// to shipped delivery lines, priced from the order less its discount, tax per rate), never more than
+// delivered less already invoiced (INVOICE_QTY_ERROR_4020, also at posting when two invoices race), posting
+// writes the receivable in the same transaction (/financial/accounts_receivable shows it) and takes invoice
+// stock; a receipt allocated against it blocks cancelling; cancelling gives the quantities back; the
+// delivery note cannot be reversed while invoiced; the credit check counts an invoiced order once; the
+// printable invoice's totals per tax rate and its 大写; rights and company isolation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyFinance } from '../../src/server/domain/finance/verify.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
+
+const SO = { save: '020903', get: '020902', confirm: '020905' };
+const DP = { save: '020703', confirm: '020705' };
+const PK = { save: '024003' };
+const DN = { save: '024103', cancel: '024107', get: '024102' };
+const SI = { list: '022401', get: '022402', save: '022403', post: '022404', cancel: '022405', lines: '022406', relate: '022408', remove: '022409', print: '022410' };
+const PAY = { save: '026003', reverse: '026007' };
+const AR = { items: '026202' };
+
+let t: TestServer;
+let admin: string;
+let wh: number;
+let loc: number;
+let listId: number;
+let seq = 0;
+
+async function product(price = '2') {
+  const code = `XF${String(++seq).padStart(4, '0')}`;
+  const id = (await ok(t.call('cdm', '010203', { code, name: `开票商品${code}`, unitSmall: '个' }, admin))).id as number;
+  await ok(t.call('cdm', '014031', { productId: id, priceTitleId: listId, price }, admin));
+  await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId: id, qty: 1000, locationId: loc }], post: true }, admin));
+  return { id, code };
+}
+
+async function client(extra: Record<string, unknown> = {}) {
+  const code = `XK${String(++seq).padStart(4, '0')}`;
+  return (await ok(t.call('cdm', '011703', { code, name: `开票客户${code}`, priceTitleId: listId, creditLimit: '0', backOrderPolicy: 'keep', paymentDays: 30, ...extra }, admin))).id as number;
+}
+
+/** A confirmed order shipped in full: its posted delivery note. */
+async function delivered(clientId: number, lines: Array<{ productId: number; qty: number; price?: string; discount?: string }>) {
+  const so = await ok(t.call('oms', SO.save, { clientId, warehouseId: wh, lines }, admin));
+  await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, admin));
+  const order = await ok(t.call('oms', SO.get, { id: so.id }, admin));
+  const plan = await ok(t.call('oms', DP.save, { orderId: so.id, lines: order.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) }, admin));
+  const confirmed = await ok(t.call('oms', DP.confirm, { id: plan.id, version: plan.version }, admin));
+  await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId], post: true }, admin));
+  const dn = await ok(t.call('oms', DN.save, { taskId: confirmed.taskId, deliveryDate: '2026-11-20', post: true }, admin));
+  return { orderId: so.id as number, orderDocNo: so.docNo as string, noteId: dn.id as number, noteDocNo: dn.docNo as string, order };
+}
+
+async function invoiceable(clientId: number) {
+  return (await ok(t.call('oms', SI.lines, { clientId, page: 1, pageSize: 100 }, admin))).list as any[];
+}
+
+async function receivable(clientId: number) {
+  return ok(t.call('oms', AR.items, { partyType: 'client', id: clientId, today: '2026-11-26' }, admin));
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  admin = await t.login();
+  wh = (await ok(t.call('cdm', '011003', { code: 'KPW', name: '开票仓' }, admin))).id;
+  loc = (await ok(t.call('cdm', '011103', { warehouseId: wh, lcCode: 'A-01-01-1', zone: 'A', row: '01', column: '01', level: '1', type: 'storage' }, admin))).id;
+  listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
+});
+afterAll(async () => t?.close());
+
+describe('normal sales invoice', () => {
+  it('invoices delivered lines within what is left, posts the receivable and invoice stock, and cancels back', async () => {
+    const p1 = await product('11.30');
+    const p2 = await product('2.00');
+    const c = await client();
+    // 10 % off the first line: 10.17 net
+    const f = await delivered(c, [{ productId: p1.id, qty: 10, discount: '10' }, { productId: p2.id, qty: 5 }]);
+    const open = await invoiceable(c);
+    expect(open.map((l) => [l.deliveryDocNo, l.productCode, l.deliveredQty, l.invoicedQty, l.openQty, l.price])).toEqual([
+      [f.noteDocNo, p1.code, 10, 0, 10, '10.1700'], [f.noteDocNo, p2.code, 5, 0, 5, '2.0000'],
+    ]);
+
+    // over the delivered quantity: refused with the spec's code, nothing saved
+    const before = (await ok(t.call('oms', SI.list, { page: 1, pageSize: 50, clientId: c }, admin))).total;
+    const over = await t.call('oms', SI.save, { clientId: c, lines: [{ deliveryLineId: open[0].deliveryLineId, qty: 11 }] }, admin);
+    expect(over.code).toBe('INVOICE_QTY_ERROR_4020');
+    expect(over.msg).toBe(`销售发票第 1 行商品 ${p1.code} 超出可开票数量：送货单 ${f.noteDocNo} 发货 10，已开票 0，本次 11，最多还可开 10`);
+    expect(over.data).toMatchObject({ line: 1, left: 10 });
+    expect((await ok(t.call('oms', SI.list, { page: 1, pageSize: 50, clientId: c }, admin))).total).toBe(before);
+    // a line of another client's note
+    const other = await client();
+    const wrong = await t.call('oms', SI.save, { clientId: other, lines: [{ deliveryLineId: open[0].deliveryLineId, qty: 1 }] }, admin);
+    expect(wrong.code).toBe('INVOICE_QTY_ERROR_4025');
+    expect(wrong.msg).toContain(`不是客户“开票客户`);
+    const zero = await t.call('oms', SI.save, { clientId: c, lines: [{ deliveryLineId: open[0].deliveryLineId, qty: 0 }] }, admin);
+    expect(zero).toMatchObject({ code: 'COMMON_VALIDATION_4000' });
+    expect(zero.msg).toContain('第 1 行：开票数量必须大于 0');
+
+    // a partial invoice: 6 of the first line at 13 %, all of the second at 6 %
+    const draft = await ok(t.call('oms', SI.save, {
+      clientId: c, invoiceDate: '2026-11-21', taxRate: '13', invoiceNo: '04400001',
+      lines: [{ deliveryLineId: open[0].deliveryLineId, qty: 6 }, { deliveryLineId: open[1].deliveryLineId, qty: 5, taxRate: '6' }],
+    }, admin));
+    let inv = await ok(t.call('oms', SI.get, { id: draft.id }, admin));
+    // 6 × 10.17 = 61.02 (tax 7.02); 5 × 2 = 10.00 (tax 0.57)
+    expect(inv).toMatchObject({ status: 'draft', totalQty: 11, totalAmount: '71.02', taxAmount: '7.59', netAmount: '63.43', dueDate: '2026-12-21', receivable: null });
+    expect(inv.lines.map((l: any) => [l.deliveryDocNo, l.orderDocNo, l.qty, l.price, l.taxRate, l.amount, l.taxAmount, l.openQty])).toEqual([
+      [f.noteDocNo, f.orderDocNo, 6, '10.1700', '13.00', '61.02', '7.02', 10], [f.noteDocNo, f.orderDocNo, 5, '2.0000', '6.00', '10.00', '0.57', 5],
+    ]);
+    expect(inv.actions.map((a: any) => a.label)).toEqual(expect.arrayContaining(['过账', '作废']));
+
+    const posted = await ok(t.call('oms', SI.post, { id: draft.id, version: inv.version }, admin));
+    expect(posted).toMatchObject({ status: 'posted', totalAmount: '71.02' });
+    inv = await ok(t.call('oms', SI.get, { id: draft.id }, admin));
+    expect(inv.receivable).toMatchObject({ amount: '71.02', allocated: '0.00', openAmount: '71.02', dueDate: '2026-12-21', statusText: '未结清' });
+    expect((await invoiceable(c)).map((l) => [l.productCode, l.openQty])).toEqual([[p1.code, 4]]);
+    // the receivable on 应收账款
+    const ar = await receivable(c);
+    expect(ar.list.map((i: any) => [i.kind ?? i.kindText, i.docNo, i.amount ?? i.openAmount])).toEqual([[expect.stringContaining('销售发票'), inv.docNo, '71.02']]);
+    // invoice stock: taken (below zero: no purchase invoice grew it)
+    expect(await ok(t.call('cdm', '011403', { id: p1.id }, admin))).toMatchObject({ qty: -6, amount: '-61.02' });
+    const moves = await ok(t.call('cdm', '011402', { productId: p1.id, page: 1, pageSize: 5 }, admin));
+    expect(moves.list.map((m: any) => [m.kindText, m.qty, m.docTitle, m.docNo, m.partyName])).toEqual([['销售发票', -6, '销售发票', inv.docNo, expect.stringContaining('开票客户')]]);
+    expect((await verifyFinance(t.database.db)).differences ?? []).toEqual([]);
+
+    // the delivery note cannot be reversed while invoiced
+    const note = await ok(t.call('oms', DN.get, { id: f.noteId }, admin));
+    const rev = await t.call('oms', DN.cancel, { id: f.noteId, version: note.version }, admin);
+    expect(rev.code).toBe('OUTBOUND_REVERSE_INVOICED_4179');
+    expect(rev.msg).toBe(`送货单 ${f.noteDocNo} 已开具销售发票 ${inv.docNo}，请先作废销售发票再作废送货单`);
+
+    // the document chain: 送货单 → 销售发票
+    const chain = await ok(t.call('oms', SI.relate, { id: draft.id }, admin));
+    expect(JSON.stringify(chain)).toContain(f.noteDocNo);
+
+    // a receipt allocated against it: cancelling is refused
+    const pay = await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: c, amount: '20', payDate: '2026-11-22', method: 'bank', lines: [{ openItemId: inv.receivable.id, amount: '20' }], post: true }, admin));
+    const refused = await t.call('oms', SI.cancel, { id: draft.id }, admin);
+    expect(refused.code).toBe('FINANCE_ITEM_ALLOCATED_4176');
+    expect(refused.msg).toBe(`销售发票 ${inv.docNo} 已核销 20.00，不能作废；请先冲销相关收付款单`);
+    expect((await ok(t.call('oms', SI.get, { id: draft.id }, admin))).status).toBe('posted');
+    // reversed receipt: the invoice may go
+    const payDoc = await ok(t.call('oms', '026002', { id: pay.id }, admin));
+    await ok(t.call('oms', PAY.reverse, { id: pay.id, version: payDoc.version }, admin));
+    await ok(t.call('oms', SI.cancel, { id: draft.id }, admin));
+    expect((await invoiceable(c)).map((l) => [l.productCode, l.openQty])).toEqual([[p1.code, 10], [p2.code, 5]]);
+    expect((await receivable(c)).list).toEqual([]);
+    expect(await ok(t.call('cdm', '011403', { id: p1.id }, admin))).toMatchObject({ qty: 0, amount: '0.00' });
+    expect((await verifyFinance(t.database.db)).differences ?? []).toEqual([]);
+  });
+
+  it('of two invoices over the same delivered quantity exactly one posts', async () => {
+    const p = await product('5');
+    const c = await client();
+    await delivered(c, [{ productId: p.id, qty: 8 }]);
+    const [line] = await invoiceable(c);
+    const a = await ok(t.call('oms', SI.save, { clientId: c, lines: [{ deliveryLineId: line.deliveryLineId, qty: 6 }] }, admin));
+    const b = await ok(t.call('oms', SI.save, { clientId: c, lines: [{ deliveryLineId: line.deliveryLineId, qty: 5 }] }, admin));
+    const answers = await Promise.all([t.call('oms', SI.post, { id: a.id }, admin), t.call('oms', SI.post, { id: b.id }, admin)]);
+    expect(answers.map((r) => r.code).sort()).toEqual(['200', 'INVOICE_QTY_ERROR_4020']);
+    const loser = answers.find((r) => r.code !== '200')!;
+    expect(loser.msg).toMatch(/最多还可开 [23]$/);
+    const rows = await t.database.db.selectFrom('deliveryNoteLine').select(['qty', 'invoicedQty']).where('id', '=', line.deliveryLineId).executeTakeFirstOrThrow();
+    expect(Number(rows.invoicedQty)).toBeLessThanOrEqual(8);
+    expect([6, 5]).toContain(Number(rows.invoicedQty));
+    const items = (await receivable(c)).list;
+    expect(items).toHaveLength(1);
+  });
+
+  it('prints the letterhead, totals per tax rate and the amount in capitals', async () => {
+    const rise = await ok(t.call('cdm', '014203', { name: '开票抬头有限公司', taxNo: '91330100MA2KXXXX1X', address: '杭州市西湖区文三路 1 号', bankName: '工商银行杭州分行', bankAccount: '1202 0000 1111', enabled: true }, admin));
+    const p = await product('1130');
+    const q = await product('100');
+    const c = await client();
+    await delivered(c, [{ productId: p.id, qty: 10 }, { productId: q.id, qty: 3 }]);
+    const open = await invoiceable(c);
+    const inv = await ok(t.call('oms', SI.save, {
+      clientId: c, companyRiseId: rise.id, taxRate: '13', post: true,
+      lines: [{ deliveryLineId: open[0].deliveryLineId, qty: 10 }, { deliveryLineId: open[1].deliveryLineId, qty: 3, taxRate: '6' }],
+    }, admin));
+    const print = await ok(t.call('oms', SI.print, { id: inv.id }, admin));
+    expect(print.seller).toMatchObject({ name: '开票抬头有限公司', taxNo: '91330100MA2KXXXX1X', bank: '工商银行杭州分行 1202 0000 1111' });
+    expect(print.perRate).toEqual([
+      { taxRate: '6%', amount: '300.00', tax: '16.98', net: '283.02' },
+      { taxRate: '13%', amount: '11300.00', tax: '1300.00', net: '10000.00' },
+    ]);
+    expect(print).toMatchObject({ totalAmount: '11600.00', taxAmount: '1316.98', totalCapital: '壹万壹仟陆佰元整' });
+  });
+});
+
+describe('credit check once invoices post receivables', () => {
+  it('counts a shipped and invoiced order once, not as an open order and a receivable', async () => {
+    const p = await product('10');
+    const c = await client({ creditLimit: '150' });
+    const f = await delivered(c, [{ productId: p.id, qty: 10 }]);
+    const [line] = await invoiceable(c);
+    await ok(t.call('oms', SI.save, { clientId: c, lines: [{ deliveryLineId: line.deliveryLineId, qty: 10 }], post: true }, admin));
+    expect(f.order.totalAmount).toBe('100.00');
+    // a 40.00 order: 100 receivable + 40 = 140 ≤ 150 (counted twice it would be 240). As the sales clerk (no override right).
+    const sales = await t.login('demo', 'sales');
+    const so = await ok(t.call('oms', SO.save, { clientId: c, warehouseId: wh, lines: [{ productId: p.id, qty: 4 }] }, admin));
+    const confirmed = await t.call('oms', SO.confirm, { id: so.id, version: so.version }, sales);
+    expect(confirmed.code).toBe('200');
+    // one more 20.00 order goes over: 100 + 40 + 20 = 160
+    const so2 = await ok(t.call('oms', SO.save, { clientId: c, warehouseId: wh, lines: [{ productId: p.id, qty: 2 }] }, admin));
+    const refused = await t.call('oms', SO.confirm, { id: so2.id, version: so2.version }, sales);
+    expect(refused.code).toBe('SALES_CREDIT_LIMIT_4145');
+    expect(refused.msg).toContain('未结应收 100.00，未结订单 40.00，本单 20.00，合计 160.00');
+  });
+});
+
+describe('rights and companies', () => {
+  it('refuses callers without the rights and other companies', async () => {
+    const store = await t.login('demo', 'store');
+    expect(await t.call('oms', SI.list, { page: 1, pageSize: 5 }, store)).toMatchObject({ code: 'COMMON_NO_RIGHT_4003', msg: '无权限执行“销售发票列表”，请联系管理员授权' });
+    expect((await t.call('oms', SI.save, { clientId: 1, lines: [] }, store)).code).toBe('COMMON_NO_RIGHT_4003');
+    // the sales clerk makes invoices but does not post them; 会计 posts
+    const sales = await t.login('demo', 'sales');
+    const fin = await t.login('demo', 'finance');
+    const p = await product('3');
+    const c = await client();
+    await delivered(c, [{ productId: p.id, qty: 2 }]);
+    const [line] = await invoiceable(c);
+    const inv = await ok(t.call('oms', SI.save, { clientId: c, lines: [{ deliveryLineId: line.deliveryLineId, qty: 2 }] }, sales));
+    expect((await t.call('oms', SI.post, { id: inv.id }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await ok(t.call('oms', SI.post, { id: inv.id }, fin))).status).toBe('posted');
+    const other = await t.login('demo2');
+    expect((await t.call('oms', SI.get, { id: inv.id }, other)).code).not.toBe('200');
+    const c2 = (await ok(t.call('cdm', '011703', { code: 'XK-2', name: '二公司客户' }, other))).id;
+    const cross = await t.call('oms', SI.save, { clientId: c2, lines: [{ deliveryLineId: line.deliveryLineId, qty: 1 }] }, other);
+    expect(cross.code).toBe('COMMON_VALIDATION_4000');
+    expect(cross.msg).toContain('送货明细不存在');
+  });
+});
