@@ -441,10 +441,12 @@ export async function invoicePrintData(ctx: CallContext, id: number) {
   const perRate = totalsPerRate(lines.map((l) => ({ taxRate: Number(l.taxRate ?? 0), amount: Number(l.amount) })));
   const rateText = (r: number) => `${new Decimal(r).div(100).toString()}%`;
   const total = Number(doc.totalAmount);
+  const sellerName = text(rise?.name) ?? text(company?.name) ?? '';
+  const statusText: Record<string, string> = { draft: '草稿', posted: '已过账', cancelled: '已作废' };
   return {
-    id, docNo: String(doc.docNo), status: String(doc.status), invoiceNo: text(doc.invoiceNo), invoiceDate: text(doc.invoiceDate), dueDate: text(doc.dueDate), remark: text(doc.remark),
+    id, title: `${sellerName} 销售发票`, docNo: String(doc.docNo), status: String(doc.status), statusText: statusText[String(doc.status)] ?? String(doc.status), invoiceNo: text(doc.invoiceNo), invoiceDate: text(doc.invoiceDate), dueDate: text(doc.dueDate), remark: text(doc.remark),
     seller: {
-      name: text(rise?.name) ?? text(company?.name), nameEn: text(rise?.nameEn), taxNo: text(rise?.taxNo), address: text(rise?.address), phone: text(rise?.phone),
+      name: sellerName, nameEn: text(rise?.nameEn), taxNo: text(rise?.taxNo), address: text(rise?.address), phone: text(rise?.phone),
       bank: [text(rise?.bankName), text(rise?.bankAccount)].filter(Boolean).join(' ') || null,
     },
     buyer: { code: String(doc.clientCode), name: String(doc.clientName), taxNo: text(doc.clientTaxNo), address: text(doc.clientAddress), phone: text(doc.clientPhone) },
