@@ -109,8 +109,8 @@ describe.skipIf(!hasChromium)('sales invoice: invoice a delivered note, post, pr
 
     await btn(doc(finance), '打印预览').click();
     await waitForScreen(finance, '发票预览');
-    const capital = finance.locator('.ant-descriptions-item', { hasText: '价税合计（大写）' });
-    await expect.poll(async () => (await capital.innerText()).replace(/\s+/g, '')).toContain('壹佰贰拾叁元整');
+    const totals = finance.locator('.renderer-section').filter({ hasText: '价税合计（大写）' });
+    await expect.poll(async () => (await totals.innerText()).replace(/\s+/g, ''), { timeout: 10_000 }).toContain('价税合计（大写）壹佰贰拾叁元整');
     const perRate = finance.locator('.renderer-section').filter({ hasText: '按税率合计' });
     expect((await perRate.locator('tbody tr.ant-table-row').allInnerTexts()).map((t) => t.split('\t').map((s) => s.trim()))).toEqual([['13%', '108.85', '14.15', '123.00']]);
     expect(await finance.locator('.renderer-section').filter({ hasText: '购买方' }).innerText()).toContain('杭州百货贸易公司');

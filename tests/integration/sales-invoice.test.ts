@@ -14,6 +14,7 @@ const DP = { save: '020703', confirm: '020705' };
 const PK = { save: '024003' };
 const DN = { save: '024103', cancel: '024107', get: '024102' };
 const SI = { list: '022401', get: '022402', save: '022403', post: '022404', cancel: '022405', lines: '022406', relate: '022408', remove: '022409', print: '022410' };
+const HZ = { save: '022414', get: '022413', post: '022415', cancel: '022416', creditable: '022419', options: '022420' };
 const PAY = { save: '026003', reverse: '026007' };
 const AR = { items: '026202' };
 
@@ -183,6 +184,88 @@ describe('normal sales invoice', () => {
       { taxRate: '13%', amount: '11300.00', tax: '1300.00', net: '10000.00' },
     ]);
     expect(print).toMatchObject({ totalAmount: '11600.00', taxAmount: '1316.98', totalCapital: '壹万壹仟陆佰元整' });
+  });
+});
+
+describe('red (credit) invoices', () => {
+  it('need a reason; 开票有误 reverses all of it, returns and allowances part of it, never more than is left; the receivable follows', async () => {
+    const p1 = await product('10');
+    const p2 = await product('4');
+    const c = await client();
+    await delivered(c, [{ productId: p1.id, qty: 10 }, { productId: p2.id, qty: 5 }]);
+    const open = await invoiceable(c);
+    const inv = await ok(t.call('oms', SI.save, { clientId: c, taxRate: '13', post: true, lines: open.map((l) => ({ deliveryLineId: l.deliveryLineId, qty: l.openQty })) }, admin));
+    const doc = await ok(t.call('oms', SI.get, { id: inv.id }, admin));
+    expect(doc.totalAmount).toBe('120.00');
+    expect(doc.actions).toEqual(expect.arrayContaining([expect.objectContaining({ label: '开红字发票', to: '/market/invoiceDetailBack?invoiceId={id}' })]));
+    const [l1, l2] = doc.lines;
+    // the reason is required
+    const noReason = await t.call('oms', HZ.save, { invoiceId: inv.id, lines: [{ invoiceLineId: l1.id, qty: 1 }] }, admin);
+    expect(noReason.code).toBe('COMMON_VALIDATION_4000');
+    expect(noReason.msg).toContain('红冲原因');
+    // the new red invoice's choices and the posted invoices to pick from
+    expect((await ok(t.call('oms', HZ.creditable, { invoiceId: inv.id }, admin))).list.map((l: any) => [l.productCode, l.leftQty, l.leftAmount])).toEqual([[p1.code, 10, '100.00'], [p2.code, 5, '20.00']]);
+    expect((await ok(t.call('oms', HZ.options, { keyword: inv.docNo }, admin))).map((o: any) => o.id)).toEqual([inv.id]);
+
+    // 销售退回: 3 of the first line
+    const ret = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', creditDate: '2026-11-23', post: true, lines: [{ invoiceLineId: l1.id, qty: 3 }] }, admin));
+    expect(ret).toMatchObject({ status: 'posted', totalAmount: '30.00' });
+    const got = await ok(t.call('oms', HZ.get, { id: ret.id }, admin));
+    expect(got).toMatchObject({ reasonText: '销售退回', invoiceDocNo: inv.docNo, totalQty: 3, taxAmount: '3.45' });
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '90.00', allocated: '30.00' });
+    expect(await ok(t.call('cdm', '011403', { id: p1.id }, admin))).toMatchObject({ qty: -7 });
+    // 销售折让: an amount; over what is left of the line: refused with the spec's code
+    const tooMuch = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'allowance', lines: [{ invoiceLineId: l1.id, amount: '70.01' }] }, admin);
+    expect(tooMuch.code).toBe('INVOICE_QTY_ERROR_4026');
+    expect(tooMuch.msg).toBe(`红字发票第 1 行商品 ${p1.code} 超出可冲红数量：原发票 ${inv.docNo} 开票 100.00，已冲红 30.00，本次 70.01，最多还可冲 70.00`);
+    const over = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', lines: [{ invoiceLineId: l1.id, qty: 8 }] }, admin);
+    expect(over.code).toBe('INVOICE_QTY_ERROR_4026');
+    expect(over.msg).toContain('开票 10，已冲红 3，本次 8，最多还可冲 7');
+    const allow = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'allowance', post: true, lines: [{ invoiceLineId: l2.id, amount: '5.50' }] }, admin));
+    expect(allow.totalAmount).toBe('5.50');
+    // 开票有误 is the whole invoice: refused once part of it is credited
+    const wrong = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'wrong' }, admin);
+    expect(wrong.code).toBe('COMMON_VALIDATION_4000');
+    expect(wrong.msg).toContain('不能再按“开票有误”整张冲红');
+    // the original cannot be cancelled while credited
+    const cancel = await t.call('oms', SI.cancel, { id: inv.id }, admin);
+    expect(cancel.code).toBe('SALES_INVOICE_CREDITED_4028');
+    expect(cancel.msg).toContain(ret.docNo);
+    // the statement shows the credits; the finance check is clean
+    const statement = await ok(t.call('oms', '026203', { id: c, partyType: 'client', dateFrom: '2026-01-01', dateTo: '2026-12-31' }, admin));
+    expect(statement.list.filter((r: any) => r.kind === '红字发票').map((r: any) => [r.docNo, r.credit])).toEqual([[ret.docNo, '30.00'], [allow.docNo, '5.50']]);
+    expect(statement.list.at(-1).balance).toBe('84.50');
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+    // cancelling the return gives the receivable back
+    const retDoc = await ok(t.call('oms', HZ.get, { id: ret.id }, admin));
+    await ok(t.call('oms', HZ.cancel, { id: ret.id, version: retDoc.version }, admin));
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '114.50' });
+    expect(await ok(t.call('cdm', '011403', { id: p1.id }, admin))).toMatchObject({ qty: -10 });
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+  });
+
+  it('开票有误 brings every line in full and settles the receivable; a paid invoice cannot be credited past what is open', async () => {
+    const p = await product('8');
+    const c = await client();
+    await delivered(c, [{ productId: p.id, qty: 6 }]);
+    const [line] = await invoiceable(c);
+    const inv = await ok(t.call('oms', SI.save, { clientId: c, post: true, lines: [{ deliveryLineId: line.deliveryLineId, qty: 6 }] }, admin));
+    const invDoc = await ok(t.call('oms', SI.get, { id: inv.id }, admin));
+    // a receipt of 40 of the 48: a return of 2 (16.00) is more than the 8.00 still open
+    await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: c, amount: '40', payDate: '2026-11-22', method: 'bank', lines: [{ openItemId: invDoc.receivable.id, amount: '40' }], post: true }, admin));
+    const past = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', post: true, lines: [{ invoiceLineId: invDoc.lines[0].id, qty: 2 }] }, admin);
+    expect(past.code).toBe('COMMON_VALIDATION_4000');
+    expect(past.msg).toContain('应收款未结金额为 8.00，本次红字 16.00 超出');
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).creditedAmount).toBe('0.00');
+
+    const p2 = await product('8');
+    await delivered(c, [{ productId: p2.id, qty: 6 }]);
+    const [line2] = (await invoiceable(c)).filter((l) => l.productCode === p2.code);
+    const inv2 = await ok(t.call('oms', SI.save, { clientId: c, post: true, lines: [{ deliveryLineId: line2.deliveryLineId, qty: 6 }] }, admin));
+    const whole = await ok(t.call('oms', HZ.save, { invoiceId: inv2.id, reason: 'wrong', post: true }, admin));
+    expect(whole).toMatchObject({ status: 'posted', totalAmount: '48.00', totalQty: 6 });
+    expect((await ok(t.call('oms', SI.get, { id: inv2.id }, admin))).receivable).toMatchObject({ openAmount: '0.00', statusText: '已结清' });
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
   });
 });
 

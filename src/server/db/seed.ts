@@ -85,6 +85,10 @@ export const FINANCE_RIGHTS = [
   'market.invoice.post',
   'market.invoice.cancel',
   'market.invoiceLook',
+  // red (credit) invoices against posted sales invoices
+  'market.invoiceDetailBack',
+  'market.invoiceBack.edit',
+  'market.invoiceBack.post',
 ];
 
 interface CompanySeed {

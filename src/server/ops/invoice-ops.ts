@@ -8,7 +8,8 @@ import {
   INVOICE_STOCK_LIST_INPUT, INVOICE_STOCK_MOVES_INPUT, invoiceStockList, invoiceStockMoves, invoiceStockOf,
   type InvoiceStockListInput, type InvoiceStockMovesInput,
 } from '../domain/procurement/invoice-stock.ts';
-import { invoiceableDeliveryLines, invoicePrintData, SI_LINES_INPUT, type SiLinesInput } from '../domain/sales/invoice.ts';
+import { creditableLines } from '../domain/sales/credit.ts';
+import { invoiceableDeliveryLines, invoicePrintData, postedInvoiceOptions, SI_LINES_INPUT, type SiLinesInput } from '../domain/sales/invoice.ts';
 import type { OpsDeps } from './index.ts';
 
 export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
@@ -22,6 +23,14 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
     'salesInvoice.print': {
       input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '销售发票' } } },
       run: (ctx, input: { id: number }) => invoicePrintData(ctx, input.id),
+    },
+    'salesInvoice.options': {
+      input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },
+      run: (ctx, input: { keyword?: string | null }) => postedInvoiceOptions(ctx, input),
+    },
+    'salesCredit.creditable': {
+      input: { type: 'object', required: ['invoiceId'], properties: { invoiceId: { type: 'integer', minimum: 1, title: '原销售发票' } } },
+      run: (ctx, input: { invoiceId: number }) => creditableLines(ctx, input.invoiceId),
     },
 
     'invoiceStock.list': acceptingFilters({ input: INVOICE_STOCK_LIST_INPUT, run: (ctx, input: InvoiceStockListInput) => invoiceStockList(ctx, input) }),

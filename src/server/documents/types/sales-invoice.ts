@@ -44,6 +44,8 @@ export const salesInvoice = defineDocument({
     totalAmount: { type: 'money', title: '价税合计', readonly: true },
     taxAmount: { type: 'money', title: '税额', readonly: true },
     totalAmountBase: { type: 'money', title: '本位币金额', readonly: true },
+    // what posted red invoices took of it (domain/sales/credit.ts)
+    creditedAmount: { type: 'money', title: '已冲红金额', readonly: true, default: 0 },
   },
   lines: {
     table: 'salesInvoiceLine',
@@ -65,6 +67,8 @@ export const salesInvoice = defineDocument({
       amount: { type: 'money', title: '价税合计', readonly: true },
       taxAmount: { type: 'money', title: '税额', readonly: true },
       amountBase: { type: 'money', title: '本位币金额', readonly: true },
+      creditedQty: { type: 'integer', title: '已冲红数量', readonly: true, default: 0 },
+      creditedAmount: { type: 'money', title: '已冲红金额', readonly: true, default: 0 },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
     reads: { productId: ['specification', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },
@@ -82,6 +86,7 @@ export const salesInvoice = defineDocument({
   },
   saveThen: { flag: 'post', transition: 'post' },
   links: [{ field: 'deliveryNoteId', type: 'deliveryNote' }],
+  followUps: [{ label: '开红字发票', to: '/market/invoiceDetailBack?invoiceId={id}', statuses: ['posted'], right: 'market.invoiceBack.edit' }],
   names: { deliveryNoteId: { table: 'deliveryNote', column: 'docNo' } },
   audit: ['clientId', 'invoiceNo', 'invoiceDate', 'dueDate', 'taxRate', 'totalQty', 'totalAmount'],
   listFilters: ['clientId'],

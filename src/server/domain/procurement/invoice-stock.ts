@@ -12,7 +12,7 @@ import { bizError } from '../../http/errors.ts';
 import { insertMany, runSql } from '../../db/raw-sql.ts';
 import { moneyText, parseDay, PRICE_SCALE, text, tz, type Row } from './common.ts';
 
-export const INVOICE_STOCK_KINDS = { invoice: '采购发票', reverse: '作废冲回', sale: '销售发票', saleReverse: '销售发票作废' } as const;
+export const INVOICE_STOCK_KINDS = { invoice: '采购发票', reverse: '作废冲回', sale: '销售发票', saleReverse: '销售发票作废', credit: '红字发票', creditReverse: '红字发票作废' } as const;
 export type InvoiceStockKind = keyof typeof INVOICE_STOCK_KINDS;
 
 /** One invoice line's effect: qty (small units) and amount (base-currency cents), signed. */
@@ -31,7 +31,7 @@ export interface InvoiceStockMove {
 export async function applyInvoiceStock(
   db: DB, companyId: number, accountId: number, kind: InvoiceStockKind, docId: number, docNo: string, moves: InvoiceStockMove[],
   // a sales invoice takes from the stock (and may take it below zero: goods sold before the supplier's invoice came)
-  opts: { docType?: 'purchaseInvoice' | 'salesInvoice'; mayGoNegative?: boolean } = {},
+  opts: { docType?: 'purchaseInvoice' | 'salesInvoice' | 'salesCredit'; mayGoNegative?: boolean } = {},
 ): Promise<void> {
   const docType = opts.docType ?? 'purchaseInvoice';
   if (!moves.length) return;
@@ -198,10 +198,11 @@ export async function invoiceStockMoves(ctx: CallContext, input: InvoiceStockMov
       .leftJoin('purchaseInvoice', (j) => j.onRef('purchaseInvoice.id', '=', `${m}.docId`).onRef('purchaseInvoice.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'purchaseInvoice'))
       .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseInvoice.supplierId').onRef('supplier.companyId', '=', `${m}.companyId`))
       .leftJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', `${m}.docId`).onRef('salesInvoice.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'salesInvoice'))
-      .leftJoin('client', (j) => j.onRef('client.id', '=', 'salesInvoice.clientId').onRef('client.companyId', '=', `${m}.companyId`))
+      .leftJoin('salesCredit', (j) => j.onRef('salesCredit.id', '=', `${m}.docId`).onRef('salesCredit.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'salesCredit'))
+      .leftJoin('client', (j) => j.on((eb) => eb.or([eb('client.id', '=', eb.ref('salesInvoice.clientId')), eb('client.id', '=', eb.ref('salesCredit.clientId'))])).onRef('client.companyId', '=', `${m}.companyId`))
       .leftJoin('account', (j) => j.onRef('account.id', '=', `${m}.accountId`).onRef('account.companyId', '=', `${m}.companyId`))
       .select([`${m}.id`, `${m}.qty`, `${m}.amount`, `${m}.kind`, `${m}.docType`, `${m}.docId`, `${m}.docLine`, `${m}.createdAt`,
-        'purchaseInvoice.docNo', 'purchaseInvoice.invoiceNo', 'supplier.name as supplierName', 'salesInvoice.docNo as salesDocNo', 'salesInvoice.invoiceNo as salesInvoiceNo',
+        'purchaseInvoice.docNo', 'purchaseInvoice.invoiceNo', 'supplier.name as supplierName', 'salesInvoice.docNo as salesDocNo', 'salesCredit.docNo as creditDocNo', 'salesInvoice.invoiceNo as salesInvoiceNo',
         'client.name as clientName', 'account.userName'])
       .orderBy(`${m}.id`, 'desc').limit(input.pageSize).offset(offset).execute()) as Row[])
     : [];
@@ -212,12 +213,13 @@ export async function invoiceStockMoves(ctx: CallContext, input: InvoiceStockMov
       const kind = String(r.kind) as InvoiceStockKind;
       const qty = Number(r.qty);
       const sale = r.docType === 'salesInvoice';
+      const credit = r.docType === 'salesCredit';
       return {
         id: Number(r.id), kind, kindText: INVOICE_STOCK_KINDS[kind] ?? kind, qty, units: splitUnits(qty, packsOf(productRow)), amount: moneyText(r.amount),
-        docType: String(r.docType), docTitle: sale ? '销售发票' : '采购发票', docId: Number(r.docId), docNo: text(sale ? r.salesDocNo : r.docNo), docLine: r.docLine == null ? null : Number(r.docLine),
+        docType: String(r.docType), docTitle: credit ? '红字发票' : sale ? '销售发票' : '采购发票', docId: Number(r.docId), docNo: text(credit ? r.creditDocNo : sale ? r.salesDocNo : r.docNo), docLine: r.docLine == null ? null : Number(r.docLine),
         invoiceNo: text(sale ? r.salesInvoiceNo : r.invoiceNo), supplierName: text(r.supplierName), clientName: text(r.clientName),
-        partyName: text(sale ? r.clientName : r.supplierName), userName: text(r.userName), createdAt: String(r.createdAt),
-        route: sale ? `/market/invoiceDetail/${Number(r.docId)}` : `/procurement/invoiceDetail/${Number(r.docId)}`,
+        partyName: text(sale || credit ? r.clientName : r.supplierName), userName: text(r.userName), createdAt: String(r.createdAt),
+        route: credit ? `/market/invoiceDetailBack/${Number(r.docId)}` : sale ? `/market/invoiceDetail/${Number(r.docId)}` : `/procurement/invoiceDetail/${Number(r.docId)}`,
       };
     }),
     total, page: input.page, pageSize: input.pageSize,

@@ -259,7 +259,11 @@ export async function cancelSalesInvoice(t: TransitionRun) {
   const caller = t.ctx.caller!;
   const id = Number(t.doc.id);
   const docNo = String(t.doc.docNo);
-  // The receivable goes first: once anything is allocated the invoice stands.
+  // Red invoices go first (their credit is an allocation too), then the receivable: once anything is allocated the invoice stands.
+  if (Number(t.doc.creditedAmount ?? 0) > 0) {
+    const credits = (await tenant.select('salesCredit').select('docNo').where('invoiceId', '=', id).where('status', '=', 'posted').orderBy('id').limit(3).execute()) as Row[];
+    throw bizError('SALES_INVOICE_CREDITED_4028', { docNo, credits: credits.map((c) => String(c.docNo)).join('、') }, { id, credits: credits.map((c) => String(c.docNo)) });
+  }
   await cancelOpenItem(tenant, 'salesInvoice', id, { doc: SI_TITLE, docNo });
   const per = new Map<number, number>();
   for (const r of (await tenant.select('salesInvoiceLine').select(['deliveryLineId', 'qty']).where('invoiceId', '=', id).execute()) as Row[]) {
@@ -460,4 +464,20 @@ export async function invoicePrintData(ctx: CallContext, id: number) {
     totalQty: Number(doc.totalQty), totalAmount: moneyText(total), taxAmount: moneyText(doc.taxAmount), netAmount: moneyText(total - Number(doc.taxAmount)),
     totalCapital: rmbCapital(total),
   };
+}
+
+/** Posted sales invoices as select options (the red invoice's 原销售发票), newest first, by number or client. */
+export async function postedInvoiceOptions(ctx: CallContext, input: { keyword?: string | null }) {
+  let q = ctx.tenant.select('salesInvoice')
+    .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesInvoice.clientId').onRef('client.companyId', '=', 'salesInvoice.companyId'))
+    .select(['salesInvoice.id', 'salesInvoice.docNo', 'salesInvoice.totalAmount', 'salesInvoice.creditedAmount', 'client.name as clientName'])
+    .where('salesInvoice.status', '=', 'posted');
+  const k = input.keyword?.trim();
+  if (k) {
+    const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
+    q = q.where((eb) => eb.or([eb('salesInvoice.docNo', op, pattern), eb('client.name', op, pattern)]));
+  }
+  const rows = (await q.orderBy('salesInvoice.id', 'desc').limit(500).execute()) as Row[];
+  return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.clientName)} ${moneyText(r.totalAmount)}`, code: String(r.docNo) }));
 }
