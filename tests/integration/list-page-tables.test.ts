@@ -127,6 +127,11 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('oms', '021307', { id: ot.taskId, assigneeId: staff.id });
   const pk = await ok('oms', '024003', { taskIds: [ot.taskId], pickerId: staff.id, post: true });
   const dn = await ok('oms', '024103', { taskId: ot.taskId, post: true });
+  // sales invoices: the shipped line invoiced, and a red invoice (an allowance) against it
+  const siLine = (await ok('oms', '022406', { clientId: client.id })).list[0];
+  const si = await ok('oms', '022403', { clientId: client.id, post: true, lines: [{ deliveryLineId: siLine.deliveryLineId, qty: 1, price: '2' }] });
+  const siDoc = await ok('oms', '022402', { id: si.id });
+  const hz = await ok('oms', '022414', { invoiceId: si.id, reason: 'allowance', post: true, lines: [{ invoiceLineId: siDoc.lines[0].id, amount: '0.50' }] });
   const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
   const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -149,6 +154,10 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'outboundTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ot.taskDocNo, orderId: so2.id, planId: dp2.id, clientId: client.id, warehouseId: wh, assigneeId: staff.id, status: 'done', dateFrom: '2020-01-01', dateTo: day }, { page: 1, pageSize: 5, toDeliver: true }],
     'pickingOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pk.docNo, warehouseId: wh, taskId: ot.taskId, pickerId: staff.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'deliveryNote.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dn.docNo, taskId: ot.taskId, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'salesInvoice.list': [{ page: 1, pageSize: 5 }, {
+      page: 1, pageSize: 5, docNo: si.docNo, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day, invoiceDate: ['2020-01-01', day],
+    }],
+    'salesCredit.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: hz.docNo, invoiceId: si.id, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
     'openingBalance.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ob.docNo, side: 'receivable', clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],

@@ -13,7 +13,7 @@ const SO = { save: '020903', get: '020902', confirm: '020905' };
 const DP = { save: '020703', confirm: '020705' };
 const PK = { save: '024003' };
 const DN = { save: '024103', cancel: '024107', get: '024102' };
-const SI = { list: '022401', get: '022402', save: '022403', post: '022404', cancel: '022405', lines: '022406', relate: '022408', remove: '022409', print: '022410' };
+const SI = { list: '022401', get: '022402', save: '022403', post: '022404', cancel: '022405', lines: '022406', relate: '022408', remove: '022409', print: '022410', pdf: '022411' };
 const HZ = { save: '022414', get: '022413', post: '022415', cancel: '022416', creditable: '022419', options: '022420' };
 const PAY = { save: '026003', reverse: '026007' };
 const AR = { items: '026202' };
@@ -184,6 +184,16 @@ describe('normal sales invoice', () => {
       { taxRate: '13%', amount: '11300.00', tax: '1300.00', net: '10000.00' },
     ]);
     expect(print).toMatchObject({ totalAmount: '11600.00', taxAmount: '1316.98', totalCapital: '壹万壹仟陆佰元整' });
+    // the PDF: A4, the CJK font subset embedded, named after the invoice
+    const pdf = await t.raw('oms', SI.pdf, { id: inv.id }, admin);
+    expect(pdf.statusCode).toBe(200);
+    expect(String(pdf.headers['content-type'])).toBe('application/pdf');
+    expect(decodeURIComponent(String(pdf.headers['content-disposition']))).toContain(`销售发票-${inv.docNo}.pdf`);
+    const bytes = pdf.rawPayload.toString('latin1');
+    expect(bytes.startsWith('%PDF-')).toBe(true);
+    expect(bytes).toContain('/MediaBox [0 0 595.28 841.89]');
+    expect(bytes).toMatch(/NotoSansCJKsc-Regular/);
+    expect(pdf.rawPayload.length).toBeLessThan(300_000);
   });
 });
 

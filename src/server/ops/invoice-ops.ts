@@ -9,6 +9,7 @@ import {
   type InvoiceStockListInput, type InvoiceStockMovesInput,
 } from '../domain/procurement/invoice-stock.ts';
 import { creditableLines } from '../domain/sales/credit.ts';
+import { invoicePdf } from '../domain/sales/invoice-pdf.ts';
 import { invoiceableDeliveryLines, invoicePrintData, postedInvoiceOptions, SI_LINES_INPUT, type SiLinesInput } from '../domain/sales/invoice.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -23,6 +24,10 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
     'salesInvoice.print': {
       input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '销售发票' } } },
       run: (ctx, input: { id: number }) => invoicePrintData(ctx, input.id),
+    },
+    'salesInvoice.pdf': {
+      input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '销售发票' } } },
+      run: (ctx, input: { id: number }) => invoicePdf(ctx, input.id),
     },
     'salesInvoice.options': {
       input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },

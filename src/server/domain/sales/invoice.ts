@@ -190,6 +190,8 @@ export async function checkSalesInvoice(run: SaveRun): Promise<void> {
   const totalQty = parsed.reduce((s, l) => s + Number(l.qty), 0);
   const totalAmount = parsed.reduce((s, l) => s + Number(l.amount), 0);
   if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);
+  // a receivable is money asked for: an invoice of nothing is not one
+  if (parsed.length && totalAmount <= 0) throw validationError([{ field: 'lines', message: '价税合计必须大于 0：请填写单价' }]);
   const taxAmount = totalsPerRate(parsed.map((l) => ({ taxRate: Number(l.taxRate), amount: Number(l.amount) }))).reduce((s, r) => s + r.tax, 0);
   Object.assign(header, {
     currencyId, companyRiseId: companyRiseId ?? null, exchangeRate: rate, rateDate, invoiceDate, dueDate, taxRate, lineCount: parsed.length, totalQty, totalAmount, taxAmount,
