@@ -134,6 +134,11 @@ describe('normal sales invoice', () => {
 
     // a receipt allocated against it: cancelling is refused
     const pay = await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: c, amount: '20', payDate: '2026-11-22', method: 'bank', lines: [{ openItemId: inv.receivable.id, amount: '20' }], post: true }, admin));
+    // the chain goes on: 送货单 → 销售发票 → 收款单
+    const chain2 = await ok(t.call('oms', SI.relate, { id: draft.id }, admin));
+    expect(chain2.chain.map((c: any) => [c.docTypeText, c.number])).toEqual(expect.arrayContaining([['送货单', f.noteDocNo], ['销售发票', inv.docNo], [expect.any(String), pay.docNo]]));
+    const byNumber = await ok(t.call('oms', '025001', { docNo: inv.docNo }, admin));
+    expect(byNumber.list.map((c: any) => c.number)).toEqual(expect.arrayContaining([f.orderDocNo, f.noteDocNo, inv.docNo, pay.docNo]));
     const refused = await t.call('oms', SI.cancel, { id: draft.id }, admin);
     expect(refused.code).toBe('FINANCE_ITEM_ALLOCATED_4176');
     expect(refused.msg).toBe(`销售发票 ${inv.docNo} 已核销 20.00，不能作废；请先冲销相关收付款单`);

@@ -5,7 +5,7 @@
 // transaction (domain/sales/invoice.ts holds the hooks).
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import {
-  cancelSalesInvoice, checkSalesInvoice, postSalesInvoice, presentSalesInvoice, SI_DATE_FILTER, SI_MAX_LINES, SI_PREFIX, SI_TITLE,
+  cancelSalesInvoice, checkSalesInvoice, invoiceChainDown, postSalesInvoice, presentSalesInvoice, SI_DATE_FILTER, SI_MAX_LINES, SI_PREFIX, SI_TITLE,
 } from '../../domain/sales/invoice.ts';
 import { defineDocument } from '../definition.ts';
 
@@ -73,7 +73,7 @@ export const salesInvoice = defineDocument({
     },
     reads: { productId: ['specification', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },
   },
-  hooks: { validate: checkSalesInvoice, present: presentSalesInvoice },
+  hooks: { validate: checkSalesInvoice, present: presentSalesInvoice, chainDown: invoiceChainDown },
   transitions: {
     post: {
       label: '过账', from: ['draft'], to: 'posted', stamp: 'posted', overlay: true, right: 'market.invoice.post',

@@ -483,3 +483,13 @@ export async function postedInvoiceOptions(ctx: CallContext, input: { keyword?: 
   const rows = (await q.orderBy('salesInvoice.id', 'desc').limit(500).execute()) as Row[];
   return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.clientName)} ${moneyText(r.totalAmount)}`, code: String(r.docNo) }));
 }
+
+/** The chain below an invoice: the receipts allocated to its receivable (red invoices link by their header). */
+export async function invoiceChainDown(ctx: CallContext, doc: Row): Promise<Array<{ type: string; ids: number[] }>> {
+  const rows = (await ctx.tenant.select('financeAllocation')
+    .innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId').onRef('openItem.companyId', '=', 'financeAllocation.companyId'))
+    .select('financeAllocation.paymentId').distinct()
+    .where('openItem.sourceType', '=', 'salesInvoice').where('openItem.sourceId', '=', Number(doc.id)).where('financeAllocation.kind', '=', 'allocate')
+    .execute()) as Row[];
+  return [{ type: 'payDocument', ids: rows.map((r) => Number(r.paymentId)).filter((n) => n > 0) }];
+}
