@@ -15,6 +15,7 @@ const PK = { save: '024003' };
 const DN = { save: '024103', cancel: '024107', get: '024102' };
 const SI = { list: '022401', get: '022402', save: '022403', post: '022404', cancel: '022405', lines: '022406', relate: '022408', remove: '022409', print: '022410', pdf: '022411' };
 const HZ = { save: '022414', get: '022413', post: '022415', cancel: '022416', creditable: '022419', options: '022420' };
+const ZK = { save: '022423', get: '022422', post: '022424', cancel: '022425', invoices: '022427' };
 const PAY = { save: '026003', reverse: '026007' };
 const AR = { items: '026202' };
 
@@ -280,6 +281,45 @@ describe('red (credit) invoices', () => {
     const whole = await ok(t.call('oms', HZ.save, { invoiceId: inv2.id, reason: 'wrong', post: true }, admin));
     expect(whole).toMatchObject({ status: 'posted', totalAmount: '48.00', totalQty: 6 });
     expect((await ok(t.call('oms', SI.get, { id: inv2.id }, admin))).receivable).toMatchObject({ openAmount: '0.00', statusText: '已结清' });
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+  });
+});
+
+describe('discount invoices', () => {
+  it('allow an amount against several invoices, never more than each has left, reducing each receivable', async () => {
+    const p = await product('10');
+    const c = await client();
+    await delivered(c, [{ productId: p.id, qty: 10 }]);
+    await delivered(c, [{ productId: p.id, qty: 5 }]);
+    const open = await invoiceable(c);
+    const a = await ok(t.call('oms', SI.save, { clientId: c, taxRate: '13', post: true, lines: [{ deliveryLineId: open[0].deliveryLineId, qty: 10 }] }, admin));
+    const b = await ok(t.call('oms', SI.save, { clientId: c, taxRate: '13', post: true, lines: [{ deliveryLineId: open[1].deliveryLineId, qty: 5 }] }, admin));
+    const choices = (await ok(t.call('oms', ZK.invoices, { clientId: c }, admin))).list;
+    expect(choices.map((x: any) => [x.invoiceDocNo, x.invoiceTotal, x.invoiceOpen])).toEqual([[a.docNo, '100.00', '100.00'], [b.docNo, '50.00', '50.00']]);
+    // over what the second has left: refused, nothing saved
+    const over = await t.call('oms', ZK.save, { clientId: c, lines: [{ invoiceId: a.id, amount: '10' }, { invoiceId: b.id, amount: '50.01' }] }, admin);
+    expect(over.code).toBe('SALES_DISCOUNT_OVER_4029');
+    expect(over.msg).toBe(`折扣发票第 2 行超出可折让金额：销售发票 ${b.docNo} 价税合计 50.00，已冲红/折让 0.00，本次 50.01，最多还可折让 50.00`);
+    // lines without an amount are not part of it
+    const zk = await ok(t.call('oms', ZK.save, { clientId: c, reason: '年终返利', post: true, lines: [{ invoiceId: a.id, amount: '10' }, { invoiceId: b.id, amount: '5.50' }, { invoiceId: b.id }] }, admin));
+    expect(zk).toMatchObject({ status: 'posted', totalAmount: '15.50' });
+    const got = await ok(t.call('oms', ZK.get, { id: zk.id }, admin));
+    expect(got.lines.map((l: any) => [l.invoiceDocNo, l.amount, l.taxAmount, l.invoiceOpen])).toEqual([[a.docNo, '10.00', '1.15', '90.00'], [b.docNo, '5.50', '0.63', '44.50']]);
+    expect((await ok(t.call('oms', SI.get, { id: b.id }, admin))).receivable).toMatchObject({ openAmount: '44.50' });
+    // a red invoice then cannot take the invoice past its total
+    const bDoc = await ok(t.call('oms', SI.get, { id: b.id }, admin));
+    const red = await t.call('oms', HZ.save, { invoiceId: b.id, reason: 'return', post: true, lines: [{ invoiceLineId: bDoc.lines[0].id, qty: 5 }] }, admin);
+    expect(red.code).toBe('COMMON_VALIDATION_4000');
+    expect(red.msg).toContain('已冲红/折让 5.50，本次红字 50.00 超出');
+    const statement = await ok(t.call('oms', '026203', { id: c, partyType: 'client', dateFrom: '2026-01-01', dateTo: '2026-12-31' }, admin));
+    expect(statement.list.filter((r: any) => r.kind === '折扣发票').map((r: any) => [r.docNo, r.credit])).toEqual([[zk.docNo, '15.50']]);
+    expect(statement.list.at(-1).balance).toBe('134.50');
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+    // the invoice cannot be cancelled under it; cancelling the discount gives the receivables back
+    expect((await t.call('oms', SI.cancel, { id: a.id }, admin)).code).toBe('SALES_INVOICE_CREDITED_4028');
+    await ok(t.call('oms', ZK.cancel, { id: zk.id, version: got.version }, admin));
+    expect((await ok(t.call('oms', SI.get, { id: b.id }, admin))).receivable).toMatchObject({ openAmount: '50.00' });
+    expect((await ok(t.call('oms', SI.get, { id: b.id }, admin))).creditedAmount).toBe('0.00');
     expect((await verifyFinance(t.database.db)).differences).toEqual([]);
   });
 });

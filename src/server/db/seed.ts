@@ -89,6 +89,11 @@ export const FINANCE_RIGHTS = [
   'market.invoiceDetailBack',
   'market.invoiceBack.edit',
   'market.invoiceBack.post',
+  // discount invoices (销售折让 over one or several invoices)
+  'market.invoiceDiscountTicket',
+  'market.invoiceDiscountTicketAdd',
+  'market.invoiceDiscount.edit',
+  'market.invoiceDiscount.post',
 ];
 
 interface CompanySeed {

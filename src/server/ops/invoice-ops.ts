@@ -9,6 +9,7 @@ import {
   type InvoiceStockListInput, type InvoiceStockMovesInput,
 } from '../domain/procurement/invoice-stock.ts';
 import { creditableLines } from '../domain/sales/credit.ts';
+import { discountableInvoices } from '../domain/sales/discount.ts';
 import { invoicePdf } from '../domain/sales/invoice-pdf.ts';
 import { invoiceableDeliveryLines, invoicePrintData, postedInvoiceOptions, SI_LINES_INPUT, type SiLinesInput } from '../domain/sales/invoice.ts';
 import type { OpsDeps } from './index.ts';
@@ -28,6 +29,10 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
     'salesInvoice.pdf': {
       input: { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, title: '销售发票' } } },
       run: (ctx, input: { id: number }) => invoicePdf(ctx, input.id),
+    },
+    'salesDiscount.invoices': {
+      input: { type: 'object', required: ['clientId'], properties: { clientId: { type: 'integer', minimum: 1, title: '客户' } } },
+      run: (ctx, input: { clientId: number }) => discountableInvoices(ctx, input.clientId),
     },
     'salesInvoice.options': {
       input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },

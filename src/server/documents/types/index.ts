@@ -14,6 +14,7 @@ import { returnPlan } from './purchase-return.ts';
 import { putaway } from './putaway.ts';
 import { receivingNote } from './receiving-note.ts';
 import { salesCredit } from './sales-credit.ts';
+import { salesDiscount } from './sales-discount.ts';
 import { salesInvoice } from './sales-invoice.ts';
 import { salesOrder } from './sales-order.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
@@ -21,5 +22,5 @@ import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
-  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument, salesInvoice, salesCredit,
+  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument, salesInvoice, salesCredit, salesDiscount,
 ];

@@ -116,8 +116,12 @@ export async function postCredit(t: TransitionRun) {
   const now = new Date().toISOString();
   // the original, claimed while posted (its cancellation takes the same row)
   const claimed = await tenant.update('salesInvoice').set({ creditedAmount: sql`coalesce(${sql.ref('creditedAmount')}, 0) + ${total}`, updatedAt: now })
-    .where('id', '=', invoiceId).where('status', '=', 'posted').returning(['docNo']).executeTakeFirst();
+    .where('id', '=', invoiceId).where('status', '=', 'posted').where(sql<boolean>`coalesce(${sql.ref('creditedAmount')}, 0) + ${total} <= ${sql.ref('totalAmount')}`)
+    .returning(['docNo']).executeTakeFirst();
   const inv = await invoiceOf(tenant, invoiceId);
+  if (!claimed && inv?.status === 'posted') {
+    throw validationError([{ field: 'lines', message: `销售发票 ${String(inv.docNo)} 价税合计 ${moneyText(inv.totalAmount)}，已冲红/折让 ${moneyText(inv.creditedAmount ?? 0)}，本次红字 ${moneyText(total)} 超出` }]);
+  }
   if (!claimed) throw bizError('SALES_INVOICE_CREDIT_4027', { docNo: String(inv?.docNo ?? ''), status: INVOICE_STATUS[String(inv?.status)] ?? String(inv?.status) }, { invoiceId });
   const lines = (await tenant.select('salesCreditLine').select(['lineNo', 'invoiceLineId', 'productId', 'qty', 'amount']).where('creditId', '=', id).orderBy('invoiceLineId').execute()) as Row[];
   for (const l of lines) {

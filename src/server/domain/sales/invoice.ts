@@ -263,7 +263,11 @@ export async function cancelSalesInvoice(t: TransitionRun) {
   const docNo = String(t.doc.docNo);
   // Red invoices go first (their credit is an allocation too), then the receivable: once anything is allocated the invoice stands.
   if (Number(t.doc.creditedAmount ?? 0) > 0) {
-    const credits = (await tenant.select('salesCredit').select('docNo').where('invoiceId', '=', id).where('status', '=', 'posted').orderBy('id').limit(3).execute()) as Row[];
+    const credits = [
+      ...((await tenant.select('salesCredit').select('docNo').where('invoiceId', '=', id).where('status', '=', 'posted').orderBy('id').limit(3).execute()) as Row[]),
+      ...((await tenant.select('salesDiscountLine').innerJoin('salesDiscount', (j) => j.onRef('salesDiscount.id', '=', 'salesDiscountLine.discountId').onRef('salesDiscount.companyId', '=', 'salesDiscountLine.companyId'))
+        .select('salesDiscount.docNo').where('salesDiscountLine.invoiceId', '=', id).where('salesDiscount.status', '=', 'posted').orderBy('salesDiscount.id').limit(3).execute()) as Row[]),
+    ];
     throw bizError('SALES_INVOICE_CREDITED_4028', { docNo, credits: credits.map((c) => String(c.docNo)).join('、') }, { id, credits: credits.map((c) => String(c.docNo)) });
   }
   await cancelOpenItem(tenant, 'salesInvoice', id, { doc: SI_TITLE, docNo });
