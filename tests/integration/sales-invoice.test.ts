@@ -16,6 +16,7 @@ const DN = { save: '024103', cancel: '024107', get: '024102' };
 const SI = { list: '022401', get: '022402', save: '022403', post: '022404', cancel: '022405', lines: '022406', relate: '022408', remove: '022409', print: '022410', pdf: '022411' };
 const HZ = { save: '022414', get: '022413', post: '022415', cancel: '022416', creditable: '022419', options: '022420' };
 const ZK = { save: '022423', get: '022422', post: '022424', cancel: '022425', invoices: '022427' };
+const PF = { save: '022433', get: '022432', confirm: '022434', cancel: '022435', orders: '022437', lines: '022438' };
 const PAY = { save: '026003', reverse: '026007' };
 const AR = { items: '026202' };
 
@@ -321,6 +322,42 @@ describe('discount invoices', () => {
     expect((await ok(t.call('oms', SI.get, { id: b.id }, admin))).receivable).toMatchObject({ openAmount: '50.00' });
     expect((await ok(t.call('oms', SI.get, { id: b.id }, admin))).creditedAmount).toBe('0.00');
     expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+  });
+});
+
+describe('proforma invoices', () => {
+  it('are offers from an order by quantity or amount, never on the ledger, with a warning past the order', async () => {
+    const p = await product('10');
+    const c = await client();
+    const so = await ok(t.call('oms', SO.save, { clientId: c, warehouseId: wh, lines: [{ productId: p.id, qty: 10, discount: '10' }] }, admin));
+    await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, admin));
+    expect((await ok(t.call('oms', PF.orders, { keyword: so.docNo }, admin))).map((o: any) => o.id)).toEqual([so.id]);
+    expect((await ok(t.call('oms', PF.lines, { orderId: so.id }, admin))).list.map((l: any) => [l.productCode, l.qty, l.price])).toEqual([[p.code, 10, '9.0000']]);
+    const itemsBefore = (await receivable(c)).list.length;
+    // by quantity: all of the order's lines when none are sent
+    const byQty = await ok(t.call('oms', PF.save, { orderId: so.id, mode: 'qty', taxRate: '13', validUntil: '2026-12-31' }, admin));
+    let doc = await ok(t.call('oms', PF.get, { id: byQty.id }, admin));
+    expect(doc).toMatchObject({ status: 'draft', totalQty: 10, totalAmount: '90.00', taxAmount: '10.35', orderAmount: '90.00', warning: null, orderDocNo: so.docNo });
+    // by amount: a 30 % deposit share — together past the order: a warning, not a refusal
+    const orderLine = doc.lines[0].orderLineId;
+    const byAmount = await ok(t.call('oms', PF.save, { orderId: so.id, mode: 'amount', lines: [{ orderLineId: orderLine, amount: '27' }] }, admin));
+    doc = await ok(t.call('oms', PF.get, { id: byAmount.id }, admin));
+    expect(doc).toMatchObject({ totalAmount: '27.00', proformaTotal: '117.00', warning: `销售订单 ${so.docNo} 的形式发票合计 117.00 已超过订单金额 90.00` });
+    // another order's line: refused
+    const other = await ok(t.call('oms', SO.save, { clientId: c, warehouseId: wh, lines: [{ productId: p.id, qty: 1 }] }, admin));
+    const otherLine = (await ok(t.call('oms', SO.get, { id: other.id }, admin))).lines[0].id;
+    const wrong = await t.call('oms', PF.save, { orderId: so.id, mode: 'qty', lines: [{ orderLineId: otherLine, qty: 1 }] }, admin);
+    expect(wrong.code).toBe('COMMON_VALIDATION_4000');
+    expect(wrong.msg).toContain(`第 1 行：不是销售订单 ${so.docNo} 的明细`);
+    // issued: it offers the normal invoice; nothing on the ledger, no stock moved
+    const issued = await ok(t.call('oms', PF.confirm, { id: byQty.id }, admin));
+    expect(issued.status).toBe('confirmed');
+    const got = await ok(t.call('oms', PF.get, { id: byQty.id }, admin));
+    expect(got.actions).toEqual(expect.arrayContaining([expect.objectContaining({ label: '转开正式发票', to: '/market/invoiceDetail?clientId={clientId}' })]));
+    expect((await receivable(c)).list.length).toBe(itemsBefore);
+    expect(await ok(t.call('cdm', '011403', { id: p.id }, admin))).toMatchObject({ qty: 0 });
+    await ok(t.call('oms', PF.cancel, { id: byAmount.id }, admin));
+    expect((await ok(t.call('oms', PF.get, { id: byQty.id }, admin))).warning).toBeNull();
   });
 });
 

@@ -63,6 +63,10 @@ export const SALES_RIGHTS = [
   'market.invoiceDetail',
   'market.invoice.edit',
   'market.invoiceLook',
+  // proforma invoices: offers from an order, never on the ledger
+  'market.invoiceDetailModality',
+  'market.invoiceModalityAdd',
+  'market.invoiceModality.edit',
   'commodity.inventory',
 ];
 

@@ -10,6 +10,7 @@ import {
 } from '../domain/procurement/invoice-stock.ts';
 import { creditableLines } from '../domain/sales/credit.ts';
 import { discountableInvoices } from '../domain/sales/discount.ts';
+import { proformaOrderLines, proformaOrderOptions } from '../domain/sales/proforma.ts';
 import { invoicePdf } from '../domain/sales/invoice-pdf.ts';
 import { invoiceableDeliveryLines, invoicePrintData, postedInvoiceOptions, SI_LINES_INPUT, type SiLinesInput } from '../domain/sales/invoice.ts';
 import type { OpsDeps } from './index.ts';
@@ -33,6 +34,14 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
     'salesDiscount.invoices': {
       input: { type: 'object', required: ['clientId'], properties: { clientId: { type: 'integer', minimum: 1, title: '客户' } } },
       run: (ctx, input: { clientId: number }) => discountableInvoices(ctx, input.clientId),
+    },
+    'proformaInvoice.orders': {
+      input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },
+      run: (ctx, input: { keyword?: string | null }) => proformaOrderOptions(ctx, input),
+    },
+    'proformaInvoice.orderLines': {
+      input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },
+      run: (ctx, input: { orderId: number }) => proformaOrderLines(ctx, input.orderId),
     },
     'salesInvoice.options': {
       input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },

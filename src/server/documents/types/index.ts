@@ -8,6 +8,7 @@ import { outboundTask } from './outbound-task.ts';
 import { pickingOrder } from './picking-order.ts';
 import { openingBalance } from './opening-balance.ts';
 import { payDocument } from './pay-document.ts';
+import { proformaInvoice } from './proforma-invoice.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
@@ -22,5 +23,5 @@ import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
-  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument, salesInvoice, salesCredit, salesDiscount,
+  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument, salesInvoice, salesCredit, salesDiscount, proformaInvoice,
 ];
