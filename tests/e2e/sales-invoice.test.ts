@@ -115,6 +115,11 @@ describe.skipIf(!hasChromium)('sales invoice: invoice a delivered note, post, pr
     expect((await perRate.locator('tbody tr.ant-table-row').allInnerTexts()).map((t) => t.split('\t').map((s) => s.trim()))).toEqual([['13%', '108.85', '14.15', '123.00']]);
     expect(await finance.locator('.renderer-section').filter({ hasText: '购买方' }).innerText()).toContain('杭州百货贸易公司');
     await shot(finance, '04-invoice-look');
+    // as printed: the page body alone (menu, tabs and buttons hidden by the print CSS)
+    await finance.emulateMedia({ media: 'print' });
+    expect(await btn(finance, '打印').isVisible()).toBe(false);
+    await screenshot(finance, `${SHOT_DIR}/04b-invoice-print`);
+    await finance.emulateMedia({ media: 'screen' });
 
     await finance.goto('/financial/accounts_receivable_detail/' + (await clientId(finance)));
     await waitForScreen(finance, '应收账款详情');
