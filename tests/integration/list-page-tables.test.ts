@@ -133,6 +133,13 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   const th = await ok('oms', '021923', { deliveryNoteId: dn.id });
   const mt = await ok('oms', '022013', { warehouseId: wh, productId: product.id, qty: 5, assigneeId: staff.id });
   const zn = await ok('oms', '022023', { warehouseId: wh, elevatorCode: 'VL1', trayNo: 'T1', mode: 'pick', productId: product.id, qty: 1 });
+  // sales invoices: the shipped line invoiced, and a red invoice (an allowance) against it
+  const siLine = (await ok('oms', '022406', { clientId: client.id })).list[0];
+  const si = await ok('oms', '022403', { clientId: client.id, post: true, lines: [{ deliveryLineId: siLine.deliveryLineId, qty: 1, price: '2' }] });
+  const siDoc = await ok('oms', '022402', { id: si.id });
+  const hz = await ok('oms', '022414', { invoiceId: si.id, reason: 'allowance', post: true, lines: [{ invoiceLineId: siDoc.lines[0].id, amount: '0.50' }] });
+  const zk = await ok('oms', '022423', { clientId: client.id, post: true, lines: [{ invoiceId: si.id, amount: '0.50' }] });
+  const pf = await ok('oms', '022433', { orderId: so.id, mode: 'qty' });
   const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
   const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -160,6 +167,12 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'liftingTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: th.docNo, clientId: client.id, warehouseId: wh, deliveryNoteId: dn.id, status: 'open', dateFrom: '2020-01-01', dateTo: day }],
     'markerTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: mt.docNo, warehouseId: wh, productId: product.id, assigneeId: staff.id, status: 'open', dateFrom: '2020-01-01', dateTo: day }],
     'elevatorTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: zn.docNo, warehouseId: wh, elevatorCode: 'VL1', productId: product.id, mode: 'pick', status: 'queued', dateFrom: '2020-01-01', dateTo: day }],
+    'salesInvoice.list': [{ page: 1, pageSize: 5 }, {
+      page: 1, pageSize: 5, docNo: si.docNo, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day, invoiceDate: ['2020-01-01', day],
+    }],
+    'salesCredit.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: hz.docNo, invoiceId: si.id, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'salesDiscount.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: zk.docNo, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'proformaInvoice.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pf.docNo, orderId: so.id, clientId: client.id, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
     'openingBalance.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ob.docNo, side: 'receivable', clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],

@@ -72,6 +72,15 @@ export const SALES_RIGHTS = [
   'market.repeal',
   'market.repealDetail',
   'market.repeal.edit',
+  // sales invoices: made from delivered notes and printed; posting is the accountant's
+  'market.invoice',
+  'market.invoiceDetail',
+  'market.invoice.edit',
+  'market.invoiceLook',
+  // proforma invoices: offers from an order, never on the ledger
+  'market.invoiceDetailModality',
+  'market.invoiceModalityAdd',
+  'market.invoiceModality.edit',
   'commodity.inventory',
   'commodity.activity',
   'commodity.activityDetail',
@@ -93,6 +102,21 @@ export const FINANCE_RIGHTS = [
   'financial.advances',
   'financial.maturedCheck',
   'financial.proceedsToday',
+  // sales invoices: posted (the receivable) and cancelled by the accountant
+  'market.invoice',
+  'market.invoiceDetail',
+  'market.invoice.post',
+  'market.invoice.cancel',
+  'market.invoiceLook',
+  // red (credit) invoices against posted sales invoices
+  'market.invoiceDetailBack',
+  'market.invoiceBack.edit',
+  'market.invoiceBack.post',
+  // discount invoices (销售折让 over one or several invoices)
+  'market.invoiceDiscountTicket',
+  'market.invoiceDiscountTicketAdd',
+  'market.invoiceDiscount.edit',
+  'market.invoiceDiscount.post',
 ];
 
 interface CompanySeed {

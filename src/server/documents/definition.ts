@@ -165,6 +165,11 @@ export interface DocumentHooks {
   conflict?(ctx: CallContext, input: Row, header: Row): Promise<Error | undefined>;
   /** Adds computed values to documents as the API shows them (lines only for get, undefined in lists). */
   present?(ctx: CallContext, docs: Row[], lines?: Row[]): void | Promise<void>;
+  /**
+   * Documents that follow this one in the chain without a header link to it (a receipt settles an
+   * invoice through the allocation ledger): their type and ids, drawn below it by `relate`.
+   */
+  chainDown?(ctx: CallContext, doc: Row): Promise<Array<{ type: string; ids: number[] }>>;
 }
 
 export interface LineDef {

@@ -552,6 +552,12 @@ export class DocumentType {
           for (const x of rows) { chain.push(item(other, x, String(r.docNo), level)); await down(other, x, level + 1); }
         }
       }
+      for (const more of (await t.def.hooks?.chainDown?.(ctx, r)) ?? []) {
+        const other = types.get(more.type);
+        if (!other || !more.ids.length) continue;
+        const rows = (await ctx.tenant.select(other.def.table).select(['id', 'docNo', 'status']).where('id', 'in', more.ids.slice(0, 200)).orderBy('id').execute()) as Row[];
+        for (const x of rows) { chain.push(item(other, x, String(r.docNo), level)); await down(other, x, level + 1); }
+      }
     };
     await down(this, doc, ups.length + 1);
     return { docNo: String(doc.docNo), found: { docType: this.def.type, id }, chain, list: chain, total: chain.length };

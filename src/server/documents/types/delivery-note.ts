@@ -17,8 +17,8 @@
 //   and the order's reservation leave together);
 // - the order moves to partly shipped / shipped, the plan to done when its task is done.
 // The reversal undoes each step (the ledger by reversing the note's moves), refused when the posting
-// closed the rest of the order (policy `cancel`) — the order is closed then — and, once sales invoices
-// exist, when one is matched against the note.
+// closed the rest of the order (policy `cancel`) — the order is closed then — and when a posted sales
+// invoice is matched against the note (OUTBOUND_REVERSE_INVOICED_4179).
 // Credit: with the company switch 发货时再次检查信用额度 (flags.creditCheckOnDelivery) posting checks the client's
 // credit limit again (creditAtDelivery below).
 import Decimal from 'decimal.js';
@@ -37,6 +37,7 @@ import { listCartonsOfTask, shipCartons, unshipCartons } from '../../domain/outb
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 import { checkCredit } from './sales-order.ts';
+import { refuseIfNoteInvoiced } from '../../domain/sales/invoice.ts';
 
 export const DN_TITLE = '送货单';
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
@@ -188,6 +189,8 @@ async function reverse(t: TransitionRun) {
     throw bizError('OUTBOUND_REVERSE_CLOSED_4168', { docNo: String((await tenant.select('salesOrder').select('docNo').where('id', '=', Number(doc.orderId)).executeTakeFirstOrThrow() as Row).docNo), note: String(doc.docNo) });
   }
   const orderId = Number(doc.orderId);
+  // (the status update has taken the note row: an invoice posting over it now waits, then finds it cancelled)
+  await refuseIfNoteInvoiced(tenant, Number(doc.id), String(doc.docNo));
   await claimOrder(tenant, orderId, ['partlyShipped', 'shipped'], '作废送货单');
   const lines = await t.storedLines();
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
@@ -265,6 +268,8 @@ export const deliveryNote = defineDocument({
       productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
       qty: { type: 'integer', title: '发货数量', min: 1, max: MAX_MOVE_QTY },
       remark: { type: 'string', title: '备注', maxLength: 200 },
+      // what posted sales invoices took of the line (domain/sales/invoice.ts; never above qty)
+      invoicedQty: { type: 'integer', title: '已开票数量', readonly: true, default: 0 },
     },
     reads: { productId: ['specification', 'unitSmall'] },
   },

@@ -13,11 +13,15 @@ import { outboundTask } from './outbound-task.ts';
 import { pickingOrder } from './picking-order.ts';
 import { openingBalance } from './opening-balance.ts';
 import { payDocument } from './pay-document.ts';
+import { proformaInvoice } from './proforma-invoice.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
 import { returnPlan } from './purchase-return.ts';
 import { putaway } from './putaway.ts';
 import { receivingNote } from './receiving-note.ts';
+import { salesCredit } from './sales-credit.ts';
+import { salesDiscount } from './sales-discount.ts';
+import { salesInvoice } from './sales-invoice.ts';
 import { salesOrder } from './sales-order.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 import { stockTake } from './stock-take.ts';
@@ -25,4 +29,5 @@ import { stockTake } from './stock-take.ts';
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
   outboundTask, pickingOrder, carton, loadingList, deliveryNote, liftingTask, markerTask, elevatorTask, openingBalance, payDocument,
+  salesInvoice, salesCredit, salesDiscount, proformaInvoice,
 ];

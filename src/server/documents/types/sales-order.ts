@@ -30,6 +30,7 @@ import { pickPromotion, promotionsFor } from '../../domain/sales/promotions.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { orderLineStages } from '../../domain/outbound/cartons.ts';
+import { openOrderExposure } from '../../domain/sales/invoice.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 
 export const SO_TITLE = '销售订单';
@@ -66,9 +67,8 @@ export async function lockedClient(t: OrderRun): Promise<Row> {
 export async function checkCredit(t: OrderRun, client: Row, at = '') {
   const limit = Number(client.creditLimit ?? 0);
   if (!(limit > 0)) return;
-  const open = (await t.tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
-    .where('clientId', '=', Number(client.id)).where('status', 'in', OPEN_STATUSES).where('id', '!=', Number(t.doc.id)).executeTakeFirst()) as Row | undefined;
-  const openCents = Number(open?.open ?? 0);
+  // open orders less what of them posted sales invoices already carry as receivables (counted once, below)
+  const openCents = await openOrderExposure(t.tenant, Number(client.id), OPEN_STATUSES, Number(t.doc.id));
   // the client's open receivables (finance open items, company currency)
   const due = (await t.tenant.select('openItem').select(sql<number>`coalesce(sum(${sql.ref('amountBase')} - ${sql.ref('allocatedBase')}), 0)`.as('due'))
     .where('partyType', '=', 'client').where('partyId', '=', Number(client.id)).where('status', '=', 'open').executeTakeFirst()) as Row | undefined;
