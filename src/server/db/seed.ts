@@ -58,6 +58,10 @@ export const SALES_RIGHTS = [
   'market.repeal',
   'market.repealDetail',
   'market.repeal.edit',
+  'market.salesReturn',
+  'market.salesReturnDetail',
+  'market.salesReturn.edit',
+  'market.salesReturn.confirm',
   'commodity.inventory',
 ];
 

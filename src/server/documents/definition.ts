@@ -79,6 +79,12 @@ export interface TransitionDef {
   stamp?: string;
   /** Extra conditions of the conditional update per source status (column → value that must hold). */
   onlyWhen?: Record<string, Record<string, unknown>>;
+  /**
+   * Offered (by `get` and each list row) only when this holds for the document as shown — after the
+   * `present` hook, so it may read what that hook computed (open follow-up documents, say). Only hides
+   * the button: the transition itself still refuses with its own message when called anyway.
+   */
+  offerWhen?(doc: Row): boolean;
   /** Inputs of the call besides {id, version} (JSON-schema properties checked with the body; `required` among them). */
   input?: { properties: Record<string, Record<string, unknown>>; required?: string[] };
   /**

@@ -160,6 +160,7 @@ export class DocumentType {
     for (const [name, t] of Object.entries(this.def.transitions)) {
       const api = this.apiOf(name);
       if (!api || !t.from.includes(status) || !mayUse(ctx, this.transitionRight(name, t))) continue;
+      if (t.offerWhen && doc !== undefined && !t.offerWhen(doc)) continue;
       actions.push({ name, label: t.label, api, confirm: t.confirm, danger: t.danger, overlay: t.overlay });
     }
     for (const u of this.def.followUps ?? []) {

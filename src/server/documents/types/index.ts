@@ -14,10 +14,11 @@ import { returnPlan } from './purchase-return.ts';
 import { putaway } from './putaway.ts';
 import { receivingNote } from './receiving-note.ts';
 import { salesOrder } from './sales-order.ts';
+import { salesReturn } from './sales-return.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 import { stockTake } from './stock-take.ts';
 
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
-  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument,
+  outboundTask, pickingOrder, deliveryNote, openingBalance, payDocument, salesReturn,
 ];
