@@ -172,7 +172,7 @@ export const salesReturn = defineDocument({
   },
   followUps: [
     {
-      label: '收货', to: '/entrepot/returnReceiving/new?returnId={id}', statuses: ['confirmed', 'receiving'], right: 'entrepot.receivingNote.edit',
+      label: '收货', to: '/entrepot/returnReceiving/new?returnId={id}', statuses: ['confirmed', 'receiving'], right: 'entrepot.returnReceiving',
       when: (doc) => Number(doc.openQty) > 0,
     },
   ],
