@@ -127,6 +127,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   await ok('oms', '021307', { id: ot.taskId, assigneeId: staff.id });
   const pk = await ok('oms', '024003', { taskIds: [ot.taskId], pickerId: staff.id, post: true });
   const dn = await ok('oms', '024103', { taskId: ot.taskId, post: true });
+  const sr = await ok('oms', '021103', { orderId: so2.id, returnDate: '2026-01-02', lines: [{ orderLineId: so2Line.id, qty: 1 }] });
   const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
   const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -148,6 +149,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'deliveryPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dp.docNo, orderId: so.id, clientId: client.id, warehouseId: wh, transportMode: 'truck', status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'outboundTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ot.taskDocNo, orderId: so2.id, planId: dp2.id, clientId: client.id, warehouseId: wh, assigneeId: staff.id, status: 'done', dateFrom: '2020-01-01', dateTo: day }, { page: 1, pageSize: 5, toDeliver: true }],
     'pickingOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pk.docNo, warehouseId: wh, taskId: ot.taskId, pickerId: staff.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'salesReturn.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: sr.docNo, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'deliveryNote.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dn.docNo, taskId: ot.taskId, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
