@@ -103,6 +103,8 @@ describe('sales returns', () => {
     const won = race.find((r) => r.code === '200')!.data;
     let ret = await ok(t.call('oms', SR.get, { id: won.id }, admin));
     expect(ret).toMatchObject({ status: 'draft', orderDocNo: order.docNo, totalQty: 6, warehouseName: '退货仓' });
+    expect(ret.returnDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(ret.lines[0]).toMatchObject({ shippedQty: 10, orderReturnedQty: 6, leftQty: 10 });
     // the order line shows what is returned
     let o = await ok(t.call('oms', SO.get, { id: order.id }, admin));
     expect(o.lines.map((l: any) => [l.shippedQty, l.returnedQty])).toEqual([[10, 6], [4, 0]]);

@@ -173,6 +173,8 @@ export const receivingNote = defineDocument({
         const ol = l.orderLineId == null ? rls.get(Number(l.returnLineId)) : ols.get(Number(l.orderLineId));
         const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };
         Object.assign(l, { orderLineNo: Number(ol?.lineNo), orderedQty: Number(ol?.qty), orderReceivedQty: Number(ol?.receivedQty), units: splitUnits(Number(l.qty), packs) });
+        // a note of a sales return: the return line's quantity and what it still expects
+        if (l.returnLineId != null) Object.assign(l, { returnLineNo: Number(ol?.lineNo), returnQty: Number(ol?.qty), openQty: Math.max(0, Number(ol?.qty) - Number(ol?.receivedQty)) });
       }
     },
   },

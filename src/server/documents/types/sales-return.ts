@@ -13,6 +13,7 @@ import {
 } from '../../domain/sales/sales-return.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
+import { companyToday } from '../engine.ts';
 import { packInputs } from '../pack-inputs.ts';
 
 const ORDER_STATUS: Record<string, string> = { draft: '草稿', confirmed: '已确认', partlyShipped: '部分发货', shipped: '已发货', closed: '已关闭', cancelled: '已作废' };
@@ -81,6 +82,7 @@ export const salesReturn = defineDocument({
       header.clientId = Number(order.clientId);
       header.warehouseId = Number(order.warehouseId);
       header.currencyId = order.currencyId == null ? null : Number(order.currencyId);
+      header.returnDate ??= companyToday(ctx);
       const ols = new Map((await returnOrderLines(tenant, orderId)).map((r) => [Number(r.id), r]));
       // a draft being edited gives back what it holds now
       const own = new Map<number, number>();
@@ -140,6 +142,8 @@ export const salesReturn = defineDocument({
         const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };
         Object.assign(l, {
           orderLineNo: Number(ol?.lineNo), orderedQty: Number(ol?.qty), shippedQty: Number(ol?.shippedQty ?? 0), orderReturnedQty: Number(ol?.returnedQty ?? 0),
+          // what the order line can still take back (a draft's own quantity is held on the line and may be changed)
+          leftQty: Math.max(0, Number(ol?.shippedQty ?? 0) - Number(ol?.returnedQty ?? 0) + (doc.status === 'draft' ? Number(l.qty) : 0)),
           units: splitUnits(Number(l.qty), packs), openQty: Math.max(0, Number(l.qty) - Number(l.receivedQty)),
         });
       }
