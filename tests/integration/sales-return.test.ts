@@ -4,6 +4,7 @@
 // back in stock by the ledger, verify clean; the order line shows what is returned; the return records what
 // was received and its value at the delivery price; /docRelate shows the chain; cancelling (and the sales
 // repeal desk) while nothing is received; a delivery note cannot be reversed under a return.
+// 出库任务打印 (021314) prints a task as a picker's sheet.
 // And the engine's per-record "offered only when" hook (offerWhen): a sales order with an open outbound plan
 // is not offered 作废, an outbound task is not offered 作废 once picking started (the calls still refuse).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -215,6 +216,12 @@ describe('offered only when (engine offerWhen)', () => {
     const confirmed = await ok(t.call('oms', DP.confirm, { id: plan.id }, admin));
     let task = await ok(t.call('oms', OT.get, { id: confirmed.taskId }, admin));
     expect(task.actions.map((a: any) => a.label)).toContain('作废');
+    // 出库任务打印 (021314): the picker's sheet of the task
+    const sheet = await ok(t.call('oms', '021314', { docNo: task.docNo }, admin));
+    expect(sheet).toMatchObject({ subject: `出库任务 ${task.docNo}（待拣货）`, format: 'html' });
+    expect(sheet.body).toContain(p.code);
+    expect(sheet.body).toContain('合计（1 行）');
+    expect((await t.call('oms', '021314', { docNo: 'OT-NONE' }, admin)).code).toBe('COMMON_NOT_FOUND_4004');
     await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId] }, admin));
     task = await ok(t.call('oms', OT.get, { id: confirmed.taskId }, admin));
     expect(task).toMatchObject({ status: 'picking' });
