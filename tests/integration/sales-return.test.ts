@@ -120,6 +120,9 @@ describe('sales returns', () => {
     ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
     expect(ret).toMatchObject({ status: 'confirmed', statusText: '待收货', openQty: 6 });
     expect(ret.actions.map((a: any) => a.label)).toEqual(expect.arrayContaining(['收货', '作废']));
+    // what 作废 would undo, told in its confirmation (the definition's repeal preview)
+    expect(ret.cancelEffect).toBe(`销售退货单 ${ret.docNo} 已确认、尚未收货：作废退货单，退还销售订单 ${order.docNo} 的退货数量 6 个（1 行）`);
+    expect(ret.actions.find((a: any) => a.name === 'cancel').confirm).toBe('确定作废销售退货单“{docNo}”？{cancelEffect}');
     const src = await ok(t.call('oms', SR.receivable, { returnId: ret.id }, admin));
     expect(src.lines.map((l: any) => [l.productCode, l.returnQty, l.openQty])).toEqual([[p1.code, 6, 6]]);
     const rl = src.lines[0].returnLineId;

@@ -14,6 +14,13 @@ import type { FieldDef } from '../resources/types.ts';
 
 export type Row = Record<string, unknown>;
 
+/** What cancelling a document would undo and what stands in its way (the repeal desk's preview; `get`'s cancelEffect). */
+export interface RepealPreview {
+  cancellable: boolean;
+  effect: string;
+  blockers: Array<{ docType: string; docTypeText: string; docNo: string }>;
+}
+
 export interface StatusDef {
   label: string;
   /** antd tag colour of the status */
@@ -287,6 +294,16 @@ export interface DocumentDefinition {
   statusCode?: BusinessCode;
   /** the export: document columns, then line columns (default: every exported header and line field) */
   export?: { header?: ExportColumn[]; lines?: ExportColumn[] };
+  /**
+   * What cancelling the document undoes, told before it is done: the repeal desk's preview of this type
+   * (engineTarget(definition) needs nothing else), and — while `cancel` is offered — `get`'s `cancelEffect`
+   * (the effect and what stands in its way, in one text) for the 作废 confirmation (`confirm: '…{cancelEffect}'`).
+   * `columns`: header fields `describe` reads of the row besides id, docNo and status.
+   */
+  repeal?: {
+    columns: string[];
+    describe(tenant: Tenant, f: { type: string; id: number; docNo: string; status: string; row: Row }): Promise<RepealPreview>;
+  };
   /** the screen that opens one document, `{id}` (and `{docNo}`) filled in */
   route: string;
   /** catalog entries generated from the definition (documents the JSON catalog does not list) */

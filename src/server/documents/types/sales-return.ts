@@ -165,7 +165,8 @@ export const salesReturn = defineDocument({
       label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', right: 'market.salesReturn.confirm', stamp: 'cancelled', danger: true, overlay: true,
       // a confirmed return can be cancelled only while nothing was received
       onlyWhen: { confirmed: { receivedQty: 0 } },
-      confirm: '确定作废销售退货单“{docNo}”？退货数量退回销售订单。',
+      // cancelEffect: the definition's repeal preview (below), filled in by `get`
+      confirm: '确定作废销售退货单“{docNo}”？{cancelEffect}',
       async run({ tenant, doc }) {
         const notes = await openNotesOfReturn(tenant, Number(doc.id));
         if (notes.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: SR_TITLE, docNo: String(doc.docNo), next: notes.join('、') }, { id: Number(doc.id), notes });
@@ -180,6 +181,22 @@ export const salesReturn = defineDocument({
       when: (doc) => Number(doc.openQty) > 0,
     },
   ],
+  // what a cancellation undoes, for the 作废 confirmation and the sales repeal desk (engineTarget reads it)
+  repeal: {
+    columns: ['lineCount', 'totalQty', 'receivedQty', 'orderId'],
+    async describe(tenant, f) {
+      const status = (SR_STATUS as Record<string, string>)[f.status] ?? f.status;
+      if (!['draft', 'confirmed'].includes(f.status) || Number(f.row.receivedQty) > 0) {
+        return { cancellable: false, blockers: [], effect: `${SR_TITLE} ${f.docNo} 当前状态为“${status}”${Number(f.row.receivedQty) > 0 ? `（已收货 ${Number(f.row.receivedQty)} 个）` : ''}，不能作废` };
+      }
+      const order = (await tenant.select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
+      const notes = await openNotesOfReturn(tenant, f.id);
+      return {
+        cancellable: !notes.length, blockers: notes.map((docNo) => ({ docType: 'receivingNote', docTypeText: '收货单', docNo })),
+        effect: `销售退货单 ${f.docNo} ${f.status === 'draft' ? '为草稿' : '已确认、尚未收货'}：作废退货单，退还销售订单 ${String(order?.docNo ?? '')} 的退货数量 ${Number(f.row.totalQty)} 个（${Number(f.row.lineCount)} 行）`,
+      };
+    },
+  },
   links: [{ field: 'orderId', type: 'salesOrder' }],
   names: { orderId: { table: 'salesOrder', column: 'docNo' } },
   audit: ['orderId', 'returnDate', 'reason', 'totalQty'],

@@ -9,7 +9,6 @@ import { outboundTask } from '../../documents/types/outbound-task.ts';
 import { pickingOrder } from '../../documents/types/picking-order.ts';
 import { deliveryNote } from '../../documents/types/delivery-note.ts';
 import { salesReturn } from '../../documents/types/sales-return.ts';
-import { openNotesOfReturn } from './sales-return.ts';
 import { docNos, engineTarget, notCancellable, repealDesk, type Blocker, type TargetDef } from '../repeal/desk.ts';
 import type { Row } from '../procurement/common.ts';
 
@@ -81,19 +80,8 @@ const TARGETS: Record<string, TargetDef> = {
       return { cancellable: true, blockers: [], effect: `送货单 ${f.docNo} 已发货：冲回出库 ${Number(f.row.totalQty)} 个（货物回到待发区，重新预留），扣回销售订单 ${String(order?.docNo ?? '')} 的已发货数量` };
     },
   }),
-  salesReturn: engineTarget(salesReturn, {
-    columns: ['lineCount', 'totalQty', 'receivedQty', 'orderId'],
-    async describe(tenant, f) {
-      const t = TARGETS.salesReturn;
-      if (!['draft', 'confirmed'].includes(f.status) || Number(f.row.receivedQty) > 0) return notCancellable(t, f);
-      const order = (await tenant.select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
-      const notes = await openNotesOfReturn(tenant, f.id);
-      return {
-        cancellable: !notes.length, blockers: notes.map((docNo) => ({ docType: 'receivingNote', docTypeText: '收货单', docNo })),
-        effect: `销售退货单 ${f.docNo} ${f.status === 'draft' ? '为草稿' : '已确认、尚未收货'}：作废退货单，退还销售订单 ${String(order?.docNo ?? '')} 的退货数量 ${Number(f.row.totalQty)} 个（${Number(f.row.lineCount)} 行）`,
-      };
-    },
-  }),
+  // its preview is the definition's own `repeal` declaration
+  salesReturn: engineTarget(salesReturn),
 };
 
 const blockers = (docType: string, numbers: string[]): Blocker[] => numbers.map((docNo) => ({ docType, docTypeText: TARGETS[docType].title, docNo }));
