@@ -3,7 +3,8 @@
 // opens the order, starts 退货 from it, types the returned quantity in 盒/个 and the reason with the keyboard,
 // saves and confirms; the warehouse (admin) receives it from the return's 收货 (the receiving note whose
 // source is the return), posts it and puts it away to the product's location — 商品库存 shows the goods back,
-// and the return shows what was received and its value at the delivery price. Screenshots:
+// and the return shows what was received and its value at the delivery price. Before that, 作废 on the
+// confirmed return shows what it would undo (the definition's repeal preview) and is answered 取消. Screenshots:
 // test-output/e2e/sales-return/NN-*.png.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +96,14 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expectState(page, '待收货');
     await expect.poll(async () => (await lines(page)).map((l) => [l.商品编码, l.退货数量])).toEqual([[NUT, '120']]);
     await shot(page, '02-return-confirmed');
+    // 作废 tells what it would undo before it is confirmed; the clerk thinks better of it
+    await btn(doc(page), '作废').click();
+    const pop = page.locator('.ant-popconfirm:visible');
+    await pop.waitFor();
+    expect((await pop.locator('.ant-popconfirm-title').innerText()).trim())
+      .toBe(`确定作废销售退货单“${returnNo}”？销售退货单 ${returnNo} 已确认、尚未收货：作废退货单，退还销售订单 ${orderNo} 的退货数量 120 个（1 行）`);
+    await btn(pop, '取消').click();
+    await expectState(page, '待收货');
     // the order line shows what is returned
     await page.goto(`/market/orderDetail/${orderId}`);
     await waitForScreen(page, '销售订单详情');
