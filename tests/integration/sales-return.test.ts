@@ -130,6 +130,9 @@ describe('sales returns', () => {
     const tooMany = await t.call('oms', RN.save, { returnId: ret.id, lines: [{ returnLineId: rl, countedQty: 7, locationId: dock }], post: true }, admin);
     expect(tooMany.code).toBe('SALES_RETURN_RECEIVE_OVER_4157');
     expect(tooMany.msg).toBe(`销售退货单 ${ret.docNo} 第 1 行商品 ${p1.code} 收货数量超出：退货 6，已收 0，本次 7，最多还可收 6`);
+    // no source, or a line without its return line: refused in Chinese
+    expect((await t.call('oms', RN.save, { lines: [{ orderLineId: 1, countedQty: 1 }] }, admin)).msg).toContain('采购订单不能为空');
+    expect((await t.call('oms', RN.save, { returnId: ret.id, lines: [{ countedQty: 1 }] }, admin)).msg).toContain('第 1 行：退货单明细不能为空');
     // both sources at once: refused
     expect((await t.call('oms', RN.save, { returnId: ret.id, orderId: 1, lines: [{ returnLineId: rl, countedQty: 1 }] }, admin)).msg).toContain('收货单只能来自一个来源');
     // 5 counted, 1 damaged: 4 into stock

@@ -28,7 +28,7 @@ async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun
     verified.add('locationId');
     return;
   }
-  if (header.orderId == null) throw validationError([{ field: 'orderId', message: '请选择采购订单' }]);
+  if (header.orderId == null) throw validationError([{ field: 'orderId', message: '采购订单不能为空' }]);
   const orderId = Number(header.orderId);
   const order = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
   if (!order) throw validationError([{ field: 'orderId', message: '采购订单不存在' }]);
@@ -56,7 +56,7 @@ async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun
   const perOrderLine = new Map<number, number>();
   lines.forEach((x, i) => {
     const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
-    if (x.orderLineId == null) { err('orderLineId', '请选择采购订单明细'); return; }
+    if (x.orderLineId == null) { err('orderLineId', '订单明细不能为空'); return; }
     const orderLineId = Number(x.orderLineId);
     const ol = orderLines.get(orderLineId);
     if (!ol) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: i + 1, source: PO_TITLE, docNo: String(order.docNo) }, { line: i + 1, orderLineId });

@@ -193,6 +193,7 @@ export async function checkReturnNote(ctx: CallContext, header: Row, lines: Row[
   const per = new Map<number, number>();
   lines.forEach((x, i) => {
     const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
+    if (x.returnLineId == null) { err('returnLineId', '退货单明细不能为空'); return; }
     const returnLineId = Number(x.returnLineId);
     const rl = rls.get(returnLineId);
     if (!rl) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: '收货单', line: i + 1, source: SR_TITLE, docNo: String(ret.docNo) }, { line: i + 1, returnLineId });
