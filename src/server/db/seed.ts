@@ -63,6 +63,9 @@ export const SALES_RIGHTS = [
   'market.salesReturn.edit',
   'market.salesReturn.confirm',
   'commodity.inventory',
+  'commodity.activity',
+  'commodity.activityDetail',
+  'commodity.productAcList',
 ];
 
 /** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques. */
@@ -74,6 +77,8 @@ export const FINANCE_RIGHTS = [
   'financial.pay_document.post',
   'financial.accounts_receivable',
   'financial.accounts_receivable_detail',
+  'financial.accounts_payable',
+  'financial.accounts_payable_detail',
   'financial.openingBalance.edit',
   'financial.advances',
   'financial.maturedCheck',
