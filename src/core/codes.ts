@@ -143,6 +143,9 @@ export const BUSINESS_CODES = {
   SALES_PRESALE_OVER_4149: '商品 {code} 预售超出预计到货：本单需要 {qty}，可用 {available}，预计到货 {incoming}，已预售 {presold}，还可预售 {left}',
   SALES_CHANGE_QTY_4151: '销售订单 {docNo} 第 {line} 行商品 {code} 的数量不能改为 {qty}：已发货 {shipped}，发货计划已占用 {planned}',
   SALES_PRESALE_PLAN_4150: '商品 {code} 超出预售计划“{plan}”的预售数量：计划 {planQty}，已预售 {sold}，本单 {qty}',
+  // sales returns (销售退货单)
+  SALES_RETURN_OVER_4156: '销售订单 {docNo} 第 {line} 行商品 {code} 退货数量超出：已发货 {shipped}，已退货 {returned}，本次 {qty}，最多还可退 {left}',
+  SALES_RETURN_RECEIVE_OVER_4157: '销售退货单 {docNo} 第 {line} 行商品 {code} 收货数量超出：退货 {qty}，已收 {received}，本次 {ask}，最多还可收 {left}',
   // the outbound floor: outbound tasks, picking orders, delivery notes (issue 14)
   OUTBOUND_TASK_BUSY_4161: '出库任务 {docNo} 已拣货 {picked}，或有未完成的拣货单 {pickings}，不能作废',
   OUTBOUND_PICK_OVER_4162: '出库任务 {docNo} 第 {line} 行商品 {code} 拣货数量超出：计划 {qty}，已拣 {picked}，拣货中 {picking}，本次 {ask}，最多还可拣 {left}',

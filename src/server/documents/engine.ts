@@ -160,6 +160,7 @@ export class DocumentType {
     for (const [name, t] of Object.entries(this.def.transitions)) {
       const api = this.apiOf(name);
       if (!api || !t.from.includes(status) || !mayUse(ctx, this.transitionRight(name, t))) continue;
+      if (t.offerWhen && doc !== undefined && !t.offerWhen(doc)) continue;
       actions.push({ name, label: t.label, api, confirm: t.confirm, danger: t.danger, overlay: t.overlay });
     }
     for (const u of this.def.followUps ?? []) {
@@ -448,7 +449,13 @@ export class DocumentType {
     const view = this.view(doc);
     const lines = await this.lines(ctx.tenant, id);
     await this.def.hooks?.present?.(ctx, [view], lines);
-    return { ...view, ...this.actions(ctx, String(doc.status), view), lines };
+    const offered = this.actions(ctx, String(doc.status), view);
+    // what 作废 would undo, told before it is confirmed (definition-level repeal preview)
+    if (this.def.repeal && offered.actions.some((a) => a.name === 'cancel')) {
+      const d = await this.def.repeal.describe(ctx.tenant, { type: this.def.type, id, docNo: String(view.docNo), status: String(view.status), row: view });
+      view.cancelEffect = d.blockers.length ? `${d.effect}；不能作废：已有后续单据 ${d.blockers.map((b) => `${b.docTypeText} ${b.docNo}`).join('、')}` : d.effect;
+    }
+    return { ...view, ...offered, lines };
   }
 
   listInput(): InputSchema {

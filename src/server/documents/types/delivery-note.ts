@@ -192,6 +192,9 @@ async function reverse(t: TransitionRun) {
   // (the status update has taken the note row: an invoice posting over it now waits, then finds it cancelled)
   await refuseIfNoteInvoiced(tenant, Number(doc.id), String(doc.docNo));
   await claimOrder(tenant, orderId, ['partlyShipped', 'shipped'], '作废送货单');
+  // goods of the order came back on sales returns (not cancelled): they go first (the return claims the order row too)
+  const returns = (await tenant.select('salesReturn').select('docNo').where('orderId', '=', orderId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute()) as Row[];
+  if (returns.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: '送货单', docNo: String(doc.docNo), next: returns.map((r) => String(r.docNo)).join('、') }, { id: Number(doc.id) });
   const lines = await t.storedLines();
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
   const unshipped = await bulkChange(tenant, {

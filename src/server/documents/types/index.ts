@@ -23,6 +23,7 @@ import { salesCredit } from './sales-credit.ts';
 import { salesDiscount } from './sales-discount.ts';
 import { salesInvoice } from './sales-invoice.ts';
 import { salesOrder } from './sales-order.ts';
+import { salesReturn } from './sales-return.ts';
 import { stockAdjust, stockInit } from './stock-documents.ts';
 import { stockTake } from './stock-take.ts';
 
@@ -30,4 +31,5 @@ export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
   outboundTask, pickingOrder, carton, loadingList, deliveryNote, liftingTask, markerTask, elevatorTask, openingBalance, payDocument,
   salesInvoice, salesCredit, salesDiscount, proformaInvoice,
+  salesReturn,
 ];
