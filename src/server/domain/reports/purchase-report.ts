@@ -81,7 +81,7 @@ function toBase(dialect: Dialect, cents: RawBuilder<unknown>, rateRef: string): 
  * a subquery, so each measure's lines are narrowed inside the database and the totals stay exact.
  * Wildcards typed are taken as nothing (a lone "%" finds only a product coded "%").
  */
-function productsTyped(tenant: Tenant, typed: string): Q {
+export function productsTyped(tenant: Tenant, typed: string): Q {
   // parts match whatever the case, on both databases (PostgreSQL's like is case-sensitive, SQLite's not)
   const part = typed.replace(/[\\%_]/g, '').toLowerCase();
   return tenant.select('product').select('product.id').where((eb: Q) => eb.or([

@@ -45,7 +45,7 @@ export interface StockReportInput extends ReportPaging {
 }
 
 /** A category and every category below it. */
-async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
+export async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
   const rows = (await tenant.select('category').select(['id', 'parentId']).execute()) as Row[];
   if (!rows.some((r) => Number(r.id) === id)) throw validationError([{ field: 'categoryId', message: '商品类别不存在' }]);
   const children = new Map<number, number[]>();
