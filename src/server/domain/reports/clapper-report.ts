@@ -164,6 +164,9 @@ async function clapperGroups(ctx: CallContext, input: ClapperReportInput) {
   }
   const list = groups.list();
   await labelGroups(tenant, by, list);
+  // what has no warehouse or salesman: receipts (and receivables, by warehouse)
+  const other = by === 'warehouse' ? '（收款与应收，不分仓库）' : '（未指定业务员；收款）';
+  for (const g of list) if (by !== 'day' && g.key === '0') g.labels = { ...g.labels, [`${by}Name`]: other, label: other };
   const blank = [...(withStock ? [] : ['stockValue']), ...(withReceivable ? [] : ['receivable'])];
   if (!withStock) extra.stockValue = null;
   if (!withReceivable) extra.receivable = null;
