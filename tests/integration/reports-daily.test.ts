@@ -1,5 +1,5 @@
-// The daily closing (日结, oms 023105), the daily closing report (日结报表, 023103/023104) and the sales
-// report (销售报表, 023101/023102) on a real database (SQLite, or PostgreSQL when DATABASE_URL is set), over
+// The daily closing (日结, oms 023105), the daily closing report (日结报表, 023103/023104), the sales
+// report (销售报表, 023101/023102) and the presale report (预售报表, 023106) on a real database (SQLite, or PostgreSQL when DATABASE_URL is set), over
 // three company days driven by an injected clock (2027-03-10..12, UTC+8; the 12th is "today"):
 // - a closed day's snapshots equal a recomputation over the whole ledger up to the end of that day, whatever
 //   order the days are closed in, and closing again gives the same rows; a day not yet over is refused;
@@ -7,13 +7,14 @@
 //   also for today, which no closing covers; a move at 23:59:59 company time is that day's;
 // - the day's orders, deliveries and receipts are those made; the totals equal the sum of the rows;
 // - the sales report by every grouping its schema offers, totals = the sum of the rows = the lines' sum;
+// - the presale report: the lines a whitelisted client ordered against expected arrivals, by plan and more;
 // - rights, Chinese messages for bad input, and companies kept apart.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companyDayRange } from '../../src/core/format.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
-const R = { sale: '023101', saleExport: '023102', clapper: '023103', clapperExport: '023104', close: '023105' };
+const R = { sale: '023101', saleExport: '023102', clapper: '023103', clapperExport: '023104', close: '023105', presale: '023106' };
 const SO = { save: '020903', get: '020902', confirm: '020905' };
 const DP = { save: '020703', confirm: '020705' };
 const PK = { save: '024003' };
@@ -371,5 +372,45 @@ describe('rights and companies', () => {
     expect(await snapshot(D1)).toEqual(before);
     const company2 = Number((await t.database.db.selectFrom('company').select('id').where('code', '=', 'demo2').executeTakeFirstOrThrow()).id);
     expect((await snapshot(D1, company2)).stock).toEqual(await ledgerStock(D1, company2));
+  });
+});
+
+describe('预售报表', () => {
+  it('the lines ordered against expected arrivals, by plan, day, client and product; totals = the sum of the rows', async () => {
+    // the presale switch on; a product with 4 in stock and 30 expected into warehouse 2; a plan listing it; a whitelisted client
+    const s = await ok(t.call('cdm', '013601', {}, demo));
+    await ok(t.call('cdm', '013602', { version: s.version, flags: { ...s.flags, presale: true } }, demo));
+    const p3 = (await ok(t.call('cdm', '010203', { code: 'DC3', name: '日结预售品', unitSmall: '个', price: '5.00' }, demo))).id;
+    const listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('companyId', '=', companyId).where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
+    await ok(t.call('cdm', '014031', { productId: p3, priceTitleId: listId, price: '8' }, demo));
+    await stockIn(w2, loc2, p3, 4);
+    const supplierId = (await ok(t.call('cdm', '011603', { code: 'DCS1', name: '预售供应商' }, demo))).id;
+    const po = await ok(t.call('oms', '020203', { supplierId, warehouseId: w2, expectedDate: '2027-04-20', lines: [{ productId: p3, qty: 30, price: 1 }] }, demo));
+    await ok(t.call('oms', '020205', { id: po.id, version: po.version }, demo));
+    const got = await ok(t.call('oms', '020202', { id: po.id }, demo));
+    const ipl = await ok(t.call('oms', '021203', { orderId: po.id, lines: [{ orderLineId: got.lines[0].id, qty: 30 }] }, demo));
+    await ok(t.call('oms', '021204', { id: ipl.id, version: ipl.version }, demo));
+    const plan = (await ok(t.call('cdm', '014803', { code: 'DC-YS', name: '春季预售', status: 'active' }, demo))).id;
+    const now = new Date().toISOString();
+    await t.database.db.insertInto('presaleItem').values({ companyId, version: 1, createdAt: now, updatedAt: now, planId: plan, productId: p3, qty: 40, price: 800 }).execute();
+    await ok(t.call('cdm', '014823', { planId: plan, clientId: clientB }, demo));
+    // 4 from stock and 6 against the arrival; then 5 more, all against it (dated before the sales report's range)
+    await order(clientB, w2, '2027-02-15', [{ productId: p3, qty: 10, price: '8' }]);
+    await order(clientB, w2, '2027-02-16', [{ productId: p3, qty: 5, price: '8' }]);
+    const lines = await t.database.db.selectFrom('salesOrderLine').select(['presaleQty', 'presalePlanId']).where('companyId', '=', companyId).where('productId', '=', p3).orderBy('id').execute();
+    expect(lines.map((l) => [Number(l.presaleQty), Number(l.presalePlanId)])).toEqual([[6, plan], [5, plan]]);
+
+    const report = (body: Record<string, unknown>) => ok(t.call('oms', R.presale, { page: 1, pageSize: 50, ...body }, demo));
+    const byPlan = await report({ groupBy: 'plan' });
+    expect(pick(byPlan, ['planCode', 'planName', 'presaleQty', 'qty', 'shippedQty', 'amount'])).toEqual([['DC-YS', '春季预售', 11, 15, 0, '120.00']]);
+    expect(byPlan.totals).toEqual({ presaleQty: 11, qty: 15, shippedQty: 0, amount: '120.00' });
+    const byDay = await report({ groupBy: 'day' });
+    expect(pick(byDay, ['day', 'presaleQty', 'amount'])).toEqual([['2027-02-15', 6, '80.00'], ['2027-02-16', 5, '40.00']]);
+    expect(BigInt(byDay.totals.presaleQty)).toBe(sumRows(byDay.list, 'presaleQty'));
+    expect(pick(await report({ groupBy: 'client' }), ['clientCode', 'presaleQty'])).toEqual([['DCB', 11]]);
+    expect((await report({ groupBy: 'product', filters: { presalePlanId: plan, dateRange: ['2027-02-16', '2027-02-16'] } })).totals).toEqual({ presaleQty: 5, qty: 5, shippedQty: 0, amount: '40.00' });
+    expect((await t.call('oms', R.presale, { groupBy: 'plan', filters: { presalePlanId: 999999 } }, demo)).msg).toContain('预售计划不存在');
+    // another company sees none of it
+    expect((await ok(t.call('oms', R.presale, { page: 1, pageSize: 50, groupBy: 'plan' }, demo2))).total).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales and daily closing reports, each a list
+// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale and daily closing reports, each a list
 // (the list contract plus `totals` over every group) and an export of the whole report (also runnable in the
 // export centre); and the daily closing itself (日结, oms 023105).
 // The logic lives in src/server/domain/reports/.
@@ -7,7 +7,7 @@ import { acceptingFilters } from '../catalog/list-filters.ts';
 import { exportPurchaseReport, PURCHASE_REPORT_INPUT, purchaseReport, type PurchaseReportInput } from '../domain/reports/purchase-report.ts';
 import { CLAPPER_REPORT_INPUT, clapperReport, exportClapperReport, type ClapperReportInput } from '../domain/reports/clapper-report.ts';
 import { CLOSING_INPUT, closeDay, type ClosingInput } from '../domain/reports/closing.ts';
-import { exportSaleReport, SALE_REPORT_INPUT, saleReport, type SaleReportInput } from '../domain/reports/sale-report.ts';
+import { exportPresaleReport, exportSaleReport, PRESALE_REPORT_INPUT, presaleReport, SALE_REPORT_INPUT, saleReport, type SaleReportInput } from '../domain/reports/sale-report.ts';
 import { exportStockReport, STOCK_REPORT_INPUT, stockReport, type StockReportInput } from '../domain/reports/stock-report.ts';
 import { keptList } from '../resources/page-cache.ts';
 import type { OpsDeps } from './index.ts';
@@ -15,7 +15,7 @@ import type { OpsDeps } from './index.ts';
 // What each report reads (kept pages: a write to any of these makes a kept page stale).
 const PURCHASE_REPORT_TABLES = ['purchaseOrder', 'purchaseOrderLine', 'receivingNote', 'receivingNoteLine', 'purchaseInvoice', 'purchaseInvoiceLine', 'supplier', 'product', 'warehouse', 'company'];
 const STOCK_REPORT_TABLES = ['stockSummary', 'product', 'warehouse', 'category', 'company'];
-const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'company'];
+const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'presalePlan', 'company'];
 
 export function reportOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
@@ -25,6 +25,8 @@ export function reportOps(_deps: OpsDeps): Record<string, OpHandler> {
     'report.stockExport': acceptingFilters({ input: STOCK_REPORT_INPUT, run: (ctx, input: StockReportInput) => exportStockReport(ctx, input) }),
     'report.sale': acceptingFilters(keptList('report.sale', SALE_REPORT_TABLES, SALE_REPORT_INPUT, (ctx, input: SaleReportInput) => saleReport(ctx, input))),
     'report.saleExport': acceptingFilters({ input: SALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportSaleReport(ctx, input) }),
+    'report.presale': acceptingFilters(keptList('report.presale', SALE_REPORT_TABLES, PRESALE_REPORT_INPUT, (ctx, input: SaleReportInput) => presaleReport(ctx, input))),
+    'report.presaleExport': acceptingFilters({ input: PRESALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportPresaleReport(ctx, input) }),
     // not a kept page: with no dates it is today's, and its balances read the ledger since the last closing
     'report.clapper': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => clapperReport(ctx, input) }),
     'report.clapperExport': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => exportClapperReport(ctx, input) }),

@@ -1,5 +1,5 @@
 // How a report's group keys are labelled, by dimension: the periods (day, week, month) from a calendar day,
-// and the master records (client, product, category, staff, warehouse) from their ids. Which dimensions a
+// and the master records (client, product, category, staff, warehouse, presale plan) from their ids. Which dimensions a
 // report offers, and which label columns it shows, is its screen schema's (screen-groupings.ts).
 import type { Tenant } from '../../catalog/tenant.ts';
 import { labelsById, type Group } from './common.ts';
@@ -23,6 +23,7 @@ const MASTER: Record<string, { table: string; columns: string[]; prefix: string 
   staff: { table: 'staff', columns: ['code', 'name'], prefix: 'staff' },
   warehouse: { table: 'warehouse', columns: ['code', 'name'], prefix: 'warehouse' },
   category: { table: 'category', columns: ['code', 'name'], prefix: 'category' },
+  plan: { table: 'presalePlan', columns: ['code', 'name'], prefix: 'plan' },
   product: { table: 'product', columns: ['code', 'name', 'specification', 'unitSmall'], prefix: 'product' },
 };
 
