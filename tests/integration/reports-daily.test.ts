@@ -276,12 +276,12 @@ describe('日结报表', () => {
     expect(row('DCW2')).toMatchObject({ orderCount: 1, salesAmount: '13.50', stockValue: await valueOf(await ledgerStock(D3), w2) });
     expect(row('DCW2').stockValue).toBe('107.00');
     const none = byWh.list.find((r: any) => r.warehouseId === null);
-    expect(none).toMatchObject({ warehouseName: '（收款与应收，不分仓库）', receiptCount: 2, receiptAmount: '350.00', receivable: '850.00' });
+    expect(none).toMatchObject({ warehouseName: '（收付款与应收，不分仓库）', receiptCount: 2, receiptAmount: '350.00', receivable: '850.00' });
     expect(cents(String(byWh.totals.stockValue).replace('.', ''))).toBe(sumRows(byWh.list, 'stockValue'));
 
     const byStaff = await ok(clapper({ groupBy: 'staff', filters: { dateRange: [D1, D3] }, sort: { field: 'salesAmount', order: 'descend' } }));
     expect(pick(byStaff, ['staffName', 'orderCount', 'salesAmount', 'deliveredQty', 'stockValue'])).toEqual([
-      ['业务员老李', 1, '30.00', 10, null], ['（未指定业务员；收款）', 1, '13.50', 0, null],
+      ['业务员老李', 1, '30.00', 10, null], ['（未指定业务员；收付款）', 1, '13.50', 0, null],
     ]);
     expect(byStaff.totals).toMatchObject({ orderCount: 2, salesAmount: '43.50', stockValue: null });
     const one = await ok(clapper({ groupBy: 'day', filters: { dateRange: [D1, D1], salesmanId: staff } }));

@@ -1,11 +1,11 @@
-// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale and daily closing reports, each a list
+// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, daily closing and summary reports, each a list
 // (the list contract plus `totals` over every group) and an export of the whole report (also runnable in the
 // export centre); and the daily closing itself (日结, oms 023105).
 // The logic lives in src/server/domain/reports/.
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { exportPurchaseReport, PURCHASE_REPORT_INPUT, purchaseReport, type PurchaseReportInput } from '../domain/reports/purchase-report.ts';
-import { CLAPPER_REPORT_INPUT, clapperReport, exportClapperReport, type ClapperReportInput } from '../domain/reports/clapper-report.ts';
+import { CLAPPER_REPORT_INPUT, clapperReport, exportClapperReport, exportSummaryReport, SUMMARY_REPORT_INPUT, summaryReport, type ClapperReportInput } from '../domain/reports/clapper-report.ts';
 import { CLOSING_INPUT, closeDay, type ClosingInput } from '../domain/reports/closing.ts';
 import { exportPresaleReport, exportSaleReport, PRESALE_REPORT_INPUT, presaleReport, SALE_REPORT_INPUT, saleReport, type SaleReportInput } from '../domain/reports/sale-report.ts';
 import { exportStockReport, STOCK_REPORT_INPUT, stockReport, type StockReportInput } from '../domain/reports/stock-report.ts';
@@ -27,9 +27,11 @@ export function reportOps(_deps: OpsDeps): Record<string, OpHandler> {
     'report.saleExport': acceptingFilters({ input: SALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportSaleReport(ctx, input) }),
     'report.presale': acceptingFilters(keptList('report.presale', SALE_REPORT_TABLES, PRESALE_REPORT_INPUT, (ctx, input: SaleReportInput) => presaleReport(ctx, input))),
     'report.presaleExport': acceptingFilters({ input: PRESALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportPresaleReport(ctx, input) }),
-    // not a kept page: with no dates it is today's, and its balances read the ledger since the last closing
+    // not kept pages: with no dates they are today's, and its balances read the ledger since the last closing
     'report.clapper': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => clapperReport(ctx, input) }),
     'report.clapperExport': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => exportClapperReport(ctx, input) }),
+    'report.summary': acceptingFilters({ input: SUMMARY_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => summaryReport(ctx, input) }),
+    'report.summaryExport': acceptingFilters({ input: SUMMARY_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => exportSummaryReport(ctx, input) }),
     'report.closeDay': { input: CLOSING_INPUT, run: (ctx, input: ClosingInput) => closeDay(ctx, input) },
   };
 }

@@ -39,7 +39,7 @@ export function parseDay(v: unknown, field: string, title: string): string {
 /** The last instant of a company day (UTC ISO), compared with created_at texts. */
 export const endOfDay = (day: string, tzHours: number) => companyDayRange(day, tzHours)[1];
 
-type Window = { after?: string; upTo: string };
+export type Window = { after?: string; upTo: string };
 
 function inWindow(q: Q, column: string, w: Window): Q {
   if (w.after) q = q.where(column, '>', w.after);
@@ -57,7 +57,7 @@ async function stockMoved(tenant: Tenant, w: Window, warehouseId?: number | null
 }
 
 /** Receivables recorded in a window, per client: items entered, less items cancelled and allocations. */
-async function receivableMoved(tenant: Tenant, w: Window): Promise<Map<string, bigint>> {
+export async function receivableMoved(tenant: Tenant, w: Window): Promise<Map<string, bigint>> {
   const base = (q: Q) => q.where('openItem.side', '=', 'receivable').where('openItem.partyType', '=', 'client');
   const entered = (await inWindow(base(tenant.select('openItem')), 'openItem.createdAt', w)
     .select((eb: Q) => ['openItem.partyId as k', eb.fn.sum('openItem.amountBase').as('v')]).groupBy('openItem.partyId').execute()) as Row[];
