@@ -10,13 +10,16 @@
 // - 综合汇总报表 (023108) agrees with it by day and gives period-end balances by week and month;
 // - the sales report by every grouping its schema offers, totals = the sum of the rows = the lines' sum;
 // - the presale report: the lines a whitelisted client ordered against expected arrivals, by plan and more;
+// - 批量导出 (023110/023111): several reports in one export-centre job, one .zip; rights checked at the start;
 // - rights, Chinese messages for bad input, and companies kept apart.
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import JSZip from 'jszip';
 import { companyDayRange } from '../../src/core/format.ts';
+import { exportJobsIdle } from '../../src/server/domain/export-jobs.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
-const R = { sale: '023101', saleExport: '023102', clapper: '023103', clapperExport: '023104', close: '023105', presale: '023106', summary: '023108' };
+const R = { sale: '023101', saleExport: '023102', clapper: '023103', clapperExport: '023104', close: '023105', presale: '023106', summary: '023108', exportAll: '023110', exportAllFile: '023111' };
 const SO = { save: '020903', get: '020902', confirm: '020905' };
 const DP = { save: '020703', confirm: '020705' };
 const PK = { save: '024003' };
@@ -404,6 +407,38 @@ describe('销售报表', () => {
     const xlsx = await t.raw('oms', R.saleExport, { groupBy: 'client', filters: { dateRange: ['2027-03-01', D3] } }, demo);
     expect(xlsx.statusCode).toBe(200);
     expect(decodeURIComponent(String(xlsx.headers['content-disposition']))).toContain('销售报表_按客户_');
+  });
+});
+
+describe('批量导出', () => {
+  it('several reports in one background job: one .zip with each report\'s workbook; rights and bad input checked at the start', async () => {
+    const job = await ok(t.call('oms', R.exportAll, { reports: ['sale', 'clapper', 'summaryAll'], dateRange: [D1, D3] }, demo));
+    expect(job).toMatchObject({ name: '导出多个报表', status: 'queued' });
+    await exportJobsIdle();
+    const jobs = await ok(t.call('cdm', '019902', { page: 1, pageSize: 10 }, demo));
+    expect(jobs.list.find((j: any) => j.id === job.id)).toMatchObject({ status: 'done' });
+    const file = await t.raw('cdm', '019903', { id: job.id }, demo);
+    expect(file.statusCode).toBe(200);
+    const zip = await JSZip.loadAsync(file.rawPayload);
+    const names = Object.keys(zip.files).sort();
+    expect(names.map((n) => n.replace(/_\d{8}\.xlsx$/, ''))).toEqual(['日结报表_按日', '综合汇总报表_按月', '销售报表_按月']);
+    // the daily report inside: the three days and the 合计 line, as the report's own export gives them
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await zip.file(names.find((n) => n.startsWith('日结报表'))!)!.async('nodebuffer')) as unknown as ArrayBuffer);
+    const first: unknown[] = [];
+    wb.worksheets[0]!.eachRow((r) => { const v = (r.values as any[])[1]; first.push(v && typeof v === 'object' && 'richText' in v ? v.richText.map((x: any) => x.text).join('') : v); });
+    expect(first).toEqual(['日期', D1, D2, D3, '合计']);
+
+    // refused at the start, with nothing queued: a bad date, an unknown report, a report the caller may not export
+    expect((await t.call('oms', R.exportAll, { reports: ['sale'], dateRange: [D3, D1] }, demo)).msg).toContain('开始日期不能晚于结束日期');
+    expect((await t.call('oms', R.exportAll, { reports: ['nope'] }, demo)).code).toBe('COMMON_VALIDATION_4000');
+    expect((await t.call('oms', R.exportAll, { reports: [] }, demo)).code).toBe('COMMON_VALIDATION_4000');
+    await t.database.db.updateTable('role').set({ rights: JSON.stringify(['reportForms.exportAll', 'reportForms.clapper', 'reportForms.clapper.export']) }).where('companyId', '=', companyId).where('name', '=', '会计').execute();
+    const refused = await t.call('oms', R.exportAll, { reports: ['clapper', 'sale'] }, await t.login('demo', 'finance', 'demo123'));
+    expect(refused.code).toBe('COMMON_NO_RIGHT_4003');
+    // the direct download of the same batch
+    const direct = await t.raw('oms', R.exportAllFile, { reports: ['summaryAll'], dateRange: [D1, D3] }, demo);
+    expect(Object.keys((await JSZip.loadAsync(direct.rawPayload)).files)).toHaveLength(1);
   });
 });
 
