@@ -1,7 +1,8 @@
 // Reports in Chromium from the demo company (issue 16): the administrator opens 日结报表 (today's row: the
 // demo's confirmed order, the stock value), closes yesterday through the 日结 form typed with the keyboard,
 // switches the grouping to 按仓库 (主仓库 with its end-of-day stock value); then 销售报表, switched to 按客户
-// (the demo order's client with its amount, 全部合计, the chart) and filtered by a typed product code.
+// (the demo order's client with its amount, 全部合计, the chart) and filtered by a typed product code; 综合汇总报表
+// and 预售报表 open with a chart; 批量导出 puts three reports in one export-centre job, downloaded there.
 // Screenshots: test-output/e2e/reports/NN-*.png.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -109,5 +110,40 @@ describe.skipIf(!hasChromium)('reports: daily closing and sales (e2e)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await rowByTitle(table, row(page, '上海优品百货有限公司'))).销售金额, { timeout: 10_000 }).toBe('300.00');
     await shot(page, '05-sale-filtered');
+  });
+
+  it('综合汇总报表 and 预售报表 open with a chart and their 合计', async () => {
+    await page.goto('/reportForms/summaryAll');
+    await waitForScreen(page, '综合汇总报表');
+    const month = companyDay().slice(0, 7);
+    const r = row(page, month);
+    await r.waitFor();
+    const seen = await rowByTitle(page.locator('.renderer-list').first(), r);
+    expect(seen.销售金额).toBe('600.00');
+    await page.locator('.renderer-report-chart svg').first().waitFor();
+    await shot(page, '06-summary');
+    await page.goto('/reportForms/preSale_report');
+    await waitForScreen(page, '预售报表');
+    await page.locator('.renderer-list .ant-table').first().waitFor();
+    await page.locator('.renderer-report-chart').first().waitFor();
+    expect(await page.locator('.renderer-report-groupings').innerText()).toContain('按预售计划');
+  });
+
+  it('批量导出: three reports in one background job, finished in 导出中心', async () => {
+    await page.goto('/reportForms/exportAll');
+    await waitForScreen(page, '批量导出');
+    await btn(page, '后台导出').click();
+    const result = page.locator('.renderer-form-result');
+    await result.waitFor();
+    expect(await result.innerText()).toContain('已加入导出中心');
+    await shot(page, '07-export-all');
+    await page.goto('/reportForms/download');
+    await waitForScreen(page, '导出中心');
+    const job = row(page, '导出多个报表');
+    await expect.poll(async () => {
+      await btn(page, '刷新').first().click().catch(() => undefined);
+      return (await cells(job.first())).join('|');
+    }, { timeout: 20_000, interval: 500 }).toContain('已完成');
+    await shot(page, '08-export-centre');
   });
 });
