@@ -20,9 +20,9 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
-import { companyToday, endOfDay, receivableMoved, receivablesAtEndOf, stockAtEndOf } from './closing.ts';
+import { companyToday, endOfDay, receivableMoved, receivablesAtEndOf, stockValueAtEndOf } from './closing.ts';
 import {
-  big, DATE_RANGE_INPUT, dayRange, Groups, labelsById, measureValue, mustExist, PAGING, reportPage, reportXlsx,
+  big, DATE_RANGE_INPUT, dayRange, Groups, measureValue, mustExist, PAGING, reportPage, reportXlsx,
   type Measure, type ReportPaging, type Row,
 } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
@@ -94,18 +94,6 @@ export interface ClapperReportInput extends ReportPaging {
 function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
-  return out;
-}
-
-/** Reference-price value (cents) of on-hand quantities keyed "productId:warehouseId", per warehouse. */
-async function valueByWarehouse(tenant: Tenant, onHand: Map<string, bigint>): Promise<Map<number, bigint>> {
-  const ids = [...new Set([...onHand.keys()].map((k) => Number(k.split(':')[0])))];
-  const prices = await labelsById(tenant, 'product', ids, ['price']);
-  const out = new Map<number, bigint>();
-  for (const [k, q] of onHand) {
-    const [p, w] = k.split(':').map(Number) as [number, number];
-    out.set(w, (out.get(w) ?? 0n) + q * big(prices.get(p)?.price));
-  }
   return out;
 }
 
@@ -190,11 +178,11 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   const checkpoints = period ? days.filter((d, i) => i === days.length - 1 || dayKey(days[i + 1]!) !== dayKey(d)) : [to];
   if (withStock) {
     if (by === 'warehouse') {
-      const atEnd = await valueByWarehouse(tenant, await stockAtEndOf(tenant, to, tzHours, input.warehouseId));
+      const atEnd = await stockValueAtEndOf(tenant, ctx.database.dialect, to, tzHours, input.warehouseId);
       for (const [w, val] of atEnd) if (val !== 0n) groups.add(String(w), {}, { stockValue: val });
       extra.stockValue = measureValue('money', sum(atEnd));
     } else {
-      let value = sum(await valueByWarehouse(tenant, await stockAtEndOf(tenant, checkpoints[0]!, tzHours, input.warehouseId)));
+      let value = sum(await stockValueAtEndOf(tenant, ctx.database.dialect, checkpoints[0]!, tzHours, input.warehouseId));
       groups.add(dayKey(checkpoints[0]!), {}, { stockValue: value });
       for (let i = 1; i < checkpoints.length; i++) {
         let q: Q = tenant.select('stockMove')

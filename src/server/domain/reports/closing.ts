@@ -15,6 +15,7 @@ import { sql } from 'kysely';
 import { companyDayRange, formatDate } from '../../../core/format.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
+import type { Dialect } from '../../db/connection.ts';
 import { validationError } from '../../http/errors.ts';
 import { realDate } from '../../resources/fields.ts';
 import { tz } from '../procurement/common.ts';
@@ -98,14 +99,28 @@ async function receivableSnapshot(tenant: Tenant, day: string): Promise<Map<stri
 }
 
 /**
- * On hand per product × warehouse ("productId:warehouseId" → small units) at the end of `day`: the latest
- * snapshot on or before it plus the moves since. Before any closing this reads the ledger up to the day.
+ * The reference-price value (cents: on hand × 参考价) per warehouse at the end of `day`, summed by the
+ * database: the latest snapshot's rows and the moves since, each times its product's price.
  */
-export async function stockAtEndOf(tenant: Tenant, day: string, tzHours: number, warehouseId?: number | null): Promise<Map<string, bigint>> {
+export async function stockValueAtEndOf(tenant: Tenant, dialect: Dialect, day: string, tzHours: number, warehouseId?: number | null): Promise<Map<number, bigint>> {
   const from = await closedOnOrBefore(tenant, day);
-  const start = from ? await stockSnapshot(tenant, from, warehouseId) : new Map<string, bigint>();
-  if (from === day) return start;
-  return merge(start, await stockMoved(tenant, { after: from ? endOfDay(from, tzHours) : undefined, upTo: endOfDay(day, tzHours) }, warehouseId));
+  const value = (qty: string) => (dialect === 'postgres'
+    ? sql`sum(cast(${sql.ref(qty)} as numeric) * ${sql.ref('product.price')})`
+    : sql`sum(${sql.ref(qty)} * ${sql.ref('product.price')})`);
+  const byProduct = (table: string) => (j: Q) => j.onRef('product.id', '=', `${table}.productId`).onRef('product.companyId', '=', `${table}.companyId`);
+  const out = new Map<number, bigint>();
+  const add = (rows: Row[]) => { for (const r of rows) out.set(Number(r.w), (out.get(Number(r.w)) ?? 0n) + big(r.v)); };
+  if (from) {
+    let q: Q = tenant.select('stockSnapshot').innerJoin('product', byProduct('stockSnapshot')).where('stockSnapshot.day', '=', from);
+    if (warehouseId) q = q.where('stockSnapshot.warehouseId', '=', warehouseId);
+    add((await q.select(['stockSnapshot.warehouseId as w', value('stockSnapshot.onHand').as('v')]).groupBy('stockSnapshot.warehouseId').execute()) as Row[]);
+  }
+  if (from !== day) {
+    let q: Q = inWindow(tenant.select('stockMove').innerJoin('product', byProduct('stockMove')), 'stockMove.createdAt', { after: from ? endOfDay(from, tzHours) : undefined, upTo: endOfDay(day, tzHours) });
+    if (warehouseId) q = q.where('stockMove.warehouseId', '=', warehouseId);
+    add((await q.select(['stockMove.warehouseId as w', value('stockMove.qty').as('v')]).groupBy('stockMove.warehouseId').execute()) as Row[]);
+  }
+  return out;
 }
 
 /** Each client's open receivables (clientId → cents, company currency) at the end of `day`, the same way. */
