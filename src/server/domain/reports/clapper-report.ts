@@ -7,8 +7,8 @@
 //   stock value: on hand at the end of the day × the product's reference price (参考价);
 //   receivables: clients' open receivables at the end of the day (company currency).
 // The two balances are read from the daily closing's snapshots plus the movements since (closing.ts), never
-// from the whole ledger: the first day of the range from the latest snapshot, each later checkpoint by the
-// movements in between. By day, week or month each row has the balances at the end of its period (or of the
+// from the whole ledger: each period's end from the latest snapshot on or before it, or — when no day was
+// closed since the previous period's end — from that end plus the movements in between. By day, week or month each row has the balances at the end of its period (or of the
 // range, if sooner); by warehouse the stock value at the end of the range (receipts and receivables have no
 // warehouse: they stand in their own row); by salesman the balances are not split (empty). The grand totals
 // of a balance are its value at the end of the range, not a sum over periods. A warehouse filter leaves out
@@ -20,7 +20,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
-import { companyToday, endOfDay, receivableMoved, receivablesAtEndOf, stockValueAtEndOf } from './closing.ts';
+import { closedOnOrBefore, companyToday, endOfDay, receivableMoved, receivablesAtEndOf, stockValueAtEndOf } from './closing.ts';
 import {
   big, DATE_RANGE_INPUT, dayRange, Groups, measureValue, mustExist, PAGING, reportPage, reportXlsx,
   type Measure, type ReportPaging, type Row,
@@ -175,6 +175,7 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   const extra: Row = {};
   const withStock = !input.salesmanId && by !== 'staff';
   const withReceivable = !input.warehouseId && !input.salesmanId && by !== 'staff';
+  const snapshotSince = async (prev: string, day: string) => ((await closedOnOrBefore(tenant, day)) ?? '') > prev;
   const checkpoints = period ? days.filter((d, i) => i === days.length - 1 || dayKey(days[i + 1]!) !== dayKey(d)) : [to];
   if (withStock) {
     if (by === 'warehouse') {
@@ -185,6 +186,12 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
       let value = sum(await stockValueAtEndOf(tenant, ctx.database.dialect, checkpoints[0]!, tzHours, input.warehouseId));
       groups.add(dayKey(checkpoints[0]!), {}, { stockValue: value });
       for (let i = 1; i < checkpoints.length; i++) {
+        // a closing since the previous checkpoint: its snapshot; else that checkpoint plus the moves between
+        if (await snapshotSince(checkpoints[i - 1]!, checkpoints[i]!)) {
+          value = sum(await stockValueAtEndOf(tenant, ctx.database.dialect, checkpoints[i]!, tzHours, input.warehouseId));
+          groups.add(dayKey(checkpoints[i]!), {}, { stockValue: value });
+          continue;
+        }
         let q: Q = tenant.select('stockMove')
           .innerJoin('product', (j: Q) => j.onRef('product.id', '=', 'stockMove.productId').onRef('product.companyId', '=', 'stockMove.companyId'))
           .where('stockMove.createdAt', '>', endOfDay(checkpoints[i - 1]!, tzHours)).where('stockMove.createdAt', '<=', endOfDay(checkpoints[i]!, tzHours));
@@ -201,7 +208,8 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
     let value = sum(await receivablesAtEndOf(tenant, checkpoints[0]!, tzHours));
     if (period) groups.add(dayKey(checkpoints[0]!), {}, { receivable: value });
     for (let i = 1; i < checkpoints.length; i++) {
-      value += sum(await receivableMoved(tenant, { after: endOfDay(checkpoints[i - 1]!, tzHours), upTo: endOfDay(checkpoints[i]!, tzHours) }));
+      if (await snapshotSince(checkpoints[i - 1]!, checkpoints[i]!)) value = sum(await receivablesAtEndOf(tenant, checkpoints[i]!, tzHours));
+      else value += sum(await receivableMoved(tenant, { after: endOfDay(checkpoints[i - 1]!, tzHours), upTo: endOfDay(checkpoints[i]!, tzHours) }));
       groups.add(dayKey(checkpoints[i]!), {}, { receivable: value });
     }
     if (by === 'warehouse' && value !== 0n) groups.add('0', {}, { receivable: value });
