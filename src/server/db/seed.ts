@@ -59,6 +59,9 @@ export const SALES_RIGHTS = [
   'market.repealDetail',
   'market.repeal.edit',
   'commodity.inventory',
+  'commodity.activity',
+  'commodity.activityDetail',
+  'commodity.productAcList',
   'reportForms.sale',
   'reportForms.sale.export',
 ];
@@ -72,6 +75,8 @@ export const FINANCE_RIGHTS = [
   'financial.pay_document.post',
   'financial.accounts_receivable',
   'financial.accounts_receivable_detail',
+  'financial.accounts_payable',
+  'financial.accounts_payable_detail',
   'financial.openingBalance.edit',
   'financial.advances',
   'financial.maturedCheck',

@@ -26,6 +26,7 @@ import { rateOn, today, type Row } from '../../domain/procurement/common.ts';
 import { lineQty } from '../../domain/procurement/purchase-order.ts';
 import { decidePresale, returnPresale } from '../../domain/sales/presale-lines.ts';
 import { checkBounds, listPrices, netPrice, priceBounds, salePriceListId, type BoundBreach } from '../../domain/sales/pricing.ts';
+import { pickPromotion, promotionsFor } from '../../domain/sales/promotions.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
@@ -178,6 +179,10 @@ export const salesOrder = defineDocument({
       presalePlanId: { type: 'integer', title: '预售计划', readonly: true },
       // held by outbound plans (delivery-plan.ts takes and gives it back)
       plannedQty: { type: 'integer', title: '已计划', readonly: true, default: 0 },
+      // the promotion the line picked up (promotions.ts) and, on a gift line, the line that earned it
+      promotionId: { type: 'integer', title: '促销活动', readonly: true },
+      promotionText: { type: 'string', title: '促销', readonly: true, maxLength: 300 },
+      giftOf: { type: 'integer', title: '赠品（所属行）', readonly: true },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
     reads: { productId: ['specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty'] },
@@ -224,24 +229,51 @@ export const salesOrder = defineDocument({
       }
       const listed = await listPrices(tenant, { priceTitleId, productIds: [...products.keys()], currencyId: Number(currencyId), date: String(header.orderDate), orderRate: rate });
       const bounds = await priceBounds(ctx);
-      const raw = input.lines as Row[];
+      // gift lines are made again from the lines that earn them: what was sent as one is dropped
+      const sent = input.lines as Row[];
+      const paid = lines.map((_l, i) => i).filter((i) => sent[i]?.giftOf == null);
+      const raw = paid.map((i) => sent[i]!);
+      lines.splice(0, lines.length, ...paid.map((i) => lines[i]!));
+      if (!lines.length) throw validationError([{ field: 'lines', message: '请至少添加一行明细' }]);
+      const promos = await promotionsFor(tenant, { productIds: [...products.keys()], clientPriceTitleId: client.priceTitleId == null ? null : Number(client.priceTitleId), date: String(header.orderDate) });
+      const gifts = new Map<Row, Row>();
       const errors: FieldError[] = [];
       const breaches: BoundBreach[] = [];
-      lines.forEach((l, i) => {
+      lines.forEach((l, k) => {
+        // numbered as the clerk's screen numbers them (gift lines included)
+        const i = paid[k]!;
         const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
         const p = products.get(Number(l.productId));
         if (!p) { err('productId', '商品不存在'); return; }
         const where = { line: i + 1, productId: Number(l.productId) };
         if (Number(p.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, { ...where, productCode: String(p.code) });
         if (p.status === 'stopped') throw bizError('SALES_PRODUCT_STOPPED_4142', { code: String(p.code) }, where);
-        const r = raw[i]!;
+        const r = raw[k]!;
         const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, p, where);
         if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '数量不能为空' : '数量超出范围'); return; }
         if (qty <= 0) { err('qty', '数量必须大于 0'); return; }
         if (qty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return; }
         const list = listed.get(Number(l.productId));
-        const price = l.price == null ? list?.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) : new Decimal(Number(l.price)).div(10_000);
+        let price = l.price == null ? list?.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) : new Decimal(Number(l.price)).div(10_000);
         if (price === undefined) { err('price', '单价不能为空（商品在价格表中没有价格）'); return; }
+        // a promotion when the price is the list price or the one the promotion gives (promotions.ts)
+        l.promotionId = null;
+        l.promotionText = null;
+        l.giftOf = null;
+        if (list !== undefined) {
+          const listPrice = list.toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+          const picked = pickPromotion(promos.get(Number(l.productId)), { price: listPrice, qty, orderRate: new Decimal(rate), floor: bounds.low.gt(0) ? list.times(bounds.low) : undefined });
+          if (picked && (price.eq(listPrice) || price.eq(picked.price))) {
+            price = picked.price;
+            l.promotionId = picked.promotion.id;
+            l.promotionText = picked.text;
+            if (picked.giftQty > 0) {
+              if (qty + picked.giftQty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return; }
+              gifts.set(l, { productId: l.productId, qty: picked.giftQty, price: 0, discount: 0, listPrice: listPrice.times(10_000).toNumber(), amount: 0,
+                promotionId: picked.promotion.id, promotionText: `赠品：${picked.text}`, remark: null });
+            }
+          }
+        }
         const discount = new Decimal(Number(l.discount ?? 0)).div(100);
         const net = netPrice(price, discount);
         const breach = checkBounds(i + 1, String(p.code), net, list, bounds);
@@ -255,6 +287,17 @@ export const salesOrder = defineDocument({
         l.amount = amount.toNumber();
       });
       if (errors.length) throw validationError(errors.slice(0, 200));
+      // each gift line right after the line that earned it, which it names by number
+      if (gifts.size) {
+        const withGifts: Row[] = [];
+        for (const l of lines) {
+          withGifts.push(l);
+          const g = gifts.get(l);
+          if (g) withGifts.push({ ...g, giftOf: withGifts.length });
+        }
+        if (withGifts.length > 2000) throw validationError([{ field: 'lines', message: '明细最多 2000 行（含赠品行）' }]);
+        lines.splice(0, lines.length, ...withGifts);
+      }
       if (breaches.length) {
         if (!holdsRight(ctx.caller!, OVERRIDE_RIGHT)) {
           const b = breaches[0]!;
