@@ -189,6 +189,14 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, warehouseId: wh, categoryId: category.id, onlyInStock: false },
     ]),
+    'report.sale': ['day', 'week', 'month', 'client', 'product', 'category', 'staff', 'warehouse'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, salesmanId: staff.id, warehouseId: wh, categoryId: category.id, product: 'KPP' },
+    ]),
+    'report.presale': ['plan', 'product', 'client', 'day', 'week', 'month'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, warehouseId: wh, product: 'KPP' },
+    ]),
   };
 }
 

@@ -53,7 +53,7 @@ export const STORE_RIGHTS = [
   'docRelate',
   'commodity.inventory',
 ];
-/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, repeals of sales documents, stock lookup — no override of price or credit bounds. */
+/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, repeals of sales documents, stock lookup, the sales report — no override of price or credit bounds. */
 export const SALES_RIGHTS = [
   'market.client',
   'market.client.edit',
@@ -89,9 +89,11 @@ export const SALES_RIGHTS = [
   'commodity.activity',
   'commodity.activityDetail',
   'commodity.productAcList',
+  'reportForms.sale',
+  'reportForms.sale.export',
 ];
 
-/** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques. */
+/** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques, the daily closing and its report. */
 export const FINANCE_RIGHTS = [
   'financial.workBench',
   'financial.pay_document',
@@ -121,6 +123,9 @@ export const FINANCE_RIGHTS = [
   'market.invoiceDiscountTicketAdd',
   'market.invoiceDiscount.edit',
   'market.invoiceDiscount.post',
+  'reportForms.clapper',
+  'reportForms.clapper.export',
+  'reportForms.clapper.close',
 ];
 
 interface CompanySeed {
