@@ -57,6 +57,46 @@ export interface AuthTokenTable {
   usedAt: string | null;
 }
 
+export interface CartonTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  packedAt: string | null;
+  packedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  taskId: number | null;
+  orderId: number | null;
+  clientId: number | null;
+  warehouseId: number | null;
+  weight: number | null;
+  volume: number | null;
+  packerId: number | null;
+  remark: string | null;
+  loadingListId: number | null;
+  deliveryNoteId: number | null;
+  lineCount: number | null;
+  totalQty: number | null;
+}
+
+export interface CartonLineTable {
+  id: Generated<number>;
+  companyId: number;
+  cartonId: number;
+  lineNo: number;
+  taskLineId: number | null;
+  orderLineId: number | null;
+  productId: number | null;
+  qty: number | null;
+  remark: string | null;
+}
+
 export interface CategoryTable {
   id: Generated<number>;
   companyId: number;
@@ -277,6 +317,18 @@ export interface CustomsCodeTable {
   remark: string | null;
 }
 
+export interface DailyClosingTable {
+  id: Generated<number>;
+  companyId: number;
+  day: string;
+  prevDay: string | null;
+  stockRows: Generated<number>;
+  receivableRows: Generated<number>;
+  version: Generated<number>;
+  closedAt: string;
+  closedBy: number | null;
+}
+
 export interface DefaultLocationTable {
   id: Generated<number>;
   companyId: number;
@@ -308,6 +360,7 @@ export interface DeliveryNoteTable {
   cancelledAt: string | null;
   cancelledBy: number | null;
   taskId: number | null;
+  loadingListId: number | null;
   orderId: number | null;
   clientId: number | null;
   warehouseId: number | null;
@@ -334,6 +387,7 @@ export interface DeliveryNoteLineTable {
   productId: number | null;
   qty: number | null;
   remark: string | null;
+  invoicedQty: number | null;
 }
 
 export interface DeliveryPlanTable {
@@ -402,6 +456,43 @@ export interface DictItemTable {
   label: string;
   sort: Generated<number>;
   enabled: Generated<number>;
+  remark: string | null;
+}
+
+export interface ElevatorTaskTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  calledAt: string | null;
+  calledBy: number | null;
+  arrivedAt: string | null;
+  arrivedBy: number | null;
+  doneAt: string | null;
+  doneBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  warehouseId: number | null;
+  elevatorCode: string | null;
+  trayNo: string | null;
+  mode: string | null;
+  productId: number | null;
+  qty: number | null;
+  priority: number | null;
+  sourceNo: string | null;
+  remark: string | null;
+}
+
+export interface ElevatorTaskLineTable {
+  id: Generated<number>;
+  companyId: number;
+  taskId: number;
+  lineNo: number;
   remark: string | null;
 }
 
@@ -647,6 +738,86 @@ export interface IpWhitelistTable {
   remark: string | null;
 }
 
+export interface LiftingTaskTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  collectedAt: string | null;
+  collectedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  deliveryNoteId: number | null;
+  loadingListId: number | null;
+  clientId: number | null;
+  warehouseId: number | null;
+  carrier: string | null;
+  plannedDate: string | null;
+  collectorName: string | null;
+  collectorId: string | null;
+  vehicleNo: string | null;
+  totalQty: number | null;
+  noteNos: string | null;
+  remark: string | null;
+}
+
+export interface LiftingTaskLineTable {
+  id: Generated<number>;
+  companyId: number;
+  taskId: number;
+  lineNo: number;
+  noteId: number | null;
+  qty: number | null;
+}
+
+export interface LoadingListTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  loadedAt: string | null;
+  loadedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  warehouseId: number | null;
+  mode: string | null;
+  containerType: string | null;
+  containerNo: string | null;
+  sealNo: string | null;
+  vehicleNo: string | null;
+  carrier: string | null;
+  driverName: string | null;
+  loadDate: string | null;
+  capacityVolume: number | null;
+  capacityWeight: number | null;
+  remark: string | null;
+  cartonCount: number | null;
+  totalQty: number | null;
+  totalWeight: number | null;
+  totalVolume: number | null;
+  missingSizes: number | null;
+}
+
+export interface LoadingListLineTable {
+  id: Generated<number>;
+  companyId: number;
+  listId: number;
+  lineNo: number;
+  cartonId: number | null;
+  taskId: number | null;
+  remark: string | null;
+}
+
 export interface LocationTable {
   id: Generated<number>;
   companyId: number;
@@ -672,6 +843,37 @@ export interface LoginFailureTable {
   id: Generated<number>;
   key: string;
   at: string;
+}
+
+export interface MarkerTaskTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  doneAt: string | null;
+  doneBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  warehouseId: number | null;
+  productId: number | null;
+  qty: number | null;
+  labeledQty: number | null;
+  assigneeId: number | null;
+  dueDate: string | null;
+  remark: string | null;
+}
+
+export interface MarkerTaskLineTable {
+  id: Generated<number>;
+  companyId: number;
+  taskId: number;
+  lineNo: number;
+  remark: string | null;
 }
 
 export interface MediaTable {
@@ -791,6 +993,7 @@ export interface OutboundTaskLineTable {
   pickedQty: number | null;
   shortQty: number | null;
   deliveredQty: number | null;
+  packedQty: number | null;
   remark: string | null;
 }
 
@@ -1021,6 +1224,50 @@ export interface ProductPriceTable {
   price: number;
 }
 
+export interface ProformaInvoiceTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  confirmedAt: string | null;
+  confirmedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  orderId: number | null;
+  mode: string | null;
+  issueDate: string | null;
+  validUntil: string | null;
+  companyRiseId: number | null;
+  taxRate: number | null;
+  remark: string | null;
+  clientId: number | null;
+  currencyId: number | null;
+  lineCount: number | null;
+  totalQty: number | null;
+  totalAmount: number | null;
+  taxAmount: number | null;
+  orderAmount: number | null;
+}
+
+export interface ProformaInvoiceLineTable {
+  id: Generated<number>;
+  companyId: number;
+  proformaId: number;
+  lineNo: number;
+  orderLineId: number | null;
+  productId: number | null;
+  qty: number | null;
+  price: number | null;
+  amount: number | null;
+  taxAmount: number | null;
+  remark: string | null;
+}
+
 export interface PromotionTable {
   id: Generated<number>;
   companyId: number;
@@ -1184,6 +1431,13 @@ export interface PutawayLineTable {
   remark: string | null;
 }
 
+export interface ReceivableSnapshotTable {
+  companyId: number;
+  day: string;
+  clientId: number;
+  balance: number;
+}
+
 export interface ReceivingNoteTable {
   id: Generated<number>;
   companyId: number;
@@ -1193,7 +1447,7 @@ export interface ReceivingNoteTable {
   createdBy: number | null;
   updatedBy: number | null;
   docNo: string;
-  orderId: number;
+  orderId: number | null;
   warehouseId: number;
   status: Generated<string>;
   remark: string | null;
@@ -1204,6 +1458,7 @@ export interface ReceivingNoteTable {
   cancelledAt: string | null;
   cancelledBy: number | null;
   taskId: number | null;
+  returnId: number | null;
 }
 
 export interface ReceivingNoteLineTable {
@@ -1211,7 +1466,7 @@ export interface ReceivingNoteLineTable {
   companyId: number;
   noteId: number;
   lineNo: number;
-  orderLineId: number;
+  orderLineId: number | null;
   productId: number;
   locationId: number | null;
   countedQty: number;
@@ -1221,6 +1476,7 @@ export interface ReceivingNoteLineTable {
   remark: string | null;
   invoicedQty: Generated<number>;
   returnedQty: Generated<number>;
+  returnLineId: number | null;
 }
 
 export interface RepealTable {
@@ -1296,6 +1552,141 @@ export interface RoleTable {
   remark: string | null;
 }
 
+export interface SalesCreditTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  postedAt: string | null;
+  postedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  invoiceId: number | null;
+  reason: string | null;
+  creditDate: string | null;
+  remark: string | null;
+  clientId: number | null;
+  currencyId: number | null;
+  exchangeRate: number | null;
+  lineCount: number | null;
+  totalQty: number | null;
+  totalAmount: number | null;
+  taxAmount: number | null;
+  allocationId: number | null;
+}
+
+export interface SalesCreditLineTable {
+  id: Generated<number>;
+  companyId: number;
+  creditId: number;
+  lineNo: number;
+  invoiceLineId: number | null;
+  productId: number | null;
+  qty: number | null;
+  amount: number | null;
+  price: number | null;
+  taxRate: number | null;
+  taxAmount: number | null;
+  remark: string | null;
+}
+
+export interface SalesDiscountTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  postedAt: string | null;
+  postedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  clientId: number | null;
+  discountDate: string | null;
+  reason: string | null;
+  remark: string | null;
+  currencyId: number | null;
+  exchangeRate: number | null;
+  lineCount: number | null;
+  totalAmount: number | null;
+  taxAmount: number | null;
+}
+
+export interface SalesDiscountLineTable {
+  id: Generated<number>;
+  companyId: number;
+  discountId: number;
+  lineNo: number;
+  invoiceId: number | null;
+  amount: number | null;
+  taxRate: number | null;
+  taxAmount: number | null;
+  allocationId: number | null;
+  remark: string | null;
+}
+
+export interface SalesInvoiceTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  postedAt: string | null;
+  postedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  clientId: number | null;
+  invoiceNo: string | null;
+  currencyId: number | null;
+  invoiceDate: string | null;
+  dueDate: string | null;
+  companyRiseId: number | null;
+  taxRate: number | null;
+  remark: string | null;
+  deliveryNoteId: number | null;
+  exchangeRate: number | null;
+  rateDate: string | null;
+  lineCount: number | null;
+  totalQty: number | null;
+  totalAmount: number | null;
+  taxAmount: number | null;
+  totalAmountBase: number | null;
+  creditedAmount: number | null;
+}
+
+export interface SalesInvoiceLineTable {
+  id: Generated<number>;
+  companyId: number;
+  invoiceId: number;
+  lineNo: number;
+  deliveryLineId: number | null;
+  deliveryNoteId: number | null;
+  orderLineId: number | null;
+  orderId: number | null;
+  productId: number | null;
+  qty: number | null;
+  price: number | null;
+  taxRate: number | null;
+  amount: number | null;
+  taxAmount: number | null;
+  amountBase: number | null;
+  creditedQty: number | null;
+  creditedAmount: number | null;
+  remark: string | null;
+}
+
 export interface SalesOrderTable {
   id: Generated<number>;
   companyId: number;
@@ -1351,9 +1742,53 @@ export interface SalesOrderLineTable {
   presaleQty: number | null;
   presalePlanId: number | null;
   plannedQty: number | null;
+  returnedQty: number | null;
   promotionId: number | null;
   promotionText: string | null;
   giftOf: number | null;
+  remark: string | null;
+}
+
+export interface SalesReturnTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  confirmedAt: string | null;
+  confirmedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  receivedAt: string | null;
+  orderId: number | null;
+  clientId: number | null;
+  warehouseId: number | null;
+  currencyId: number | null;
+  returnDate: string | null;
+  reason: string | null;
+  remark: string | null;
+  lineCount: number | null;
+  totalQty: number | null;
+  receivedQty: number | null;
+  receivedAmount: number | null;
+}
+
+export interface SalesReturnLineTable {
+  id: Generated<number>;
+  companyId: number;
+  returnId: number;
+  lineNo: number;
+  orderLineId: number | null;
+  productId: number | null;
+  qty: number | null;
+  price: number | null;
+  discount: number | null;
+  receivedQty: number | null;
+  receivedAmount: number | null;
   remark: string | null;
 }
 
@@ -1487,6 +1922,14 @@ export interface StockMoveTable {
   accountId: number | null;
   createdAt: string;
   committedQty: Generated<number>;
+}
+
+export interface StockSnapshotTable {
+  companyId: number;
+  day: string;
+  productId: number;
+  warehouseId: number;
+  onHand: number;
 }
 
 export interface StockSummaryTable {
@@ -1632,6 +2075,8 @@ export interface DB {
   auditLog: AuditLogTable;
   authSession: AuthSessionTable;
   authToken: AuthTokenTable;
+  carton: CartonTable;
+  cartonLine: CartonLineTable;
   category: CategoryTable;
   client: ClientTable;
   company: CompanyTable;
@@ -1644,6 +2089,7 @@ export interface DB {
   containerWithdrawingLine: ContainerWithdrawingLineTable;
   currency: CurrencyTable;
   customsCode: CustomsCodeTable;
+  dailyClosing: DailyClosingTable;
   defaultLocation: DefaultLocationTable;
   deliveryNote: DeliveryNoteTable;
   deliveryNoteLine: DeliveryNoteLineTable;
@@ -1651,6 +2097,8 @@ export interface DB {
   deliveryPlanLine: DeliveryPlanLineTable;
   department: DepartmentTable;
   dictItem: DictItemTable;
+  elevatorTask: ElevatorTaskTable;
+  elevatorTaskLine: ElevatorTaskLineTable;
   emailHistory: EmailHistoryTable;
   emailTemplate: EmailTemplateTable;
   errorLog: ErrorLogTable;
@@ -1666,8 +2114,14 @@ export interface DB {
   invoiceStock: InvoiceStockTable;
   invoiceStockMove: InvoiceStockMoveTable;
   ipWhitelist: IpWhitelistTable;
+  liftingTask: LiftingTaskTable;
+  liftingTaskLine: LiftingTaskLineTable;
+  loadingList: LoadingListTable;
+  loadingListLine: LoadingListLineTable;
   location: LocationTable;
   loginFailure: LoginFailureTable;
+  markerTask: MarkerTaskTable;
+  markerTaskLine: MarkerTaskLineTable;
   media: MediaTable;
   openItem: OpenItemTable;
   openingBalance: OpeningBalanceTable;
@@ -1687,6 +2141,8 @@ export interface DB {
   product: ProductTable;
   productKeyword: ProductKeywordTable;
   productPrice: ProductPriceTable;
+  proformaInvoice: ProformaInvoiceTable;
+  proformaInvoiceLine: ProformaInvoiceLineTable;
   promotion: PromotionTable;
   promotionProduct: PromotionProductTable;
   purchaseInvoice: PurchaseInvoiceTable;
@@ -1695,14 +2151,23 @@ export interface DB {
   purchaseOrderLine: PurchaseOrderLineTable;
   putaway: PutawayTable;
   putawayLine: PutawayLineTable;
+  receivableSnapshot: ReceivableSnapshotTable;
   receivingNote: ReceivingNoteTable;
   receivingNoteLine: ReceivingNoteLineTable;
   repeal: RepealTable;
   returnPlan: ReturnPlanTable;
   returnPlanLine: ReturnPlanLineTable;
   role: RoleTable;
+  salesCredit: SalesCreditTable;
+  salesCreditLine: SalesCreditLineTable;
+  salesDiscount: SalesDiscountTable;
+  salesDiscountLine: SalesDiscountLineTable;
+  salesInvoice: SalesInvoiceTable;
+  salesInvoiceLine: SalesInvoiceLineTable;
   salesOrder: SalesOrderTable;
   salesOrderLine: SalesOrderLineTable;
+  salesReturn: SalesReturnTable;
+  salesReturnLine: SalesReturnLineTable;
   schemaMigration: SchemaMigrationTable;
   sequence: SequenceTable;
   singleRecord: SingleRecordTable;
@@ -1713,6 +2178,7 @@ export interface DB {
   stockInit: StockInitTable;
   stockInitLine: StockInitLineTable;
   stockMove: StockMoveTable;
+  stockSnapshot: StockSnapshotTable;
   stockSummary: StockSummaryTable;
   stockTake: StockTakeTable;
   stockTakeCount: StockTakeCountTable;

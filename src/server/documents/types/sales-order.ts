@@ -29,6 +29,8 @@ import { checkBounds, listPrices, netPrice, priceBounds, salePriceListId, type B
 import { pickPromotion, promotionsFor } from '../../domain/sales/promotions.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
+import { orderLineStages } from '../../domain/outbound/cartons.ts';
+import { openOrderExposure } from '../../domain/sales/invoice.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 
 export const SO_TITLE = '销售订单';
@@ -65,9 +67,8 @@ export async function lockedClient(t: OrderRun): Promise<Row> {
 export async function checkCredit(t: OrderRun, client: Row, at = '') {
   const limit = Number(client.creditLimit ?? 0);
   if (!(limit > 0)) return;
-  const open = (await t.tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
-    .where('clientId', '=', Number(client.id)).where('status', 'in', OPEN_STATUSES).where('id', '!=', Number(t.doc.id)).executeTakeFirst()) as Row | undefined;
-  const openCents = Number(open?.open ?? 0);
+  // open orders less what of them posted sales invoices already carry as receivables (counted once, below)
+  const openCents = await openOrderExposure(t.tenant, Number(client.id), OPEN_STATUSES, Number(t.doc.id));
   // the client's open receivables (finance open items, company currency)
   const due = (await t.tenant.select('openItem').select(sql<number>`coalesce(sum(${sql.ref('amountBase')} - ${sql.ref('allocatedBase')}), 0)`.as('due'))
     .where('partyType', '=', 'client').where('partyId', '=', Number(client.id)).where('status', '=', 'open').executeTakeFirst()) as Row | undefined;
@@ -179,6 +180,8 @@ export const salesOrder = defineDocument({
       presalePlanId: { type: 'integer', title: '预售计划', readonly: true },
       // held by outbound plans (delivery-plan.ts takes and gives it back)
       plannedQty: { type: 'integer', title: '已计划', readonly: true, default: 0 },
+      // held by sales returns not cancelled (domain/sales/sales-return.ts takes and gives it back); never above shipped
+      returnedQty: { type: 'integer', title: '已退货', readonly: true, default: 0 },
       // the promotion the line picked up (promotions.ts) and, on a gift line, the line that earned it
       promotionId: { type: 'integer', title: '促销活动', readonly: true },
       promotionText: { type: 'string', title: '促销', readonly: true, maxLength: 300 },
@@ -326,12 +329,29 @@ export const salesOrder = defineDocument({
       }, db);
     },
     async present(ctx, docs, lines) {
+      // open outbound plans (draft or confirmed) of confirmed / partly shipped orders: 作废 and 关闭 are
+      // not offered while they hold lines (the transitions refuse them with SALES_OPEN_PLANS_4148)
+      const busy = docs.filter((d) => d.status === 'confirmed' || d.status === 'partlyShipped').map((d) => Number(d.id));
+      const open = new Map<number, number>();
+      if (busy.length) {
+        for (const r of (await ctx.tenant.select('deliveryPlan').select(['orderId']).select((eb) => eb.fn.countAll().as('n'))
+          .where('orderId', 'in', busy).where('status', 'in', ['draft', 'confirmed']).groupBy('orderId').execute()) as Row[]) open.set(Number(r.orderId), Number(r.n));
+      }
+      for (const d of docs) d.openPlanCount = open.get(Number(d.id)) ?? 0;
       // what outbound plans can still take (发货计划 is offered only while something is left)
       if (lines) for (const doc of docs) doc.unplannedQty = lines.reduce((s, l) => s + Math.max(0, Number(l.qty) - Number(l.shippedQty) - Number(l.plannedQty ?? 0)), 0);
+      // what sales returns can still take (退货 is offered only while something shipped is not returned)
+      if (lines) for (const doc of docs) doc.returnableQty = lines.reduce((s, l) => s + Math.max(0, Number(l.shippedQty) - Number(l.returnedQty ?? 0)), 0);
+      for (const l of lines ?? []) l.returnedQty = Number(l.returnedQty ?? 0);
       for (const l of lines ?? []) {
         const qty = Number(l.qty);
         l.units = splitUnits(qty, { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null });
         l.openQty = Math.max(0, qty - Number(l.shippedQty));
+      }
+      // each line at every stage of the warehouse floor: reserved, picked, packed, loaded, delivered (shipped), signed for
+      if (lines?.length && docs[0]?.status !== 'draft') {
+        const stages = await orderLineStages(ctx.tenant, lines.map((l) => Number(l.id)));
+        for (const l of lines) Object.assign(l, stages.get(Number(l.id)) ?? {});
       }
       // what the warehouse can still promise, shown while the order is a draft (get only)
       const doc = docs[0];
@@ -363,10 +383,12 @@ export const salesOrder = defineDocument({
       label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', right: 'market.order.confirm', stamp: 'cancelled', danger: true, overlay: true,
       // a confirmed order can be cancelled only while nothing has shipped
       onlyWhen: { confirmed: { shippedQty: 0 } },
+      offerWhen: (doc) => Number(doc.openPlanCount ?? 0) === 0,
       confirm: '确定作废销售订单“{docNo}”？已预留的库存将释放。', run: release,
     },
     close: {
       label: '关闭', from: ['partlyShipped'], to: 'closed', right: 'market.order.confirm', stamp: 'closed',
+      offerWhen: (doc) => Number(doc.openPlanCount ?? 0) === 0,
       confirm: '确定关闭销售订单“{docNo}”？未发货部分不再发货，预留的库存将释放。', run: release,
     },
     reopen: {
@@ -380,10 +402,16 @@ export const salesOrder = defineDocument({
       label: '发货计划', to: '/market/deliveryPlanOrder?orderId={id}', statuses: ['confirmed', 'partlyShipped'], right: 'market.deliveryPlan.edit',
       when: (doc) => Number(doc.unplannedQty) > 0,
     },
+    {
+      label: '退货', to: '/market/salesReturnDetail/new?orderId={id}', statuses: ['partlyShipped', 'shipped', 'closed'], right: 'market.salesReturn.edit',
+      when: (doc) => Number(doc.returnableQty) > 0,
+    },
   ],
   // what the audit trail records on save (the rate and base amount follow from these)
   audit: ['clientId', 'warehouseId', 'salesmanId', 'currencyId', 'orderDate', 'deliveryDate', 'priceTitleId', 'deliveryAddress', 'backOrderPolicy', 'facilitatorId', 'paymentTerms', 'lineCount', 'totalQty', 'totalAmount', 'remark'],
   listFilters: ['clientId', 'warehouseId', 'salesmanId'],
+  // present counts the open outbound plans of each row
+  listReads: ['deliveryPlan'],
   dateField: 'orderDate',
   export: {
     header: ['docNo', 'statusText', 'orderDate', 'clientId', 'salesmanId', 'warehouseId', 'currencyId', 'exchangeRate'],
