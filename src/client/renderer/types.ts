@@ -284,6 +284,8 @@ export interface ListPart {
   forms?: Record<string, FormPart>;
   /** Table body height in px (default: fills the window). */
   scrollY?: number;
+  /** Seconds: the page is asked for again this often while the tab is visible (monitoring screens). */
+  autoRefresh?: number;
   /** Virtual rows: 'auto' (default) turns them on for pages above 100 rows. */
   virtual?: boolean | 'auto';
   /** Filters take their first values from the URL query (?docNo=…). */

@@ -23,6 +23,7 @@ import * as m019 from './migrations/019-presale-sold.ts';
 import * as m020 from './migrations/020-market-master.ts';
 import * as m022 from './migrations/022-stock-take.ts';
 import * as m023 from './migrations/023-finance.ts';
+import * as m027 from './migrations/027-system-tools.ts';
 
 interface Migration {
   name: string;
@@ -51,6 +52,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '020-market-master', up: m020.up },
   { name: '022-stock-take', up: m022.up },
   { name: '023-finance', up: m023.up },
+  { name: '027-system-tools', up: m027.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */

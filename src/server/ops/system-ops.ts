@@ -1,0 +1,18 @@
+// System tools (issue 17, cdm 0195xx/0198xx): process monitoring, API usage analysis, kept verification
+// runs. The logic lives in src/server/domain/system/.
+import type { OpHandler } from '../catalog/context.ts';
+import { acceptingFilters } from '../catalog/list-filters.ts';
+import { listProcesses } from '../domain/system/processes.ts';
+import { usageReport, USAGE_INPUT, type UsageInput } from '../domain/system/usage.ts';
+import { getRun, listRuns, RUN_GET_INPUT, RUN_LIST_INPUT, runVerification } from '../domain/system/verify-runs.ts';
+import type { OpsDeps } from './index.ts';
+
+export function systemOps(deps: OpsDeps): Record<string, OpHandler> {
+  return {
+    'system.processes': acceptingFilters({ input: { type: 'object', properties: { page: { type: 'integer' }, pageSize: { type: 'integer' } } }, run: (ctx) => listProcesses(ctx) }),
+    'system.usage': acceptingFilters({ input: USAGE_INPUT, run: (ctx, input: UsageInput) => usageReport(ctx, deps.catalog, input) }),
+    'system.verify': { run: (ctx) => runVerification(ctx) },
+    'system.verifyRuns': acceptingFilters({ input: RUN_LIST_INPUT, run: (ctx, input: { page: number; pageSize: number; onlyDifferences?: boolean | null }) => listRuns(ctx, input) }),
+    'system.verifyRun': { input: RUN_GET_INPUT, run: (ctx, input: { id: string }) => getRun(ctx, input) },
+  };
+}

@@ -1,0 +1,130 @@
+// System tools (issue 17): 服务监控 (heartbeat rows of every process sharing the database), 接口分析 (the
+// per-minute aggregate: counts equal the calls made), 数据校验 runs kept with their differences, rights.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepUsage } from '../../src/server/domain/system/monitor.ts';
+import { ok, startTestServer, type TestServer } from './helpers.ts';
+
+const SYS = { processes: '019501', usage: '019502', verify: '019401', runs: '019503', run: '019504' };
+
+let t: TestServer;
+let admin: string;
+let clerk: string;
+let admin2: string;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  admin = await t.login();
+  clerk = await t.login('demo', 'clerk');
+  admin2 = await t.login('demo2');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('rights', () => {
+  it('a clerk without the rights is refused every system tool', async () => {
+    for (const code of Object.values(SYS)) {
+      const r = await t.call('cdm', code, code === SYS.run ? { id: 'x' } : {}, clerk);
+      expect(r.code, code).toBe('COMMON_NO_RIGHT_4003');
+    }
+  });
+});
+
+describe('接口分析 (019502)', () => {
+  it('counts each call once per endpoint, account and answer code, with latencies, for the caller company only', async () => {
+    const calls = async (token: string, body: Record<string, unknown>) => {
+      const r = await ok(t.call('cdm', SYS.usage, body, token));
+      return Object.fromEntries(r.list.map((x: any) => [x.key === 'cdm:019503' || body.groupBy !== 'endpoint' ? x.label : x.key, x]));
+    };
+    const before = (await calls(admin, { groupBy: 'endpoint', pageSize: 100 }))['数据校验记录'] ?? { calls: 0, failed: 0 };
+    const beforeByAccount = await calls(admin, { groupBy: 'account', filters: { endpoint: '019503' } });
+    for (let i = 0; i < 3; i++) await ok(t.call('cdm', SYS.runs, {}, admin));
+    // two refused calls of the clerk (no right) and one list call of the other company
+    for (let i = 0; i < 2; i++) await t.call('cdm', SYS.runs, {}, clerk);
+    await ok(t.call('cdm', SYS.runs, {}, admin2));
+    const row = (await calls(admin, { groupBy: 'endpoint', pageSize: 100 }))['数据校验记录'];
+    expect(row.calls - before.calls).toBe(5);
+    expect(row.failed - before.failed).toBe(2);
+    expect(row.codes).toBe(`COMMON_NO_RIGHT_4003×${row.failed}`);
+    expect(row.p50).toBeGreaterThanOrEqual(0);
+    expect(row.p99).toBeGreaterThanOrEqual(row.p50);
+    expect(row.maxMs).toBeGreaterThanOrEqual(row.p99);
+
+    const byAccount = await calls(admin, { groupBy: 'account', filters: { endpoint: '019503' } });
+    expect(byAccount.admin.calls - (beforeByAccount.admin?.calls ?? 0)).toBe(3);
+    expect(byAccount.clerk.calls - (beforeByAccount.clerk?.calls ?? 0)).toBe(2);
+    expect(byAccount.clerk.failed).toBe(byAccount.clerk.calls);
+
+    // the other company sees its own call only
+    const other = await ok(t.call('cdm', SYS.usage, { groupBy: 'endpoint', filters: { endpoint: '019503' } }, admin2));
+    expect(other.list.map((r: any) => [r.key, r.calls])).toEqual([['cdm:019503', 1]]);
+
+    // by day: one row for today with every call of the company so far
+    const byDay = await ok(t.call('cdm', SYS.usage, { groupBy: 'day' }, admin));
+    expect(byDay.list).toHaveLength(1);
+    expect(byDay.totals.calls).toBeGreaterThanOrEqual(5 + 2);
+
+    const bad = await t.call('cdm', SYS.usage, { dateRange: ['2026-02-01', '2026-01-01'] }, admin);
+    expect(bad.code).not.toBe('200');
+    expect(bad.msg).toContain('开始日期不能晚于结束日期');
+  });
+
+  it('keeps the aggregate for the configured days only', async () => {
+    await t.database.db.insertInto('apiUsageMinute').values({ minute: '2000-01-01 10:00', companyId: 1, accountId: 1, endpoint: 'cdm:019503', code: '200', calls: 7, totalMs: 7, maxMs: 1 }).execute();
+    expect(await sweepUsage(t.database.db, 90)).toBe(1);
+    const left = await t.database.db.selectFrom('apiUsageMinute').select('minute').where('minute', '<', '2001').execute();
+    expect(left).toEqual([]);
+  });
+});
+
+describe('服务监控 (019501)', () => {
+  it('lists every process sharing the database; a stopped one shows as stopped', async () => {
+    const second = await startTestServer({}, { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl || undefined });
+    try {
+      const token2 = await second.login();
+      await ok(second.call('cdm', SYS.runs, {}, token2));
+      const seen = await ok(t.call('cdm', SYS.processes, {}, admin));
+      const running = seen.list.filter((p: any) => p.status === 'running');
+      expect(running.length).toBeGreaterThanOrEqual(2);
+      const own = seen.list.find((p: any) => p.self);
+      expect(own).toMatchObject({ status: 'running', pid: process.pid });
+      expect(own.rssMb).toBeGreaterThan(0);
+      expect(own.dbSizeMb).toBeGreaterThan(0);
+      expect(typeof own.pool).toBe('string');
+      const fromSecond = await ok(second.call('cdm', SYS.processes, {}, token2));
+      const other = fromSecond.list.find((p: any) => p.self);
+      expect(other.id).not.toBe(own.id);
+    } finally {
+      await second.close();
+    }
+    const after = await ok(t.call('cdm', SYS.processes, {}, admin));
+    expect(after.list.filter((p: any) => p.status === 'stopped')).toHaveLength(1);
+    expect(after.list.filter((p: any) => p.status === 'running')).toHaveLength(1);
+  });
+});
+
+describe('数据校验 runs (019401, 019503, 019504)', () => {
+  it('keeps each run with its differences, openable later by its time, per company', async () => {
+    const clean = await ok(t.call('cdm', SYS.verify, {}, admin));
+    expect(clean.total).toBe(0);
+    // a balance changed behind the ledger's back: the next run finds it
+    const ghost = { companyId: 1, productId: 999999, warehouseId: 999999, locationId: 0 };
+    await t.database.db.insertInto('stockBalance').values({ ...ghost, onHand: 5, updatedAt: new Date().toISOString() }).execute();
+    const second = await ok(t.call('cdm', SYS.verify, {}, admin));
+    const runs = await ok(t.call('cdm', SYS.runs, {}, admin));
+    expect(runs.list.map((r: any) => r.time)).toEqual(expect.arrayContaining([clean.time, second.time]));
+    const first = await ok(t.call('cdm', SYS.run, { id: clean.time }, admin));
+    expect(first).toMatchObject({ total: 0, differences: [], result: '没有差异', userName: 'admin' });
+    const later = await ok(t.call('cdm', SYS.run, { id: second.time }, admin));
+    expect(later.total).toBe(second.total);
+    expect(later.total).toBeGreaterThan(0);
+    expect(later.differences[0]).toMatchObject({ no: 1, area: '库存', kind: 'ledger', expectedOnHand: 0, actualOnHand: 5 });
+    await t.database.db.deleteFrom('stockBalance').where('productId', '=', ghost.productId).execute();
+    // the first run still says what it found then
+    expect((await ok(t.call('cdm', SYS.run, { id: clean.time }, admin))).total).toBe(0);
+    // another company neither lists nor opens them
+    expect((await ok(t.call('cdm', SYS.runs, {}, admin2))).total).toBe(0);
+    const foreign = await t.call('cdm', SYS.run, { id: clean.time }, admin2);
+    expect(foreign.code).toBe('COMMON_NOT_FOUND_4004');
+  });
+});
