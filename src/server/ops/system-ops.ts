@@ -2,6 +2,7 @@
 // runs. The logic lives in src/server/domain/system/.
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
+import { BACK_ORDER_LIST_INPUT, CLOSE_INPUT, closeBackOrders, listBackOrders } from '../domain/system/back-orders.ts';
 import { listProcesses } from '../domain/system/processes.ts';
 import { usageReport, USAGE_INPUT, type UsageInput } from '../domain/system/usage.ts';
 import { getRun, listRuns, RUN_GET_INPUT, RUN_LIST_INPUT, runVerification } from '../domain/system/verify-runs.ts';
@@ -14,5 +15,7 @@ export function systemOps(deps: OpsDeps): Record<string, OpHandler> {
     'system.verify': { run: (ctx) => runVerification(ctx) },
     'system.verifyRuns': acceptingFilters({ input: RUN_LIST_INPUT, run: (ctx, input: { page: number; pageSize: number; onlyDifferences?: boolean | null }) => listRuns(ctx, input) }),
     'system.verifyRun': { input: RUN_GET_INPUT, run: (ctx, input: { id: string }) => getRun(ctx, input) },
+    'system.backOrders': acceptingFilters({ input: BACK_ORDER_LIST_INPUT, run: (ctx, input: { page: number; pageSize: number; keyword?: string | null }) => listBackOrders(ctx, input) }),
+    'system.closeBackOrders': { input: CLOSE_INPUT, run: (ctx, input: { ids: number[]; reason: string }) => closeBackOrders(ctx, input) },
   };
 }
