@@ -425,6 +425,8 @@ export interface FormScreenPart extends FormPart {
   afterSave?: string;
   /** A new record's values taken from the URL query (?templateId=3), by field and type. */
   queryValues?: Record<string, 'string' | 'number'>;
+  /** No 保存/重置 buttons: the form's widgets act themselves (the API console's apiCall). */
+  noSubmit?: boolean;
 }
 
 export interface DescriptionsSection extends Gated {
