@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepUsage } from '../../src/server/domain/system/monitor.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
-const SYS = { processes: '019501', usage: '019502', verify: '019401', runs: '019503', run: '019504' };
+const SYS = { processes: '019501', usage: '019502', verify: '019401', runs: '019503', run: '019504', tryList: '019803', tryDescribe: '019804' };
 
 let t: TestServer;
 let admin: string;
@@ -24,7 +24,7 @@ afterAll(async () => {
 describe('rights', () => {
   it('a clerk without the rights is refused every system tool', async () => {
     for (const code of Object.values(SYS)) {
-      const r = await t.call('cdm', code, code === SYS.run ? { id: 'x' } : {}, clerk);
+      const r = await t.call('cdm', code, code === SYS.run ? { id: 'x' } : code === SYS.tryDescribe ? { api: 'cdm:019401' } : {}, clerk);
       expect(r.code, code).toBe('COMMON_NO_RIGHT_4003');
     }
   });
@@ -126,5 +126,21 @@ describe('数据校验 runs (019401, 019503, 019504)', () => {
     expect((await ok(t.call('cdm', SYS.runs, {}, admin2))).total).toBe(0);
     const foreign = await t.call('cdm', SYS.run, { id: clean.time }, admin2);
     expect(foreign.code).toBe('COMMON_NOT_FOUND_4004');
+  });
+});
+
+describe('接口调试 (019803, 019804)', () => {
+  it('lists the JSON codes of the catalog with whether the caller holds their right, and describes one with a prefilled body', async () => {
+    const list = await ok(t.call('cdm', SYS.tryList, { keyword: '校验' }, admin));
+    expect(list).toEqual(expect.arrayContaining([{ value: 'cdm:019401', label: 'cdm:019401 库存数据校验', held: true }]));
+    const all = await ok(t.call('cdm', SYS.tryList, {}, admin));
+    // no public login codes, no file answers
+    expect(all.some((e: any) => e.value === 'auth:990103')).toBe(false);
+    expect(all.some((e: any) => e.value === 'cdm:019701')).toBe(false);
+    const usage = await ok(t.call('cdm', SYS.tryDescribe, { api: 'cdm:019502' }, admin));
+    expect(usage.body).toContain('所需权限：system.analysis（你有此权限）');
+    expect(JSON.parse(usage.template)).toMatchObject({ page: 1, pageSize: 20, groupBy: 'endpoint', filters: { dateRange: [], endpoint: null, accountId: null } });
+    const missing = await t.call('cdm', SYS.tryDescribe, { api: 'cdm:999999' }, admin);
+    expect(missing.code).toBe('COMMON_NOT_FOUND_4004');
   });
 });

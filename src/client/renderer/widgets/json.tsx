@@ -32,14 +32,18 @@ function usePrefill(schema: WidgetProps['schema'], value: string, onChange: Widg
   useEffect(() => {
     if (!schema.api || !body) return;
     let live = true;
-    void actionCall<{ template?: string }>(schema.api, body).then((env) => {
-      if (!live || env.code !== OK || typeof env.data?.template !== 'string') return;
-      const untouched = !current.current.trim() || current.current === lastTemplate.current;
-      lastTemplate.current = env.data.template;
-      if (untouched) onChange?.(env.data.template);
-    });
+    // asked once the values settle (and once under StrictMode's double effect: identical calls in flight are dropped)
+    const timer = setTimeout(() => {
+      void actionCall<{ template?: string }>(schema.api!, body).then((env) => {
+        if (!live || env.code !== OK || typeof env.data?.template !== 'string') return;
+        const untouched = !current.current.trim() || current.current === lastTemplate.current;
+        lastTemplate.current = env.data.template;
+        if (untouched) onChange?.(env.data.template);
+      });
+    }, 300);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
     // `key` stands for the body's content.
     // eslint-disable-next-line react-hooks/exhaustive-deps
