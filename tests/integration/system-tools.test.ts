@@ -87,7 +87,8 @@ describe('服务监控 (019501)', () => {
       const running = seen.list.filter((p: any) => p.status === 'running');
       expect(running.length).toBeGreaterThanOrEqual(2);
       const own = seen.list.find((p: any) => p.self);
-      expect(own).toMatchObject({ status: 'running', pid: process.pid });
+      expect(own).toMatchObject({ status: 'running', pid: String(process.pid) });
+      expect(own.uptime).toMatch(/秒|分/);
       expect(own.rssMb).toBeGreaterThan(0);
       expect(own.dbSizeMb).toBeGreaterThan(0);
       expect(typeof own.pool).toBe('string');

@@ -6,6 +6,15 @@ import { monitorOf, type ProcessStats } from './monitor.ts';
 
 type Row = Record<string, unknown>;
 
+/** 2 天 3 小时 / 3 小时 5 分 / 5 分 12 秒 / 12 秒 */
+export function duration(sec: number): string {
+  const d = Math.floor(sec / 86400), h = Math.floor((sec % 86400) / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
+  if (d) return `${d} 天 ${h} 小时`;
+  if (h) return `${h} 小时 ${m} 分`;
+  if (m) return `${m} 分 ${s} 秒`;
+  return `${s} 秒`;
+}
+
 export async function listProcesses(ctx: CallContext) {
   const own = monitorOf(ctx.database);
   await own?.beat();
@@ -16,9 +25,11 @@ export async function listProcesses(ctx: CallContext) {
     const stats = JSON.parse(String(r.stats)) as ProcessStats;
     const last = Date.parse(String(r.lastSeen));
     const status = r.stoppedAt ? 'stopped' : now - last > stale ? 'silent' : 'running';
+    const until = status === 'running' ? now : last;
+    const uptimeSec = Math.max(0, Math.round((until - Date.parse(String(r.startedAt))) / 1000));
     return {
       id: String(r.id), self: r.id === own?.id, status, startedAt: String(r.startedAt), lastSeen: String(r.lastSeen),
-      secondsSinceSeen: Math.max(0, Math.round((now - last) / 1000)), ...stats,
+      secondsSinceSeen: Math.max(0, Math.round((now - last) / 1000)), ...stats, pid: String(stats.pid), uptimeSec, uptime: duration(uptimeSec),
     };
   });
   const running = list.filter((p) => p.status === 'running');

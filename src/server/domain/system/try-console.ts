@@ -103,5 +103,5 @@ export function tryDescribe(ctx: CallContext, catalog: Catalog, input: { api: st
     `所需权限：${right}${held ? '（你有此权限）' : '（你没有此权限，发送会被拒绝）'}`,
     e.description ? `说明：${e.description}` : '说明：无',
   ];
-  return { subject: e.name, body: lines.join('\n'), format: 'text', template: JSON.stringify(template, null, 2), held, permission: e.permission };
+  return { name: e.name, body: lines.join('\n'), format: 'text', template: JSON.stringify(template, null, 2), held, permission: e.permission };
 }
