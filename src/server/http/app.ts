@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.server.closeIdleConnections?.();
   });
   registerRequestLog(app);
-  if (deps.monitor) registerUsage(app, deps.monitor);
+  if (deps.monitor && config.apiUsage) registerUsage(app, deps.monitor);
   registerHealth(app, database, () => stopping);
   const dispatch = (family: Family) => async (req: FastifyRequest, reply: FastifyReply) => {
     inFlight++;

@@ -77,11 +77,27 @@ export class Monitor {
     this.loop.enable();
   }
 
+  private keyMinute = -1;
+  private keys = new Map<number, string>();
+
+  /** The company-local minute key, formatted once per minute and time zone. */
+  private minuteOf(tzHours: number): string {
+    const now = Date.now();
+    const epochMinute = Math.floor(now / 60_000);
+    if (epochMinute !== this.keyMinute) {
+      this.keyMinute = epochMinute;
+      this.keys.clear();
+    }
+    let key = this.keys.get(tzHours);
+    if (key === undefined) this.keys.set(tzHours, (key = minuteKey(now, tzHours)));
+    return key;
+  }
+
   /** One API call answered (called from the response hook: keep it cheap). */
   record(endpoint: string, companyId: number, tzHours: number, accountId: number, code: string, ms: number): void {
     this.requests++;
     if (code === '500') this.errors++;
-    const minute = minuteKey(Date.now(), tzHours);
+    const minute = this.minuteOf(tzHours);
     const key = `${minute}|${companyId}|${accountId}|${endpoint}|${code}`;
     let cell = this.cells.get(key);
     if (!cell) {
