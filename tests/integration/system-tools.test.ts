@@ -1,6 +1,7 @@
 // System tools (issue 17): 服务监控 (heartbeat rows of every process sharing the database), 接口分析 (the
 // per-minute aggregate: counts equal the calls made), 数据校验 runs kept with their differences, rights.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { sweepUsage } from '../../src/server/domain/system/monitor.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
@@ -143,5 +144,27 @@ describe('接口调试 (019803, 019804)', () => {
     expect(JSON.parse(usage.template)).toMatchObject({ page: 1, pageSize: 20, groupBy: 'endpoint', filters: { dateRange: [], endpoint: null, accountId: null } });
     const missing = await t.call('cdm', SYS.tryDescribe, { api: 'cdm:999999' }, admin);
     expect(missing.code).toBe('COMMON_NOT_FOUND_4004');
+  });
+});
+
+describe('数据库结构对比 (019805)', () => {
+  it('finds nothing on a migrated database; a column and an index added by hand are reported, and gone once removed', async () => {
+    const clean = await ok(t.call('cdm', '019805', {}, admin));
+    expect(clean.list).toEqual([]);
+    expect(clean.tables).toBeGreaterThan(20);
+    await sql`alter table supplier add column hand_note text`.execute(t.database.db);
+    await sql`create index supplier_hand_note_ix on supplier (hand_note)`.execute(t.database.db);
+    try {
+      const found = await ok(t.call('cdm', '019805', {}, admin));
+      const got = found.list.map((d: any) => [d.kindText, d.object, d.status]);
+      expect(got).toEqual(expect.arrayContaining([['列', 'supplier.hand_note', 'extra'], ['索引', 'supplier_hand_note_ix', 'extra']]));
+      expect(found.list).toHaveLength(2);
+      expect(found.list.find((d: any) => d.object === 'supplier.hand_note').declared).toBeNull();
+    } finally {
+      await sql`drop index supplier_hand_note_ix`.execute(t.database.db);
+      await sql`alter table supplier drop column hand_note`.execute(t.database.db);
+    }
+    expect((await ok(t.call('cdm', '019805', {}, admin))).list).toEqual([]);
+    expect((await t.call('cdm', '019805', {}, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
   });
 });

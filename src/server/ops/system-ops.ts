@@ -4,6 +4,7 @@ import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { BACK_ORDER_LIST_INPUT, CLOSE_INPUT, closeBackOrders, listBackOrders } from '../domain/system/back-orders.ts';
 import { listProcesses } from '../domain/system/processes.ts';
+import { diffStructure } from '../domain/system/structure.ts';
 import { TRY_DESCRIBE_INPUT, TRY_LIST_INPUT, tryDescribe, tryEndpoints } from '../domain/system/try-console.ts';
 import { usageReport, USAGE_INPUT, type UsageInput } from '../domain/system/usage.ts';
 import { getRun, listRuns, RUN_GET_INPUT, RUN_LIST_INPUT, runVerification } from '../domain/system/verify-runs.ts';
@@ -19,6 +20,7 @@ export function systemOps(deps: OpsDeps): Record<string, OpHandler> {
     'system.backOrders': acceptingFilters({ input: BACK_ORDER_LIST_INPUT, run: (ctx, input: { page: number; pageSize: number; keyword?: string | null }) => listBackOrders(ctx, input) }),
     'system.tryEndpoints': { input: TRY_LIST_INPUT, run: async (ctx, input: { keyword?: string | null; id?: string | null }) => tryEndpoints(ctx, deps.catalog, input) },
     'system.tryDescribe': { input: TRY_DESCRIBE_INPUT, run: async (ctx, input: { api: string }) => tryDescribe(ctx, deps.catalog, input) },
+    'system.diffStructure': acceptingFilters({ input: { type: 'object', properties: { page: { type: 'integer' }, pageSize: { type: 'integer' } } }, run: (ctx) => diffStructure(ctx) }),
     'system.closeBackOrders': { input: CLOSE_INPUT, run: (ctx, input: { ids: number[]; reason: string }) => closeBackOrders(ctx, input) },
   };
 }
