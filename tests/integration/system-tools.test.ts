@@ -168,3 +168,49 @@ describe('数据库结构对比 (019805)', () => {
     expect((await t.call('cdm', '019805', {}, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
   });
 });
+
+describe('客户设备 / 销售设备 (019806–019809)', () => {
+  const FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:120.0) Gecko/20100101 Firefox/120.0';
+  const PHONE = 'Mozilla/5.0 (Linux; Android 13; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Mobile Safari/537.36';
+  const loginWith = async (user: string, ua: string) => {
+    const r = await t.call('auth', '990103', { type: 0, companyCode: 'demo', userName: user, password: 'demo123' }, null, { public: true, headers: { 'user-agent': ua } });
+    expect(r.code).toBe('200');
+    return r.data.accessToken as string;
+  };
+
+  it('lists the devices per account; ending one device ends its sessions only; 销售设备 holds the sales accounts only', async () => {
+    const onFirefox = await loginWith('admin', FIREFOX);
+    const onPhone = await loginWith('admin', PHONE);
+    const salesPhone = await loginWith('sales', PHONE);
+    const all = await ok(t.call('cdm', '019806', { pageSize: 100 }, admin));
+    const firefox = all.list.find((d: any) => d.userName === 'admin' && d.browser === 'Firefox 120');
+    expect(firefox).toMatchObject({ system: 'Windows 10/11', lastIp: '127.0.0.1', sessions: 1, open: 1 });
+    const phone = all.list.find((d: any) => d.userName === 'admin' && d.system === 'Android 13');
+    expect(phone).toMatchObject({ browser: 'Chrome 119', open: 1 });
+    expect(all.list.some((d: any) => d.userName === 'sales')).toBe(true);
+
+    const ended = await ok(t.call('cdm', '019807', { id: firefox.id }, admin));
+    expect(ended).toEqual({ ended: 1, ownSession: false });
+    expect((await t.call('cdm', '019503', {}, onFirefox)).code).toBe('5011');
+    expect((await t.call('cdm', '019503', {}, onPhone)).code).toBe('200');
+    const after = await ok(t.call('cdm', '019806', { pageSize: 100, filters: { onlyOpen: true } }, admin));
+    expect(after.list.map((d: any) => d.id)).not.toContain(firefox.id);
+    const audit = await t.database.db.selectFrom('auditLog').select(['action', 'recordLabel']).where('action', '=', 'endSessions').execute();
+    expect(audit).toEqual([{ action: 'endSessions', recordLabel: 'admin' }]);
+
+    // 销售设备: the sales account's devices, whatever scope is asked; an administrator's device cannot be ended there
+    const sales = await ok(t.call('cdm', '019808', { pageSize: 100, scope: 'all' }, admin));
+    expect([...new Set(sales.list.map((d: any) => d.userName))]).toEqual(['sales']);
+    expect((await t.call('cdm', '019809', { id: phone.id }, admin)).code).toBe('COMMON_NOT_FOUND_4004');
+    const salesDevice = sales.list.find((d: any) => d.system === 'Android 13');
+    expect((await ok(t.call('cdm', '019809', { id: salesDevice.id }, admin))).ended).toBe(1);
+    expect((await t.call('cdm', '019503', {}, salesPhone)).code).toBe('5011');
+
+    // rights and companies
+    expect((await t.call('cdm', '019806', {}, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await t.call('cdm', '019807', { id: phone.id }, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await t.call('cdm', '019807', { id: phone.id }, admin2)).code).toBe('COMMON_NOT_FOUND_4004');
+    expect((await t.call('cdm', '019503', {}, onPhone)).code).toBe('200');
+    expect((await t.call('cdm', '019807', { id: 'bad' }, admin)).code).toBe('COMMON_VALIDATION_4000');
+  });
+});

@@ -3,6 +3,7 @@
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { BACK_ORDER_LIST_INPUT, CLOSE_INPUT, closeBackOrders, listBackOrders } from '../domain/system/back-orders.ts';
+import { DEVICE_LIST_INPUT, END_DEVICE_INPUT, endDeviceSessions, listDevices } from '../domain/system/devices.ts';
 import { listProcesses } from '../domain/system/processes.ts';
 import { diffStructure } from '../domain/system/structure.ts';
 import { TRY_DESCRIBE_INPUT, TRY_LIST_INPUT, tryDescribe, tryEndpoints } from '../domain/system/try-console.ts';
@@ -21,6 +22,11 @@ export function systemOps(deps: OpsDeps): Record<string, OpHandler> {
     'system.tryEndpoints': { input: TRY_LIST_INPUT, run: async (ctx, input: { keyword?: string | null; id?: string | null }) => tryEndpoints(ctx, deps.catalog, input) },
     'system.tryDescribe': { input: TRY_DESCRIBE_INPUT, run: async (ctx, input: { api: string }) => tryDescribe(ctx, deps.catalog, input) },
     'system.diffStructure': acceptingFilters({ input: { type: 'object', properties: { page: { type: 'integer' }, pageSize: { type: 'integer' } } }, run: (ctx) => diffStructure(ctx) }),
+    'system.devices': acceptingFilters({ input: DEVICE_LIST_INPUT, run: (ctx, input: { page: number; pageSize: number; keyword?: string | null; scope: 'all' | 'sales'; onlyOpen?: boolean | null }) => listDevices(ctx, input) }),
+    'system.endDevice': { input: END_DEVICE_INPUT, run: (ctx, input: { id: string }) => endDeviceSessions(ctx, input, 'all') },
+    // 销售设备: the same over the sales accounts only (whatever scope the body names)
+    'system.saleDevices': acceptingFilters({ input: DEVICE_LIST_INPUT, run: (ctx, input: { page: number; pageSize: number; keyword?: string | null; scope: 'all' | 'sales'; onlyOpen?: boolean | null }) => listDevices(ctx, { ...input, scope: 'sales' }) }),
+    'system.endSaleDevice': { input: END_DEVICE_INPUT, run: (ctx, input: { id: string }) => endDeviceSessions(ctx, input, 'sales') },
     'system.closeBackOrders': { input: CLOSE_INPUT, run: (ctx, input: { ids: number[]; reason: string }) => closeBackOrders(ctx, input) },
   };
 }
