@@ -1,7 +1,11 @@
 // System tools (issue 17): 服务监控 (heartbeat rows of every process sharing the database), 接口分析 (the
 // per-minute aggregate: counts equal the calls made), 数据校验 runs kept with their differences, rights.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
+import sharp from 'sharp';
+import { multipart } from '../fixtures/spreadsheets.ts';
 import { sweepUsage } from '../../src/server/domain/system/monitor.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
@@ -212,5 +216,48 @@ describe('客户设备 / 销售设备 (019806–019809)', () => {
     expect((await t.call('cdm', '019807', { id: phone.id }, admin2)).code).toBe('COMMON_NOT_FOUND_4004');
     expect((await t.call('cdm', '019503', {}, onPhone)).code).toBe('200');
     expect((await t.call('cdm', '019807', { id: 'bad' }, admin)).code).toBe('COMMON_VALIDATION_4000');
+  });
+});
+
+describe('文件完整性检查 (019810, 019811)', () => {
+  const upload = async (token: string, color: number) => {
+    const body = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: color, g: 10, b: 10 } } }).png().toBuffer();
+    const { payload, headers } = multipart(`图${color}.png`, body, 'image/png');
+    return (await ok(t.call('storage', '980107', undefined, token, { payload, headers }))).mediaId as string;
+  };
+  const stored = async (mediaId: string) => String((await t.database.db.selectFrom('media').select('storedName').where('id', '=', mediaId).executeTakeFirstOrThrow()).storedName);
+
+  it('finds a deleted file, a changed file and an orphan; moving orphans keeps them aside', async () => {
+    const root = path.join(t.config.dataDir, 'media');
+    const gone = await upload(admin, 10);
+    const changed = await upload(admin, 20);
+    await upload(admin, 30);
+    const otherCompany = await upload(admin2, 40);
+    expect((await ok(t.call('cdm', '019810', {}, admin))).total).toBe(0);
+
+    fs.rmSync(path.join(root, await stored(gone)));
+    fs.appendFileSync(path.join(root, await stored(changed)), 'x');
+    // an orphan: a file no record names, written an hour ago; and one just written (an upload in progress)
+    const orphan = path.join(root, 'ffffffffffffffffffffffff.png');
+    fs.writeFileSync(orphan, 'left over');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(orphan, hourAgo, hourAgo);
+    fs.writeFileSync(path.join(root, 'eeeeeeeeeeeeeeeeeeeeeeee.png'), 'being written');
+    // the other company's record going missing is not this company's problem
+    fs.rmSync(path.join(root, await stored(otherCompany)));
+
+    const found = await ok(t.call('cdm', '019810', {}, admin));
+    expect(found).toMatchObject({ checked: 3, missing: 1, mismatch: 1, orphan: 1 });
+    expect(found.list.map((p: any) => [p.kind, p.mediaId ?? p.storedName])).toEqual([['missing', gone], ['mismatch', changed], ['orphan', 'ffffffffffffffffffffffff.png']]);
+    expect(found.list[1].found).toContain('字节');
+    expect((await ok(t.call('cdm', '019810', { filters: { kind: 'orphan' } }, admin))).total).toBe(1);
+    expect((await ok(t.call('cdm', '019810', {}, admin2))).missing).toBe(1);
+
+    expect((await t.call('cdm', '019811', {}, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
+    const repaired = await ok(t.call('cdm', '019811', {}, admin));
+    expect(repaired.moved).toBe(1);
+    expect(fs.existsSync(orphan)).toBe(false);
+    expect(fs.existsSync(path.join(t.config.dataDir, repaired.folder, 'ffffffffffffffffffffffff.png'))).toBe(true);
+    expect((await ok(t.call('cdm', '019810', {}, admin))).orphan).toBe(0);
   });
 });
