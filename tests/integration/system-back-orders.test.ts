@@ -118,3 +118,31 @@ describe('欠货单处理', () => {
     expect((await ok(t.call('oms', SO.get, { id: c.orderId }, admin))).status).toBe('partlyShipped');
   });
 });
+
+describe('承诺交期 (019812)', () => {
+  it('shows open lines against their promise: reserved stock is on time, a passed promise is overdue, no promise is 未承诺', async () => {
+    const p = await product();
+    const clientId = (await ok(t.call('cdm', '011703', { code: 'PR01', name: '交期客户', priceTitleId: listId, creditLimit: '0' }, admin))).id;
+    const order = async (deliveryDate: string | null, qty: number) => {
+      const so = await ok(t.call('oms', SO.save, { clientId, warehouseId: wh, deliveryDate, lines: [{ productId: p.id, qty }] }, admin));
+      await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, admin));
+      return so.docNo as string;
+    };
+    const future = await order('2099-01-01', 3);
+    const past = await order('2000-01-01', 2);
+    const none = await order(null, 1);
+    const list = await ok(t.call('cdm', '019812', { keyword: '交期客户', pageSize: 50 }, admin));
+    const by = Object.fromEntries(list.list.map((r: any) => [r.docNo, r]));
+    expect(by[future]).toMatchObject({ status: 'onTime', statusText: '按时', openQty: 3, cover: '已预留 3', shortQty: 0, daysLate: null });
+    expect(by[past]).toMatchObject({ status: 'overdue', statusText: '已逾期', promised: '2000-01-01' });
+    expect(by[past].daysLate).toBeGreaterThan(9000);
+    expect(by[none]).toMatchObject({ status: 'unpromised' });
+    // served in promise order
+    expect(list.list.map((r: any) => r.docNo)).toEqual([past, future, none]);
+    const late = await ok(t.call('cdm', '019812', { keyword: '交期客户', filters: { onlyLate: true } }, admin));
+    expect(late.list.map((r: any) => r.docNo)).toEqual([past]);
+    const clerk = await t.login('demo', 'clerk');
+    expect((await t.call('cdm', '019812', {}, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await ok(t.call('cdm', '019812', {}, await t.login('demo2')))).total).toBe(0);
+  });
+});
