@@ -146,3 +146,31 @@ describe('承诺交期 (019812)', () => {
     expect((await ok(t.call('cdm', '019812', {}, await t.login('demo2')))).total).toBe(0);
   });
 });
+
+describe('单据对比 (019813, 019814)', () => {
+  it('compares two sales orders field by field and line by line; a number that does not exist is named', async () => {
+    const p1 = await product();
+    const p2 = await product();
+    const clientId = (await ok(t.call('cdm', '011703', { code: 'DF01', name: '对比客户', priceTitleId: listId, creditLimit: '0' }, admin))).id;
+    const a = await ok(t.call('oms', SO.save, { clientId, warehouseId: wh, remark: '甲', lines: [{ productId: p1.id, qty: 2 }] }, admin));
+    const b = await ok(t.call('oms', SO.save, { clientId, warehouseId: wh, remark: '乙', lines: [{ productId: p1.id, qty: 5 }, { productId: p2.id, qty: 1 }] }, admin));
+    const types = await ok(t.call('cdm', '019813', {}, admin));
+    expect(types).toEqual(expect.arrayContaining([{ value: 'salesOrder', label: '销售订单' }]));
+    const d = await ok(t.call('cdm', '019814', { filters: { type: 'salesOrder', left: a.docNo, right: b.docNo, onlyDifferent: true } }, admin));
+    const rows = d.list.map((r: any) => [r.place, r.field, r.left, r.right, r.diff]);
+    expect(rows).toEqual(expect.arrayContaining([
+      ['表头', '备注', '甲', '乙', '不同'],
+      ['第 1 行', '数量', '2', '5', '不同'],
+      ['第 2 行', '商品', '（无此行）', `${p2.code} 欠货商品${p2.code}`, '新增'],
+    ]));
+    expect(rows.some((r: any[]) => r[1] === '客户')).toBe(false);
+    const all = await ok(t.call('cdm', '019814', { filters: { type: 'salesOrder', left: a.docNo, right: b.docNo } }, admin));
+    expect(all.list.find((r: any) => r.field === '客户')).toMatchObject({ left: 'DF01 对比客户', same: true });
+    const bad = await t.call('cdm', '019814', { filters: { type: 'salesOrder', left: a.docNo, right: 'SO-NONE' } }, admin);
+    expect(bad.code).toBe('COMMON_VALIDATION_4000');
+    expect(bad.msg).toContain('销售订单 SO-NONE 不存在');
+    // another company's number does not exist there
+    expect((await t.call('cdm', '019814', { filters: { type: 'salesOrder', left: a.docNo, right: b.docNo } }, await t.login('demo2'))).code).toBe('COMMON_VALIDATION_4000');
+    expect((await t.call('cdm', '019814', {}, await t.login('demo', 'clerk'))).code).toBe('COMMON_NO_RIGHT_4003');
+  });
+});
