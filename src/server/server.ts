@@ -58,7 +58,7 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);
-    monitor.start();
+    await monitor.start();
     return { app, database, seeded, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await monitor.stop(); await database.close(); } };
   } catch (e) {
     await database.close();

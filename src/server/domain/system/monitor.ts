@@ -204,10 +204,11 @@ export class Monitor {
     }
   }
 
-  start(): void {
-    void this.beat();
+  /** The first beat (awaited: a server that is up has its row), then one every HEARTBEAT_SECONDS. */
+  async start(): Promise<void> {
     this.timer = setInterval(() => void this.beat(), this.config.heartbeatSec * 1000);
     this.timer.unref();
+    await this.beat();
   }
 
   async stop(): Promise<void> {
