@@ -56,12 +56,15 @@ const { values: args } = parseArgs({
     profile: { type: 'string' },
     // Only the receiving + putaway units (no adjustments, list or verify): quick turns while working on the posting path.
     'units-only': { type: 'boolean', default: false },
+    // What the production request log costs on the posting path: the receiving + putaway units measured again on a
+    // second server over the same data with LOG_LEVEL=info writing one JSON line a request to a file (as under systemd).
+    'request-log': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h' },
   },
   strict: true,
 });
 if (args.help) {
-  console.log('用法：npm run bench:stock -- [--products 100000] [--moves 1000000] [--duration 10] [--warmup 2] [--connections 8] [--list-connections 10] [--lines 50] [--fresh] [--no-pg] [--no-sqlite] [--wal-autocheckpoint 10000] [--profile units.cpuprofile] [--units-only]');
+  console.log('用法：npm run bench:stock -- [--products 100000] [--moves 1000000] [--duration 10] [--warmup 2] [--connections 8] [--list-connections 10] [--lines 50] [--fresh] [--no-pg] [--no-sqlite] [--wal-autocheckpoint 10000] [--profile units.cpuprofile] [--units-only] [--request-log]');
   process.exit(0);
 }
 
@@ -209,8 +212,11 @@ async function receivingUnits(server: Server, address: string, headers: Record<s
     .where('product.locked', '=', 0).where('product.status', '<>', 'stopped')
     .groupBy('stockBalance.productId').orderBy('stockBalance.productId').limit(needed).execute();
   if (stocked.length < needed) throw new Error(`WH01 中有库存的商品太少（${stocked.length}，需要 ${needed}）`);
-  for (let i = 0; i < stocked.length; i += 50) {
-    await Promise.all(stocked.slice(i, i + 50).map((r) => call('011203', { productId: Number(r.productId), warehouseId, locationId: Number(r.locationId) })));
+  // Default locations (the putaway's suggestion), once: a second server over the same data finds them made.
+  const hasDefault = new Set((await db.selectFrom('defaultLocation').select('productId').where('companyId', '=', company.id).where('warehouseId', '=', warehouseId).execute()).map((r) => Number(r.productId)));
+  const toDefault = stocked.filter((r) => !hasDefault.has(Number(r.productId)));
+  for (let i = 0; i < toDefault.length; i += 50) {
+    await Promise.all(toDefault.slice(i, i + 50).map((r) => call('011203', { productId: Number(r.productId), warehouseId, locationId: Number(r.locationId) })));
   }
   const supplier = (await call('011601', { page: 1, pageSize: 1 })).list[0];
   const firstBodies: string[][] = [];
@@ -286,6 +292,10 @@ interface Figures {
   verifyExit: number | null;
   verifyDifferences: number;
   moves: number;
+  /** with --request-log: the same units on a server writing the request log, measured right after */
+  loggedUnitsPerSec?: number;
+  loggedUnitP99?: number;
+  logLines?: number;
 }
 
 /** What --units-only leaves unmeasured (reported as zeros, goals not judged). */
@@ -310,6 +320,26 @@ async function stopProfile(session: Session, file: string): Promise<void> {
   fs.writeFileSync(file, JSON.stringify(profile));
   session.disconnect();
   console.log(`CPU 剖析已写入 ${file}（Chrome DevTools 或 speedscope 打开）`);
+}
+
+/** The receiving + putaway units again on a second server over the same data, with the request log on. */
+async function loggedUnits(t: Target): Promise<Pick<Figures, 'loggedUnitsPerSec' | 'loggedUnitP99' | 'logLines'>> {
+  const logFile = path.join(t.dataDir, 'server.log');
+  fs.rmSync(logFile, { force: true });
+  const config = loadConfig({ ...process.env, DATA_DIR: t.dataDir, DATABASE_URL: t.databaseUrl ?? '', CLIENT_DIR: path.join(t.dataDir, 'no-client'), LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
+  const server = await createServer(config, { seed: true, logStream: logFile });
+  try {
+    const address = await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const login = await post(`${address}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
+    if (login.code !== '200') throw new Error(`登录失败：${login.code} ${login.msg}`);
+    const units = await receivingUnits(server, address, { 'content-type': 'application/json', token: login.data.accessToken as string });
+    if (WARMUP > 0) await chain({ ...units, duration: WARMUP });
+    const r = await chain(units);
+    if (r.bad + r.errors > 0) throw new Error(`请求日志开时收货 + 上架失败 ${r.bad + r.errors}：${r.badSample}`);
+    return { loggedUnitsPerSec: r.perSec, loggedUnitP99: r.p99, logLines: fs.readFileSync(logFile, 'utf8').split('\n').length - 1 };
+  } finally {
+    await server.close();
+  }
 }
 
 async function benchTarget(t: Target): Promise<Figures> {
@@ -339,7 +369,8 @@ async function benchTarget(t: Target): Promise<Figures> {
     const receiving = await chain(units);
     const unitCpuMs = cpuMs(process.cpuUsage(cpu)) / Math.max(1, receiving.units);
     if (profiler) await stopProfile(profiler, args.profile!);
-    if (args['units-only']) return { ...NO_FIGURES, engine: t.label, unitsPerSec: receiving.perSec, unitP50: receiving.p50, unitP99: receiving.p99, unitBad: receiving.bad + receiving.errors, unitBadSample: receiving.badSample, unitCpuMs };
+    const logged = args['request-log'] ? await loggedUnits(t) : {};
+    if (args['units-only']) return { ...NO_FIGURES, engine: t.label, unitsPerSec: receiving.perSec, unitP50: receiving.p50, unitP99: receiving.p99, unitBad: receiving.bad + receiving.errors, unitBadSample: receiving.badSample, unitCpuMs, ...logged };
 
     // Adjustments, for comparison.
     const { bodies, warehouseId } = await postingBodies(server, 2000);
@@ -391,7 +422,7 @@ async function benchTarget(t: Target): Promise<Figures> {
       uncachedRps: uncached.rps, uncachedP50: uncached.p50, uncachedP99: uncached.p99, uncachedCpuMs, uncachedBad: uncached.bad + uncached.non2xx + uncached.errors + uncached.timeouts,
       mixedListRps: mixedList.rps, mixedListP99: mixedList.p99, mixedUnitsPerSec: mixedUnits.perSec,
       mixedBad: mixedList.bad + mixedList.non2xx + mixedList.errors + mixedList.timeouts + mixedUnits.bad + mixedUnits.errors,
-      verifyMs: v.ms, verifyCommandMs: cmd.ms, verifyExit: cmd.code, verifyDifferences: v.total, moves: v.moves,
+      verifyMs: v.ms, verifyCommandMs: cmd.ms, verifyExit: cmd.code, verifyDifferences: v.total, moves: v.moves, ...logged,
     };
   } finally {
     await server?.close();
@@ -410,6 +441,9 @@ function report(all: Figures[]): boolean {
     console.log('');
     console.log(`== ${f.engine} ==`);
     console.log(`  收货 + 上架：${fmt(f.unitsPerSec, 1)} 组/秒（${fmt(f.unitsPerSec * 2, 1)} 张单据/秒，${fmt(f.unitsPerSec * LINES * 3)} 条移动/秒），每组 p50 ${f.unitP50} ms，p99 ${f.unitP99} ms，服务进程 CPU ${fmt(f.unitCpuMs, 1)} ms/组，失败 ${f.unitBad}${f.unitBadSample ? `（例：${f.unitBadSample}）` : ''}`);
+    if (f.loggedUnitsPerSec !== undefined) {
+      console.log(`  收货 + 上架，请求日志开（LOG_LEVEL=info，每次请求一行 JSON 写入文件，${fmt(f.logLines ?? 0)} 行）：${fmt(f.loggedUnitsPerSec, 1)} 组/秒，p99 ${f.loggedUnitP99} ms — 关日志的 ${fmt(100 * f.loggedUnitsPerSec / Math.max(f.unitsPerSec, 1e-9))} %`);
+    }
     if (args['units-only']) {
       const ok = f.unitBad === 0 && (f.engine !== 'SQLite' || f.unitsPerSec >= GOALS.docsPerSec);
       pass &&= ok;

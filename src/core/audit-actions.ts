@@ -20,6 +20,15 @@ export const AUDIT_ACTION_LABELS = {
   // the outbound floor: a task given to a warehouse worker, a delivery signed for by the client
   assign: '分派',
   sign: '签收',
+  // the outbound floor: a carton sealed, a loading list loaded
+  seal: '封箱',
+  load: '装车',
+  // the client's carrier collected the goods (提货任务)
+  collect: '提货',
+  // a labelling task or a lift's work done; a lift's tray called and arrived at its port
+  finish: '完成',
+  call: '呼叫',
+  atPort: '到位',
   // a posted receipt or payment undone (its allocations reversed)
   reverse: '冲销',
   // a price or credit bound passed by someone holding the right to (sales orders)

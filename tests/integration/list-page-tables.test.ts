@@ -126,7 +126,21 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   const ot = await ok('oms', '020705', { id: dp2.id, version: dp2.version });
   await ok('oms', '021307', { id: ot.taskId, assigneeId: staff.id });
   const pk = await ok('oms', '024003', { taskIds: [ot.taskId], pickerId: staff.id, post: true });
-  const dn = await ok('oms', '024103', { taskId: ot.taskId, post: true });
+  // packed into a carton, loaded, shipped by the note made from the loading list; a pick-up task of the note
+  const ct = await ok('oms', '021903', { taskId: ot.taskId, weight: '1', volume: '0.01', seal: true });
+  const ll = await ok('oms', '021913', { warehouseId: wh, mode: 'truck', vehicleNo: '浙A00001', lines: [{ cartonId: ct.id }], load: true });
+  const dn = await ok('oms', '024103', { loadingListId: ll.id, post: true });
+  const th = await ok('oms', '021923', { deliveryNoteId: dn.id });
+  const mt = await ok('oms', '022013', { warehouseId: wh, productId: product.id, qty: 5, assigneeId: staff.id });
+  const zn = await ok('oms', '022023', { warehouseId: wh, elevatorCode: 'VL1', trayNo: 'T1', mode: 'pick', productId: product.id, qty: 1 });
+  // sales invoices: the shipped line invoiced, and a red invoice (an allowance) against it
+  const siLine = (await ok('oms', '022406', { clientId: client.id })).list[0];
+  const si = await ok('oms', '022403', { clientId: client.id, post: true, lines: [{ deliveryLineId: siLine.deliveryLineId, qty: 1, price: '2' }] });
+  const siDoc = await ok('oms', '022402', { id: si.id });
+  const hz = await ok('oms', '022414', { invoiceId: si.id, reason: 'allowance', post: true, lines: [{ invoiceLineId: siDoc.lines[0].id, amount: '0.50' }] });
+  const zk = await ok('oms', '022423', { clientId: client.id, post: true, lines: [{ invoiceId: si.id, amount: '0.50' }] });
+  const pf = await ok('oms', '022433', { orderId: so.id, mode: 'qty' });
+  const sr = await ok('oms', '021103', { orderId: so2.id, returnDate: '2026-01-02', lines: [{ orderLineId: so2Line.id, qty: 1 }] });
   const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
   const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
@@ -148,7 +162,19 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'deliveryPlan.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dp.docNo, orderId: so.id, clientId: client.id, warehouseId: wh, transportMode: 'truck', status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'outboundTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ot.taskDocNo, orderId: so2.id, planId: dp2.id, clientId: client.id, warehouseId: wh, assigneeId: staff.id, status: 'done', dateFrom: '2020-01-01', dateTo: day }, { page: 1, pageSize: 5, toDeliver: true }],
     'pickingOrder.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pk.docNo, warehouseId: wh, taskId: ot.taskId, pickerId: staff.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
-    'deliveryNote.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dn.docNo, taskId: ot.taskId, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'deliveryNote.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: dn.docNo, taskId: ot.taskId, loadingListId: ll.id, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'carton.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ct.docNo, taskId: ot.taskId, orderId: so2.id, clientId: client.id, warehouseId: wh, loadingListId: ll.id, status: 'shipped', dateFrom: '2020-01-01', dateTo: day }],
+    'loadingList.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ll.docNo, warehouseId: wh, mode: 'truck', status: 'shipped', dateFrom: '2020-01-01', dateTo: day }],
+    'liftingTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: th.docNo, clientId: client.id, warehouseId: wh, deliveryNoteId: dn.id, status: 'open', dateFrom: '2020-01-01', dateTo: day }],
+    'markerTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: mt.docNo, warehouseId: wh, productId: product.id, assigneeId: staff.id, status: 'open', dateFrom: '2020-01-01', dateTo: day }],
+    'elevatorTask.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: zn.docNo, warehouseId: wh, elevatorCode: 'VL1', productId: product.id, mode: 'pick', status: 'queued', dateFrom: '2020-01-01', dateTo: day }],
+    'salesInvoice.list': [{ page: 1, pageSize: 5 }, {
+      page: 1, pageSize: 5, docNo: si.docNo, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day, invoiceDate: ['2020-01-01', day],
+    }],
+    'salesCredit.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: hz.docNo, invoiceId: si.id, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'salesDiscount.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: zk.docNo, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'proformaInvoice.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pf.docNo, orderId: so.id, clientId: client.id, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
+    'salesReturn.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: sr.docNo, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
     'openingBalance.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ob.docNo, side: 'receivable', clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
@@ -162,6 +188,14 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'report.stock': ['warehouse', 'category'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, warehouseId: wh, categoryId: category.id, onlyInStock: false },
+    ]),
+    'report.sale': ['day', 'week', 'month', 'client', 'product', 'category', 'staff', 'warehouse'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, salesmanId: staff.id, warehouseId: wh, categoryId: category.id, product: 'KPP' },
+    ]),
+    'report.presale': ['plan', 'product', 'client', 'day', 'week', 'month'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, warehouseId: wh, product: 'KPP' },
     ]),
   };
 }

@@ -118,8 +118,13 @@ function sample(f: Field): unknown {
  * (a referenced resource with no row in the company yet gets one first, e.g. a default location needs a
  * product and a location).
  */
+/** Values a resource's own rules need beyond required fields (a promotion's kind needs its figure, dates in order). */
+const SAMPLE_EXTRA: Record<string, Record<string, unknown>> = {
+  promotion: { kind: 'percentOff', percent: '5', startDate: '2026-01-01', endDate: '2026-12-31' },
+};
+
 async function sampleRow(r: Resource, companyId: number): Promise<Record<string, unknown>> {
-  const row: Record<string, unknown> = {};
+  const row: Record<string, unknown> = { ...SAMPLE_EXTRA[r.name] };
   for (const f of r.fields) {
     if (!f.writable) continue;
     const needed = f.required || f.unique || r.uniqueKeys.some((k) => k.includes(f.name));
@@ -127,7 +132,7 @@ async function sampleRow(r: Resource, companyId: number): Promise<Record<string,
     if (f.type === 'reference') {
       const target = reg.get(f.resource!)!;
       row[f.name] = (await firstId(target.table, companyId)) ?? (f.required && target !== r ? await createSample(target, companyId) : undefined);
-    } else row[f.name] = sample(f);
+    } else if (!(f.name in row)) row[f.name] = sample(f);
   }
   return row;
 }

@@ -364,7 +364,7 @@ describe('销售撤销单 (oms 022901–022904)', () => {
     expect(listed.list.map((r: any) => r.targetDocNo)).toEqual([so.docNo]);
     // a second repeal: the status refusal; a procurement number is not a sales document; no reason: refused
     expect((await t.call('oms', RX.create, { docNo: so.docNo, reason: 'x' }, clerk)).msg).toBe(`销售订单 ${so.docNo} 当前状态为“已作废”，不能作废`);
-    expect((await t.call('oms', RX.create, { docNo: 'CG000000', reason: 'x' }, clerk)).msg).toBe('没有找到单号为 CG000000 的可撤销单据（销售订单、发货计划、出库任务、拣货单、送货单）');
+    expect((await t.call('oms', RX.create, { docNo: 'CG000000', reason: 'x' }, clerk)).msg).toBe('没有找到单号为 CG000000 的可撤销单据（销售订单、发货计划、出库任务、拣货单、送货单、销售退货单）');
     expect((await t.call('oms', RX.create, { docNo: so.docNo, reason: '  ' }, clerk)).msg).toBe('撤销原因不能为空');
     // the procurement desk does not list sales repeals, nor the sales desk procurement ones
     const procurement = await ok(t.call('oms', '021801', { page: 1, pageSize: 50 }, admin));

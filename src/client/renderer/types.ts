@@ -397,6 +397,8 @@ export interface FormPart {
   /** A query form: after a successful submit the form stays open and shows this text, "{field}"
    *  placeholders from the values and the answer (nothing is saved, nothing to lose on leaving). */
   resultText?: string;
+  /** false: a new record's form offers no 保存并新增 (a one-off action, e.g. a daily closing). */
+  saveAndNew?: boolean;
   /** Nothing to submit: fields read-only, only 关闭. */
   readOnly?: boolean;
   /** A live preview under the fields (not a field: nothing is saved), drawn by the htmlPreview widget. */

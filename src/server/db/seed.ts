@@ -29,6 +29,20 @@ export const STORE_RIGHTS = [
   'entrepot.deliverGoodsDetail',
   'entrepot.deliverGoods.edit',
   'entrepot.deliverGoods.post',
+  // cartons and loading lists (packing and loading move no stock; the delivery note made from a loaded list does)
+  'entrepot.cardboardList',
+  'entrepot.cardboardDetail',
+  'entrepot.cardboard.edit',
+  'entrepot.loadingList',
+  'entrepot.loadingDetail',
+  'entrepot.loadingListNew',
+  'entrepot.loadingList.edit',
+  'entrepot.liftingTasks',
+  'entrepot.liftingTasks.edit',
+  'entrepot.markerTask',
+  'entrepot.markerTask.edit',
+  'entrepot.intelligentElevator',
+  'entrepot.intelligentElevator.edit',
   // counting (blind: no variances, no posting — a supervisor's), the tablet views, single-piece scans
   'entrepot.takeStock',
   'entrepot.takeStock.count',
@@ -39,7 +53,7 @@ export const STORE_RIGHTS = [
   'docRelate',
   'commodity.inventory',
 ];
-/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, repeals of sales documents, stock lookup — no override of price or credit bounds. */
+/** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, repeals of sales documents, stock lookup, the sales report — no override of price or credit bounds. */
 export const SALES_RIGHTS = [
   'market.client',
   'market.client.edit',
@@ -58,10 +72,28 @@ export const SALES_RIGHTS = [
   'market.repeal',
   'market.repealDetail',
   'market.repeal.edit',
+  // sales invoices: made from delivered notes and printed; posting is the accountant's
+  'market.invoice',
+  'market.invoiceDetail',
+  'market.invoice.edit',
+  'market.invoiceLook',
+  // proforma invoices: offers from an order, never on the ledger
+  'market.invoiceDetailModality',
+  'market.invoiceModalityAdd',
+  'market.invoiceModality.edit',
+  'market.salesReturn',
+  'market.salesReturnDetail',
+  'market.salesReturn.edit',
+  'market.salesReturn.confirm',
   'commodity.inventory',
+  'commodity.activity',
+  'commodity.activityDetail',
+  'commodity.productAcList',
+  'reportForms.sale',
+  'reportForms.sale.export',
 ];
 
-/** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques. */
+/** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques, the daily closing and its report. */
 export const FINANCE_RIGHTS = [
   'financial.workBench',
   'financial.pay_document',
@@ -70,10 +102,30 @@ export const FINANCE_RIGHTS = [
   'financial.pay_document.post',
   'financial.accounts_receivable',
   'financial.accounts_receivable_detail',
+  'financial.accounts_payable',
+  'financial.accounts_payable_detail',
   'financial.openingBalance.edit',
   'financial.advances',
   'financial.maturedCheck',
   'financial.proceedsToday',
+  // sales invoices: posted (the receivable) and cancelled by the accountant
+  'market.invoice',
+  'market.invoiceDetail',
+  'market.invoice.post',
+  'market.invoice.cancel',
+  'market.invoiceLook',
+  // red (credit) invoices against posted sales invoices
+  'market.invoiceDetailBack',
+  'market.invoiceBack.edit',
+  'market.invoiceBack.post',
+  // discount invoices (销售折让 over one or several invoices)
+  'market.invoiceDiscountTicket',
+  'market.invoiceDiscountTicketAdd',
+  'market.invoiceDiscount.edit',
+  'market.invoiceDiscount.post',
+  'reportForms.clapper',
+  'reportForms.clapper.export',
+  'reportForms.clapper.close',
 ];
 
 interface CompanySeed {

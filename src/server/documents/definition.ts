@@ -14,6 +14,13 @@ import type { FieldDef } from '../resources/types.ts';
 
 export type Row = Record<string, unknown>;
 
+/** What cancelling a document would undo and what stands in its way (the repeal desk's preview; `get`'s cancelEffect). */
+export interface RepealPreview {
+  cancellable: boolean;
+  effect: string;
+  blockers: Array<{ docType: string; docTypeText: string; docNo: string }>;
+}
+
 export interface StatusDef {
   label: string;
   /** antd tag colour of the status */
@@ -79,6 +86,12 @@ export interface TransitionDef {
   stamp?: string;
   /** Extra conditions of the conditional update per source status (column → value that must hold). */
   onlyWhen?: Record<string, Record<string, unknown>>;
+  /**
+   * Offered (by `get` and each list row) only when this holds for the document as shown — after the
+   * `present` hook, so it may read what that hook computed (open follow-up documents, say). Only hides
+   * the button: the transition itself still refuses with its own message when called anyway.
+   */
+  offerWhen?(doc: Row): boolean;
   /** Inputs of the call besides {id, version} (JSON-schema properties checked with the body; `required` among them). */
   input?: { properties: Record<string, Record<string, unknown>>; required?: string[] };
   /**
@@ -165,6 +178,11 @@ export interface DocumentHooks {
   conflict?(ctx: CallContext, input: Row, header: Row): Promise<Error | undefined>;
   /** Adds computed values to documents as the API shows them (lines only for get, undefined in lists). */
   present?(ctx: CallContext, docs: Row[], lines?: Row[]): void | Promise<void>;
+  /**
+   * Documents that follow this one in the chain without a header link to it (a receipt settles an
+   * invoice through the allocation ledger): their type and ids, drawn below it by `relate`.
+   */
+  chainDown?(ctx: CallContext, doc: Row): Promise<Array<{ type: string; ids: number[] }>>;
 }
 
 export interface LineDef {
@@ -281,6 +299,16 @@ export interface DocumentDefinition {
   statusCode?: BusinessCode;
   /** the export: document columns, then line columns (default: every exported header and line field) */
   export?: { header?: ExportColumn[]; lines?: ExportColumn[] };
+  /**
+   * What cancelling the document undoes, told before it is done: the repeal desk's preview of this type
+   * (engineTarget(definition) needs nothing else), and — while `cancel` is offered — `get`'s `cancelEffect`
+   * (the effect and what stands in its way, in one text) for the 作废 confirmation (`confirm: '…{cancelEffect}'`).
+   * `columns`: header fields `describe` reads of the row besides id, docNo and status.
+   */
+  repeal?: {
+    columns: string[];
+    describe(tenant: Tenant, f: { type: string; id: number; docNo: string; status: string; row: Row }): Promise<RepealPreview>;
+  };
   /** the screen that opens one document, `{id}` (and `{docNo}`) filled in */
   route: string;
   /** catalog entries generated from the definition (documents the JSON catalog does not list) */

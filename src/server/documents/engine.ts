@@ -160,6 +160,7 @@ export class DocumentType {
     for (const [name, t] of Object.entries(this.def.transitions)) {
       const api = this.apiOf(name);
       if (!api || !t.from.includes(status) || !mayUse(ctx, this.transitionRight(name, t))) continue;
+      if (t.offerWhen && doc !== undefined && !t.offerWhen(doc)) continue;
       actions.push({ name, label: t.label, api, confirm: t.confirm, danger: t.danger, overlay: t.overlay });
     }
     for (const u of this.def.followUps ?? []) {
@@ -448,7 +449,13 @@ export class DocumentType {
     const view = this.view(doc);
     const lines = await this.lines(ctx.tenant, id);
     await this.def.hooks?.present?.(ctx, [view], lines);
-    return { ...view, ...this.actions(ctx, String(doc.status), view), lines };
+    const offered = this.actions(ctx, String(doc.status), view);
+    // what 作废 would undo, told before it is confirmed (definition-level repeal preview)
+    if (this.def.repeal && offered.actions.some((a) => a.name === 'cancel')) {
+      const d = await this.def.repeal.describe(ctx.tenant, { type: this.def.type, id, docNo: String(view.docNo), status: String(view.status), row: view });
+      view.cancelEffect = d.blockers.length ? `${d.effect}；不能作废：已有后续单据 ${d.blockers.map((b) => `${b.docTypeText} ${b.docNo}`).join('、')}` : d.effect;
+    }
+    return { ...view, ...offered, lines };
   }
 
   listInput(): InputSchema {
@@ -551,6 +558,12 @@ export class DocumentType {
           const rows = (await ctx.tenant.select(other.def.table).select(['id', 'docNo', 'status']).where(col, '=', Number(r.id)).orderBy('id').limit(200).execute()) as Row[];
           for (const x of rows) { chain.push(item(other, x, String(r.docNo), level)); await down(other, x, level + 1); }
         }
+      }
+      for (const more of (await t.def.hooks?.chainDown?.(ctx, r)) ?? []) {
+        const other = types.get(more.type);
+        if (!other || !more.ids.length) continue;
+        const rows = (await ctx.tenant.select(other.def.table).select(['id', 'docNo', 'status']).where('id', 'in', more.ids.slice(0, 200)).orderBy('id').execute()) as Row[];
+        for (const x of rows) { chain.push(item(other, x, String(r.docNo), level)); await down(other, x, level + 1); }
       }
     };
     await down(this, doc, ups.length + 1);

@@ -15,7 +15,7 @@ import { allOps, type OpsDeps } from './index.ts';
  * The handler bound to a catalog entry, resolved the way the server binds it. Hand-written handlers come
  * from a second, lazily built set of ops (this module is one of them, so it cannot take the server's).
  */
-function targetsOf(deps: OpsDeps): ExportTargets {
+export function targetsOf(deps: OpsDeps): ExportTargets {
   const resource = resourceResolver(deps.resources);
   let ops: Record<string, OpHandler> | null = null;
   return {

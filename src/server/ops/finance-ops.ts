@@ -29,6 +29,8 @@ const ALLOCATE_INPUT = {
   },
 };
 
+const supplierSide = <T extends { partyType?: unknown }>(input: T): T & { partyType: 'supplier' } => ({ ...input, partyType: 'supplier' });
+
 export function financeOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
     'payDocument.allocate': { input: ALLOCATE_INPUT, run: (ctx, input) => allocateMore(ctx, input) },
@@ -45,5 +47,11 @@ export function financeOps(_deps: OpsDeps): Record<string, OpHandler> {
     'finance.partyItems': { input: PARTY_ITEMS_INPUT, run: (ctx, input) => partyItems(ctx, input) },
     'finance.statement': acceptingFilters({ input: STATEMENT_INPUT, run: (ctx, input) => statement(ctx, input) }),
     'finance.exportStatement': acceptingFilters({ input: STATEMENT_INPUT, run: (ctx, input) => exportStatement(ctx, input) }),
+    // the payable side under its own rights (financial.accounts_payable): the same reads, always of suppliers
+    'finance.payablesAging': acceptingFilters({ input: AGING_INPUT, run: (ctx, input) => agingByParty(ctx, supplierSide(input)) }),
+    'finance.exportPayablesAging': acceptingFilters({ input: AGING_INPUT, run: (ctx, input) => exportAging(ctx, supplierSide(input)) }),
+    'finance.payableItems': { input: PARTY_ITEMS_INPUT, run: (ctx, input) => partyItems(ctx, supplierSide(input)) },
+    'finance.payableStatement': acceptingFilters({ input: STATEMENT_INPUT, run: (ctx, input) => statement(ctx, supplierSide(input)) }),
+    'finance.exportPayableStatement': acceptingFilters({ input: STATEMENT_INPUT, run: (ctx, input) => exportStatement(ctx, supplierSide(input)) }),
   };
 }

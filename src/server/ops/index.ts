@@ -12,6 +12,7 @@ import { financeOps } from './finance-ops.ts';
 import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
 import { outboundOps } from './outbound-ops.ts';
+import { floorOps } from './floor-ops.ts';
 import { priceMatrixOps } from './price-matrix-ops.ts';
 import { priceQueryOps } from './price-query-ops.ts';
 import { procurementOps } from './procurement-ops.ts';
@@ -48,6 +49,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...purchaseReturnOps(deps),
     ...salesOps(deps),
     ...outboundOps(deps),
+    ...floorOps(deps),
     ...financeOps(deps),
     ...commodityExtraOps(deps),
     ...productDetailOps(deps),

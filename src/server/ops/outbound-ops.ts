@@ -7,7 +7,7 @@ import { bizError, validationError } from '../http/errors.ts';
 import { refusal, text, type Row } from '../domain/procurement/common.ts';
 import { linesToPick, suggestPicks } from '../domain/outbound/picking.ts';
 import { OT_STATUS, OT_TITLE, PICKABLE_TASK } from '../domain/outbound/task.ts';
-import { deliverableLines } from '../documents/types/delivery-note.ts';
+import { deliverableLines, loadingListLines } from '../documents/types/delivery-note.ts';
 import { taskIdsOf } from '../documents/types/picking-order.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -77,8 +77,10 @@ export function outboundOps(_deps: OpsDeps): Record<string, OpHandler> {
       },
     },
     'deliveryNote.deliverable': {
-      input: { type: 'object', required: ['taskId'], properties: { taskId: { ...ID, title: OT_TITLE } } },
-      run: async (ctx, input: { taskId: number }) => {
+      input: { type: 'object', required: ['taskId'], properties: { taskId: { ...ID, title: OT_TITLE }, loadingListId: { anyOf: [{ ...ID }, { type: 'null' }], title: '装车单' } } },
+      run: async (ctx, input: { taskId: number; loadingListId?: number | null }) => {
+        // from a loaded list: what the list's cartons of the task hold
+        if (input.loadingListId) return loadingListLines(ctx, input.loadingListId, input.taskId);
         const d = await deliverableLines(ctx, input.taskId);
         if (!d.deliverable) throw bizError('OUTBOUND_DELIVER_NOTHING_4166', { docNo: d.taskDocNo }, { taskId: d.taskId });
         return d;

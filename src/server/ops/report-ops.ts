@@ -1,22 +1,42 @@
-// Report calls (cdm 0196xx): the purchase report and the stock report, each a list (the list contract
-// plus `totals` over every group) and an export of the whole report (also runnable in the export centre).
+// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, daily closing and summary reports, each a list
+// (the list contract plus `totals` over every group) and an export of the whole report (also runnable in the
+// export centre); the daily closing itself (日结, oms 023105); and 批量导出 (oms 023110/023111).
 // The logic lives in src/server/domain/reports/.
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { exportPurchaseReport, PURCHASE_REPORT_INPUT, purchaseReport, type PurchaseReportInput } from '../domain/reports/purchase-report.ts';
+import { CLAPPER_REPORT_INPUT, clapperReport, exportClapperReport, exportSummaryReport, SUMMARY_REPORT_INPUT, summaryReport, type ClapperReportInput } from '../domain/reports/clapper-report.ts';
+import { CLOSING_INPUT, closeDay, type ClosingInput } from '../domain/reports/closing.ts';
+import { exportPresaleReport, exportSaleReport, PRESALE_REPORT_INPUT, presaleReport, SALE_REPORT_INPUT, saleReport, type SaleReportInput } from '../domain/reports/sale-report.ts';
 import { exportStockReport, STOCK_REPORT_INPUT, stockReport, type StockReportInput } from '../domain/reports/stock-report.ts';
+import { EXPORT_ALL_INPUT, exportAll, startExportAll, type ExportAllInput } from '../domain/reports/export-all.ts';
 import { keptList } from '../resources/page-cache.ts';
+import { targetsOf } from './export-job-ops.ts';
 import type { OpsDeps } from './index.ts';
 
 // What each report reads (kept pages: a write to any of these makes a kept page stale).
 const PURCHASE_REPORT_TABLES = ['purchaseOrder', 'purchaseOrderLine', 'receivingNote', 'receivingNoteLine', 'purchaseInvoice', 'purchaseInvoiceLine', 'supplier', 'product', 'warehouse', 'company'];
 const STOCK_REPORT_TABLES = ['stockSummary', 'product', 'warehouse', 'category', 'company'];
+const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'presalePlan', 'company'];
 
-export function reportOps(_deps: OpsDeps): Record<string, OpHandler> {
+export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
+  const targets = targetsOf(deps);
   return {
     'report.purchase': acceptingFilters(keptList('report.purchase', PURCHASE_REPORT_TABLES, PURCHASE_REPORT_INPUT, (ctx, input: PurchaseReportInput) => purchaseReport(ctx, input))),
     'report.purchaseExport': acceptingFilters({ input: PURCHASE_REPORT_INPUT, run: (ctx, input: PurchaseReportInput) => exportPurchaseReport(ctx, input) }),
     'report.stock': acceptingFilters(keptList('report.stock', STOCK_REPORT_TABLES, STOCK_REPORT_INPUT, (ctx, input: StockReportInput) => stockReport(ctx, input))),
     'report.stockExport': acceptingFilters({ input: STOCK_REPORT_INPUT, run: (ctx, input: StockReportInput) => exportStockReport(ctx, input) }),
+    'report.sale': acceptingFilters(keptList('report.sale', SALE_REPORT_TABLES, SALE_REPORT_INPUT, (ctx, input: SaleReportInput) => saleReport(ctx, input))),
+    'report.saleExport': acceptingFilters({ input: SALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportSaleReport(ctx, input) }),
+    'report.presale': acceptingFilters(keptList('report.presale', SALE_REPORT_TABLES, PRESALE_REPORT_INPUT, (ctx, input: SaleReportInput) => presaleReport(ctx, input))),
+    'report.presaleExport': acceptingFilters({ input: PRESALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportPresaleReport(ctx, input) }),
+    // not kept pages: with no dates they are today's, and its balances read the ledger since the last closing
+    'report.clapper': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => clapperReport(ctx, input) }),
+    'report.clapperExport': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => exportClapperReport(ctx, input) }),
+    'report.summary': acceptingFilters({ input: SUMMARY_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => summaryReport(ctx, input) }),
+    'report.summaryExport': acceptingFilters({ input: SUMMARY_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => exportSummaryReport(ctx, input) }),
+    'report.exportAllStart': { input: EXPORT_ALL_INPUT, run: (ctx, input: ExportAllInput) => startExportAll(ctx, targets, input) },
+    'report.exportAll': { input: EXPORT_ALL_INPUT, run: (ctx, input: ExportAllInput) => exportAll(ctx, targets, input) },
+    'report.closeDay': { input: CLOSING_INPUT, run: (ctx, input: ClosingInput) => closeDay(ctx, input) },
   };
 }

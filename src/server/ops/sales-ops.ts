@@ -5,6 +5,8 @@ import type { OpHandler } from '../catalog/context.ts';
 import { ID_INPUT } from '../domain/procurement/common.ts';
 import { copySalesOrder, pickSaleProducts, SALE_PICK_INPUT, type SalePickInput } from '../domain/sales/sales-order.ts';
 import { plannableSalesLines } from '../documents/types/delivery-plan.ts';
+import { receivableReturnLines, returnableLines } from '../domain/sales/sales-return.ts';
+import { printOutboundTask } from '../domain/outbound/task-print.ts';
 import { exportOrderLines, listOrderLines, ORDER_LINES_INPUT, type OrderLinesInput } from '../domain/sales/order-lines.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { salesRepeals } from '../domain/sales/repeal.ts';
@@ -24,6 +26,20 @@ export function salesOps(deps: OpsDeps): Record<string, OpHandler> {
     'deliveryPlan.plannable': {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },
       run: (ctx, input: { orderId: number }) => plannableSalesLines(ctx.tenant, input.orderId),
+    },
+    // 销售退货单: what a new return of an order can take; what a receiving note of a return can still receive
+    'salesReturn.returnable': {
+      input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },
+      run: (ctx, input: { orderId: number }) => returnableLines(ctx.tenant, input.orderId),
+    },
+    'salesReturn.receivable': {
+      input: { type: 'object', required: ['returnId'], properties: { returnId: { type: 'integer', minimum: 1, title: '销售退货单' } } },
+      run: (ctx, input: { returnId: number }) => receivableReturnLines(ctx.tenant, input.returnId),
+    },
+    // 出库任务打印 (oms 021314)
+    'outboundTask.print': {
+      input: { type: 'object', properties: { id: { type: ['integer', 'null'], minimum: 1, title: '出库任务' }, docNo: { type: ['string', 'null'], maxLength: 50, title: '单号' } } },
+      run: (ctx, input: { id?: number | null; docNo?: string | null }) => printOutboundTask(ctx, deps.documents, input),
     },
     'salesOrder.lines': acceptingFilters({ input: ORDER_LINES_INPUT, run: (ctx, input: OrderLinesInput) => listOrderLines(ctx, input) }),
     'salesOrder.exportLines': acceptingFilters({ input: ORDER_LINES_INPUT, run: (ctx, input: OrderLinesInput) => exportOrderLines(ctx, input) }),

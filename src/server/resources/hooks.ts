@@ -10,6 +10,7 @@ import type { Row } from './query.ts';
 import type { Resource, ResourceRegistry } from './types.ts';
 import { SETTINGS_HOOKS } from './settings-hooks.ts';
 import { STOCK_HOOKS } from '../domain/stock/locations.ts';
+import { PROMOTION_HOOKS } from '../domain/sales/promotions.ts';
 
 export interface SaveEvent {
   ctx: CallContext;
@@ -180,4 +181,5 @@ export const HOOKS: Record<string, ResourceHooks> = {
   },
   ...SETTINGS_HOOKS,
   ...STOCK_HOOKS,
+  ...PROMOTION_HOOKS,
 };

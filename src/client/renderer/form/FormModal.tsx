@@ -65,7 +65,7 @@ function FormBody({ part, record, title, mode, width, onClose, onSaved, readOnly
   const box = useRef<HTMLDivElement>(null);
   const locked = readOnly === true || part.readOnly === true;
   // A series of new records: offered on a new record of an ordinary form (not a query, not settings).
-  const again = !record && !locked && !part.resultText && !part.singleton;
+  const again = !record && !locked && !part.resultText && !part.singleton && part.saveAndNew !== false;
   useEffect(() => afterPaint(() => focusFirstField(box.current)), []);
   const close = async () => {
     if (await confirmLeave(handle.isDirty)) onClose();

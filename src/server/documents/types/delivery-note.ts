@@ -17,8 +17,8 @@
 //   and the order's reservation leave together);
 // - the order moves to partly shipped / shipped, the plan to done when its task is done.
 // The reversal undoes each step (the ledger by reversing the note's moves), refused when the posting
-// closed the rest of the order (policy `cancel`) — the order is closed then — and, once sales invoices
-// exist, when one is matched against the note.
+// closed the rest of the order (policy `cancel`) — the order is closed then — and when a posted sales
+// invoice is matched against the note (OUTBOUND_REVERSE_INVOICED_4179).
 // Credit: with the company switch 发货时再次检查信用额度 (flags.creditCheckOnDelivery) posting checks the client's
 // credit limit again (creditAtDelivery below).
 import Decimal from 'decimal.js';
@@ -33,9 +33,11 @@ import { statusError, text, today, type Row } from '../../domain/procurement/com
 import { bulkChange } from '../../domain/outbound/bulk.ts';
 import { stagingLocation } from '../../domain/outbound/staging.ts';
 import { DELIVERABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
+import { listCartonsOfTask, shipCartons, unshipCartons } from '../../domain/outbound/cartons.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 import { checkCredit } from './sales-order.ts';
+import { refuseIfNoteInvoiced } from '../../domain/sales/invoice.ts';
 
 export const DN_TITLE = '送货单';
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
@@ -106,13 +108,16 @@ async function post(t: TransitionRun) {
     guard: 't.planned_qty >= v.q and t.reserved_qty >= v.q and t.shipped_qty + v.q <= t.qty',
   }, byOrderLine);
   if (shipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line cannot ship its quantity`);
+  // a note made from a loading list ships its cartons; one made straight from the task only what is in no carton
+  const fromList = doc.loadingListId != null;
   const delivered = await bulkChange(tenant, {
-    table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty + v.q', guard: 't.delivered_qty + v.q <= t.picked_qty',
+    table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty + v.q', guard: fromList ? 't.delivered_qty + v.q <= t.picked_qty' : 't.delivered_qty + v.q <= t.picked_qty - coalesce(t.packed_qty, 0)',
   }, byTaskLine);
   if (delivered.size !== byTaskLine.length) {
     const [taskLineId, q] = byTaskLine.find(([id]) => !delivered.has(id))!;
     throw await overDelivered(tenant, Number(doc.taskId), taskLineId, q);
   }
+  if (fromList) await shipCartons(tenant, doc, lines);
   // the back-order policy `cancel`: the rest of the task ends here (when nothing else of it is picked or being picked)
   let closedRest = false;
   if (policy === 'cancel') {
@@ -167,10 +172,13 @@ async function creditAtDelivery(t: TransitionRun, orderId: number) {
 async function overDelivered(tenant: Tenant, taskId: number, taskLineId: number, q: number) {
   const tl = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
-    .select(['outboundTaskLine.lineNo', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'outboundTask.docNo', 'product.code'])
+    .select(['outboundTaskLine.lineNo', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'outboundTaskLine.packedQty', 'outboundTask.docNo', 'product.code'])
     .where('outboundTaskLine.id', '=', taskLineId).where('outboundTaskLine.taskId', '=', taskId).executeTakeFirst()) as Row | undefined;
   if (!tl) return bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务明细' });
-  const left = Math.max(0, Number(tl.pickedQty) - Number(tl.deliveredQty));
+  const left = Math.max(0, Number(tl.pickedQty) - Number(tl.deliveredQty) - Number(tl.packedQty ?? 0));
+  if (Number(tl.packedQty ?? 0) > 0) {
+    return bizError('OUTBOUND_DELIVER_PACKED_4277', { docNo: String(tl.docNo), line: Number(tl.lineNo), code: String(tl.code), packed: Number(tl.packedQty), qty: q, left }, { taskLineId, left });
+  }
   return bizError('OUTBOUND_DELIVER_OVER_4165', { docNo: String(tl.docNo), line: Number(tl.lineNo), code: String(tl.code), picked: Number(tl.pickedQty), delivered: Number(tl.deliveredQty), qty: q, left },
     { taskLineId, left });
 }
@@ -181,7 +189,12 @@ async function reverse(t: TransitionRun) {
     throw bizError('OUTBOUND_REVERSE_CLOSED_4168', { docNo: String((await tenant.select('salesOrder').select('docNo').where('id', '=', Number(doc.orderId)).executeTakeFirstOrThrow() as Row).docNo), note: String(doc.docNo) });
   }
   const orderId = Number(doc.orderId);
+  // (the status update has taken the note row: an invoice posting over it now waits, then finds it cancelled)
+  await refuseIfNoteInvoiced(tenant, Number(doc.id), String(doc.docNo));
   await claimOrder(tenant, orderId, ['partlyShipped', 'shipped'], '作废送货单');
+  // goods of the order came back on sales returns (not cancelled): they go first (the return claims the order row too)
+  const returns = (await tenant.select('salesReturn').select('docNo').where('orderId', '=', orderId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute()) as Row[];
+  if (returns.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: '送货单', docNo: String(doc.docNo), next: returns.map((r) => String(r.docNo)).join('、') }, { id: Number(doc.id) });
   const lines = await t.storedLines();
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
   const unshipped = await bulkChange(tenant, {
@@ -190,6 +203,7 @@ async function reverse(t: TransitionRun) {
   if (unshipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line shipped less than the note`);
   const undelivered = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty - v.q', guard: 't.delivered_qty >= v.q' }, byTaskLine);
   if (undelivered.size !== byTaskLine.length) throw new Error(`delivery note ${String(doc.id)}: a task line delivered less than the note`);
+  if (doc.loadingListId != null) await unshipCartons(tenant, doc, lines);
   await refreshTask(ctx, tenant, Number(doc.taskId));
   // the goods go back to staging and the order's reservation with them
   await t.reverseMoves();
@@ -204,14 +218,15 @@ export async function deliverableLines(ctx: CallContext, taskId: number) {
   if (!task) throw bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务' });
   const rows = (await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.qty', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty',
-      'product.code', 'product.name', 'product.unitSmall'])
+      'outboundTaskLine.packedQty', 'product.code', 'product.name', 'product.unitSmall'])
     .where('outboundTaskLine.taskId', '=', taskId).orderBy('outboundTaskLine.lineNo').execute()) as Row[];
   return {
     taskId, taskDocNo: String(task.docNo), status: String(task.status), deliverable: DELIVERABLE_TASK.includes(String(task.status)),
     orderId: Number(task.orderId), warehouseId: Number(task.warehouseId), clientId: Number(task.clientId),
     lines: rows.map((r) => ({
       taskLineId: Number(r.id), lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), unitSmall: text(r.unitSmall),
-      pickedQty: Number(r.pickedQty), deliveredQty: Number(r.deliveredQty), qty: Math.max(0, Number(r.pickedQty) - Number(r.deliveredQty)),
+      // goods in cartons leave by the delivery note made from their loading list
+      pickedQty: Number(r.pickedQty), deliveredQty: Number(r.deliveredQty), packedQty: Number(r.packedQty ?? 0), qty: Math.max(0, Number(r.pickedQty) - Number(r.deliveredQty) - Number(r.packedQty ?? 0)),
     })).filter((l) => l.qty > 0),
   };
 }
@@ -229,6 +244,8 @@ export const deliveryNote = defineDocument({
   rights: { read: 'entrepot.deliverGoodsList', edit: 'entrepot.deliverGoods.edit' },
   header: {
     taskId: { ...ID, type: 'integer', title: '出库任务', required: true },
+    // made from a loading list: its cartons of this task ship with the note (domain/outbound/cartons.ts)
+    loadingListId: { ...ID, type: 'integer', title: '装车单' },
     orderId: { ...ID, type: 'integer', title: '销售订单', readonly: true },
     clientId: { type: 'reference', resource: 'client', title: '客户', readonly: true },
     warehouseId: { type: 'reference', resource: 'warehouse', title: '仓库', readonly: true },
@@ -254,12 +271,15 @@ export const deliveryNote = defineDocument({
       productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
       qty: { type: 'integer', title: '发货数量', min: 1, max: MAX_MOVE_QTY },
       remark: { type: 'string', title: '备注', maxLength: 200 },
+      // what posted sales invoices took of the line (domain/sales/invoice.ts; never above qty)
+      invoicedQty: { type: 'integer', title: '已开票数量', readonly: true, default: 0 },
     },
     reads: { productId: ['specification', 'unitSmall'] },
   },
   hooks: {
     // a note made from a task without lines: everything it has picked and not delivered
     async prepare(ctx, input) {
+      if (input.id === undefined && input.loadingListId != null) return fromLoadingList(ctx, input);
       if (input.id !== undefined || (input.lines !== undefined && input.lines !== null) || !Number.isSafeInteger(input.taskId) || Number(input.taskId) <= 0) return;
       const d = await deliverableLines(ctx, Number(input.taskId));
       if (!d.lines.length) throw bizError('OUTBOUND_DELIVER_NOTHING_4166', { docNo: d.taskDocNo }, { taskId: d.taskId });
@@ -268,11 +288,19 @@ export const deliveryNote = defineDocument({
     async validate({ ctx, header, lines }) {
       const tenant = ctx.tenant;
       const taskId = Number(header.taskId);
+      const fromList = header.loadingListId != null ? await listLines(ctx, Number(header.loadingListId), taskId) : undefined;
       const d = await deliverableLines(ctx, taskId);
       if (!d.deliverable) {
         throw statusError('出库任务', { open: '待拣货', picking: '拣货中', picked: '已拣货', done: '已出库', cancelled: '已作废' }, { id: taskId, docNo: d.taskDocNo, status: d.status }, '发货');
       }
-      const all = new Map(((await tenant.select('outboundTaskLine').select(['id', 'lineNo', 'orderLineId', 'productId', 'pickedQty', 'deliveredQty']).where('taskId', '=', taskId).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const all = new Map(((await tenant.select('outboundTaskLine').select(['id', 'lineNo', 'orderLineId', 'productId', 'pickedQty', 'deliveredQty', 'packedQty']).where('taskId', '=', taskId).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      if (fromList) {
+        // a note made from a loading list carries exactly what the list's cartons of the task hold
+        const mine = new Map<number, number>();
+        for (const l of lines) mine.set(Number(l.taskLineId), (mine.get(Number(l.taskLineId)) ?? 0) + Number(l.qty));
+        const same = mine.size === fromList.length && fromList.every((l) => mine.get(l.taskLineId) === l.qty);
+        if (!same) throw validationError([{ field: 'lines', message: '由装车单生成的送货单，发货数量须与装车单中该出库任务的纸箱内容一致' }]);
+      }
       const errors: FieldError[] = [];
       const sum = new Map<number, number>();
       lines.forEach((l, i) => {
@@ -282,8 +310,9 @@ export const deliveryNote = defineDocument({
         if (l.qty == null || Number(l.qty) <= 0) { err('qty', '发货数量必须大于 0'); return; }
         const s = (sum.get(Number(tl.id)) ?? 0) + Number(l.qty);
         sum.set(Number(tl.id), s);
-        const left = Number(tl.pickedQty) - Number(tl.deliveredQty);
-        if (s > left) { err('qty', `发货数量 ${s} 超过已拣未发数量 ${left}`); return; }
+        const packed = Number(tl.packedQty ?? 0);
+        const left = Number(tl.pickedQty) - Number(tl.deliveredQty) - (fromList ? 0 : packed);
+        if (s > left) { err('qty', fromList || !packed ? `发货数量 ${s} 超过已拣未发数量 ${left}` : `发货数量 ${s} 超过已拣未装箱数量 ${left}（已装箱 ${packed}：装箱的货物请由装车单生成送货单）`); return; }
         l.orderLineId = Number(tl.orderLineId);
         l.productId = Number(tl.productId);
       });
@@ -354,7 +383,7 @@ export const deliveryNote = defineDocument({
   links: [{ field: 'taskId', type: 'outboundTask' }],
   names: { taskId: { table: 'outboundTask', column: 'docNo' } },
   audit: ['taskId', 'deliveryDate', 'deliveryAddress', 'carrier', 'vehicleNo', 'totalQty', 'remark'],
-  listFilters: ['taskId', 'orderId', 'clientId', 'warehouseId'],
+  listFilters: ['taskId', 'orderId', 'clientId', 'warehouseId', 'loadingListId'],
   dateField: 'deliveryDate',
   listReads: ['outboundTask', 'salesOrder'],
   export: {
@@ -363,3 +392,45 @@ export const deliveryNote = defineDocument({
   },
   route: '/entrepot/deliverGoodsDetail/{id}',
 });
+
+/** The lines a note made from a loading list must carry: the list's (loaded) cartons of the task; refused when the list is not loaded. */
+async function listLines(ctx: CallContext, loadingListId: number, taskId: number) {
+  const list = (await ctx.tenant.select('loadingList').select(['id', 'docNo', 'status']).where('id', '=', loadingListId).executeTakeFirst()) as Row | undefined;
+  if (!list) throw validationError([{ field: 'loadingListId', message: '装车单不存在' }]);
+  if (list.status !== 'loaded') throw statusError('装车单', { draft: '装车中', loaded: '已装车', shipped: '已发货', cancelled: '已作废' }, list, '生成送货单');
+  const { lines } = await listCartonsOfTask(ctx.tenant, loadingListId, taskId, ['loaded']);
+  if (!lines.length) throw validationError([{ field: 'taskId', message: `装车单 ${String(list.docNo)} 没有该出库任务待发货的纸箱` }]);
+  return lines;
+}
+
+/** A new note from a loading list: its task (the only one on the list, or the one named) and the cartons' contents. */
+async function fromLoadingList(ctx: CallContext, input: Row) {
+  const listId = Number(input.loadingListId);
+  if (!Number.isSafeInteger(listId) || listId <= 0) return;
+  if (input.taskId == null) {
+    const tasks = (await ctx.tenant.select('carton').select('taskId').distinct().where('loadingListId', '=', listId).where('status', '=', 'loaded').execute()) as Row[];
+    if (tasks.length !== 1) throw validationError([{ field: 'taskId', message: tasks.length ? '装车单上有多个出库任务的纸箱，请选择出库任务（每个出库任务一张送货单）' : '装车单没有待发货的纸箱' }]);
+    input.taskId = Number(tasks[0]!.taskId);
+  }
+  if (!Number.isSafeInteger(input.taskId) || Number(input.taskId) <= 0) return;
+  if (input.lines == null) input.lines = (await listLines(ctx, listId, Number(input.taskId))).map((l) => ({ taskLineId: l.taskLineId, qty: l.qty }));
+  const list = (await ctx.tenant.select('loadingList').select(['vehicleNo', 'containerNo', 'carrier']).where('id', '=', listId).executeTakeFirst()) as Row | undefined;
+  input.vehicleNo ??= list?.containerNo ?? list?.vehicleNo ?? undefined;
+  input.carrier ??= list?.carrier ?? undefined;
+}
+
+/** What a note made from a loaded list carries for one task, with the product columns (the new note's lines on the screen). */
+export async function loadingListLines(ctx: CallContext, loadingListId: number, taskId: number) {
+  const lines = await listLines(ctx, loadingListId, taskId);
+  const d = await deliverableLines(ctx, taskId);
+  const rows = new Map(((await ctx.tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+    .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'product.code', 'product.name', 'product.unitSmall'])
+    .where('outboundTaskLine.id', 'in', lines.map((l) => l.taskLineId)).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  return {
+    ...d, loadingListId,
+    lines: lines.map((l) => {
+      const r = rows.get(l.taskLineId)!;
+      return { taskLineId: l.taskLineId, lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), unitSmall: text(r.unitSmall), pickedQty: Number(r.pickedQty), deliveredQty: Number(r.deliveredQty), qty: l.qty };
+    }).sort((a, b) => a.lineNo - b.lineNo),
+  };
+}

@@ -60,6 +60,8 @@ export const outboundTask = defineDocument({
       pickedQty: { ...QTY, title: '已拣' },
       shortQty: { ...QTY, title: '短拣' },
       deliveredQty: { ...QTY, title: '已发' },
+      // in cartons not yet shipped (domain/outbound/cartons.ts; null on lines older than cartons: 0)
+      packedQty: { ...QTY, title: '已装箱' },
       remark: { type: 'string', title: '备注', maxLength: 200, readonly: true },
     },
     reads: { productId: ['specification', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },
@@ -113,6 +115,8 @@ export const outboundTask = defineDocument({
       label: '作废', from: ['open', 'picking'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true,
       confirm: '确定作废出库任务“{docNo}”？其发货计划将退回草稿，可修改后重新确认或作废。',
       onlyWhen: { open: { pickedQty: 0, pickingQty: 0 }, picking: { pickedQty: 0, pickingQty: 0 } },
+      // not offered once picking started (the before hook refuses it with OUTBOUND_TASK_BUSY_4161)
+      offerWhen: (doc) => Number(doc.pickedQty) === 0 && Number(doc.pickingQty) === 0,
       // the plan first (plan → task, as confirming and cancelling the plan lock them)
       async before({ ctx, tenant, doc, version }) {
         if (!['open', 'picking'].includes(String(doc.status)) || (version !== undefined && Number(doc.version) !== version)) return;

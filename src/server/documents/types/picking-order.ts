@@ -257,7 +257,7 @@ export const pickingOrder = defineDocument({
         }
         const undone = await bulkChange(tenant, {
           table: 'outbound_task_line', values: ['got', 'short'],
-          set: 'picked_qty = picked_qty - v.got, short_qty = short_qty - v.short', guard: 't.picked_qty - t.delivered_qty >= v.got and t.short_qty >= v.short',
+          set: 'picked_qty = picked_qty - v.got, short_qty = short_qty - v.short', guard: 't.picked_qty - t.delivered_qty - coalesce(t.packed_qty, 0) >= v.got and t.short_qty >= v.short',
         }, [...per.entries()].map(([id, p]) => [id, p.got, p.short]));
         if (undone.size !== per.size) {
           const taskIds = [...new Set([...per.values()].map((p) => p.taskId))];

@@ -10,6 +10,7 @@ import { DOC_STATUS, PO_STATUS, receMultipleOf, statusError, text, type Row } fr
 import { checkNoteTask } from '../../domain/procurement/inbound-task.ts';
 import { lineQty, PO_TITLE } from '../../domain/procurement/purchase-order.ts';
 import { applyNote, overReceipt, RECEIVABLE, reverseNote, RN_PREFIX, RN_TITLE, type PostedLines } from '../../domain/procurement/receiving.ts';
+import { applyReturnNote, checkReturnNote, reverseReturnNote } from '../../domain/sales/sales-return.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, type SaveRun, type TransitionRun } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
@@ -20,6 +21,14 @@ const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 /** The note's lines against the order (and its task): quantities, locations, over-receipt, duplicates. */
 async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun): Promise<void> {
   const tenant = ctx.tenant;
+  // the note's source: a purchase order (and its task), or a confirmed sales return (domain/sales/sales-return.ts)
+  if (header.returnId != null) {
+    if (header.orderId != null || header.taskId != null) throw validationError([{ field: 'returnId', message: '收货单只能来自一个来源：采购订单或销售退货单' }]);
+    await checkReturnNote(ctx, header, lines, (input.lines as Row[] | undefined) ?? [], named);
+    verified.add('locationId');
+    return;
+  }
+  if (header.orderId == null) throw validationError([{ field: 'orderId', message: '采购订单不能为空' }]);
   const orderId = Number(header.orderId);
   const order = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
   if (!order) throw validationError([{ field: 'orderId', message: '采购订单不存在' }]);
@@ -47,6 +56,7 @@ async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun
   const perOrderLine = new Map<number, number>();
   lines.forEach((x, i) => {
     const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
+    if (x.orderLineId == null) { err('orderLineId', '订单明细不能为空'); return; }
     const orderLineId = Number(x.orderLineId);
     const ol = orderLines.get(orderLineId);
     if (!ol) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: i + 1, source: PO_TITLE, docNo: String(order.docNo) }, { line: i + 1, orderLineId });
@@ -103,8 +113,10 @@ export const receivingNote = defineDocument({
   editable: ['draft'],
   statusCode: 'PURCHASE_DOC_STATUS_4091',
   header: {
-    orderId: { ...ID, type: 'integer', title: '采购订单', required: true },
+    // the source: a purchase order (optionally one of its inbound tasks) or a sales return
+    orderId: { ...ID, type: 'integer', title: '采购订单' },
     taskId: { ...ID, type: 'integer', title: '入库任务' },
+    returnId: { ...ID, type: 'integer', title: '销售退货单' },
     warehouseId: { type: 'reference', resource: 'warehouse', title: '仓库', readonly: true },
     remark: { type: 'string', title: '备注', maxLength: 500 },
     lineCount: { type: 'integer', title: '明细行数', readonly: true },
@@ -115,7 +127,8 @@ export const receivingNote = defineDocument({
     parent: 'noteId',
     max: 2000,
     fields: {
-      orderLineId: { ...ID, type: 'integer', title: '订单明细', required: true },
+      orderLineId: { ...ID, type: 'integer', title: '订单明细' },
+      returnLineId: { ...ID, type: 'integer', title: '退货单明细' },
       productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
       locationId: { type: 'reference', resource: 'location', title: '收货库位', labelAs: 'lcCode' },
       // in small units, or entered as big/mid/small packs (turned into small units by the hook)
@@ -133,21 +146,35 @@ export const receivingNote = defineDocument({
     validate: checkNote,
     async present(ctx, docs, lines) {
       if (!docs.length) return;
+      const returnIds = [...new Set(docs.flatMap((d) => (d.returnId == null ? [] : [Number(d.returnId)])))];
+      const returns = new Map(returnIds.length ? ((await ctx.tenant.select('salesReturn')
+        .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesReturn.clientId').onRef('client.companyId', '=', 'salesReturn.companyId'))
+        .select(['salesReturn.id', 'salesReturn.docNo', 'client.name as clientName']).where('salesReturn.id', 'in', returnIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+      for (const d of docs) {
+        const r = d.returnId == null ? undefined : returns.get(Number(d.returnId));
+        Object.assign(d, { returnDocNo: text(r?.docNo), clientName: text(r?.clientName), sourceText: r ? `销售退货 ${String(r.docNo)}` : '采购收货' });
+      }
       const orders = new Map(((await ctx.tenant.select('purchaseOrder')
         .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
         .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'supplier.name as supplierName'])
-        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+        .where('purchaseOrder.id', 'in', [...new Set(docs.flatMap((d) => (d.orderId == null ? [] : [Number(d.orderId)])))].concat([0])).execute()) as Row[]).map((r) => [Number(r.id), r]));
       for (const d of docs) {
-        const o = orders.get(Number(d.orderId));
+        const o = d.orderId == null ? undefined : orders.get(Number(d.orderId));
         Object.assign(d, { orderDocNo: text(o?.docNo), supplierName: text(o?.supplierName) });
       }
       if (!lines?.length) return;
-      const ols = new Map(((await ctx.tenant.select('purchaseOrderLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
-        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const olIds = [...new Set(lines.flatMap((l) => (l.orderLineId == null ? [] : [Number(l.orderLineId)])))];
+      const ols = new Map(olIds.length ? ((await ctx.tenant.select('purchaseOrderLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
+        .where('id', 'in', olIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+      const rlIds = [...new Set(lines.flatMap((l) => (l.returnLineId == null ? [] : [Number(l.returnLineId)])))];
+      const rls = new Map(rlIds.length ? ((await ctx.tenant.select('salesReturnLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
+        .where('id', 'in', rlIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
       for (const l of lines) {
-        const ol = ols.get(Number(l.orderLineId));
+        const ol = l.orderLineId == null ? rls.get(Number(l.returnLineId)) : ols.get(Number(l.orderLineId));
         const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };
         Object.assign(l, { orderLineNo: Number(ol?.lineNo), orderedQty: Number(ol?.qty), orderReceivedQty: Number(ol?.receivedQty), units: splitUnits(Number(l.qty), packs) });
+        // a note of a sales return: the return line's quantity and what it still expects
+        if (l.returnLineId != null) Object.assign(l, { returnLineNo: Number(ol?.lineNo), returnQty: Number(ol?.qty), openQty: Math.max(0, Number(ol?.qty) - Number(ol?.receivedQty)) });
       }
     },
   },
@@ -156,6 +183,10 @@ export const receivingNote = defineDocument({
       label: '过账', from: ['draft'], to: 'posted', stamp: 'posted', overlay: true,
       confirm: '确定过账收货单“{docNo}”？过账后货物计入库存。',
       async run({ ctx, db, tenant, doc, storedLines }) {
+        if (doc.returnId != null) {
+          await applyReturnNote(ctx, db, tenant, doc, await postedLines(storedLines));
+          return { totalQty: Number(doc.totalQty) };
+        }
         await applyNote(ctx, db, tenant, Number(doc.id), Number(doc.orderId), Number(doc.warehouseId), doc.taskId == null ? null : Number(doc.taskId), await postedLines(storedLines));
         return { totalQty: Number(doc.totalQty) };
       },
@@ -164,7 +195,7 @@ export const receivingNote = defineDocument({
       label: '作废', from: ['draft', 'posted'], to: 'cancelled', stamp: 'cancelled', danger: true, overlay: true,
       confirm: '确定作废收货单“{docNo}”？已过账的收货单将冲回库存。',
       async run({ ctx, db, tenant, doc, from }) {
-        if (from === 'posted') await reverseNote(ctx, db, tenant, doc);
+        if (from === 'posted') await reverseNote(ctx, db, tenant, doc, doc.returnId != null ? reverseReturnNote : undefined);
         return { totalQty: Number(doc.totalQty) };
       },
     },
@@ -173,11 +204,11 @@ export const receivingNote = defineDocument({
   followUps: [
     { label: '上架', to: '/entrepot/putawayDetail/new?receivingNoteId={id}', statuses: ['posted'], right: 'entrepot.putaway.edit' },
   ],
-  links: [{ field: 'taskId', type: 'inboundTask' }, { field: 'orderId', type: 'purchaseOrder' }],
-  names: { orderId: { table: 'purchaseOrder', column: 'docNo' }, taskId: { table: 'inboundTask', column: 'docNo' } },
-  audit: ['orderId', 'totalQty'],
-  listFilters: ['orderId', 'taskId', 'warehouseId'],
+  links: [{ field: 'taskId', type: 'inboundTask' }, { field: 'orderId', type: 'purchaseOrder' }, { field: 'returnId', type: 'salesReturn' }],
+  names: { orderId: { table: 'purchaseOrder', column: 'docNo' }, taskId: { table: 'inboundTask', column: 'docNo' }, returnId: { table: 'salesReturn', column: 'docNo' } },
+  audit: ['orderId', 'returnId', 'totalQty'],
+  listFilters: ['orderId', 'taskId', 'warehouseId', 'returnId'],
   dateField: 'createdAt',
-  listReads: ['purchaseOrder', 'supplier'],
+  listReads: ['purchaseOrder', 'supplier', 'salesReturn', 'client'],
   route: '/entrepot/receivingNoteDetail/{id}',
 });

@@ -26,8 +26,11 @@ import { rateOn, today, type Row } from '../../domain/procurement/common.ts';
 import { lineQty } from '../../domain/procurement/purchase-order.ts';
 import { decidePresale, returnPresale } from '../../domain/sales/presale-lines.ts';
 import { checkBounds, listPrices, netPrice, priceBounds, salePriceListId, type BoundBreach } from '../../domain/sales/pricing.ts';
+import { pickPromotion, promotionsFor } from '../../domain/sales/promotions.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
+import { orderLineStages } from '../../domain/outbound/cartons.ts';
+import { openOrderExposure } from '../../domain/sales/invoice.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 
 export const SO_TITLE = '销售订单';
@@ -64,9 +67,8 @@ export async function lockedClient(t: OrderRun): Promise<Row> {
 export async function checkCredit(t: OrderRun, client: Row, at = '') {
   const limit = Number(client.creditLimit ?? 0);
   if (!(limit > 0)) return;
-  const open = (await t.tenant.select('salesOrder').select((eb) => eb.fn.sum('totalAmountBase').as('open'))
-    .where('clientId', '=', Number(client.id)).where('status', 'in', OPEN_STATUSES).where('id', '!=', Number(t.doc.id)).executeTakeFirst()) as Row | undefined;
-  const openCents = Number(open?.open ?? 0);
+  // open orders less what of them posted sales invoices already carry as receivables (counted once, below)
+  const openCents = await openOrderExposure(t.tenant, Number(client.id), OPEN_STATUSES, Number(t.doc.id));
   // the client's open receivables (finance open items, company currency)
   const due = (await t.tenant.select('openItem').select(sql<number>`coalesce(sum(${sql.ref('amountBase')} - ${sql.ref('allocatedBase')}), 0)`.as('due'))
     .where('partyType', '=', 'client').where('partyId', '=', Number(client.id)).where('status', '=', 'open').executeTakeFirst()) as Row | undefined;
@@ -178,6 +180,12 @@ export const salesOrder = defineDocument({
       presalePlanId: { type: 'integer', title: '预售计划', readonly: true },
       // held by outbound plans (delivery-plan.ts takes and gives it back)
       plannedQty: { type: 'integer', title: '已计划', readonly: true, default: 0 },
+      // held by sales returns not cancelled (domain/sales/sales-return.ts takes and gives it back); never above shipped
+      returnedQty: { type: 'integer', title: '已退货', readonly: true, default: 0 },
+      // the promotion the line picked up (promotions.ts) and, on a gift line, the line that earned it
+      promotionId: { type: 'integer', title: '促销活动', readonly: true },
+      promotionText: { type: 'string', title: '促销', readonly: true, maxLength: 300 },
+      giftOf: { type: 'integer', title: '赠品（所属行）', readonly: true },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
     reads: { productId: ['specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty'] },
@@ -224,24 +232,51 @@ export const salesOrder = defineDocument({
       }
       const listed = await listPrices(tenant, { priceTitleId, productIds: [...products.keys()], currencyId: Number(currencyId), date: String(header.orderDate), orderRate: rate });
       const bounds = await priceBounds(ctx);
-      const raw = input.lines as Row[];
+      // gift lines are made again from the lines that earn them: what was sent as one is dropped
+      const sent = input.lines as Row[];
+      const paid = lines.map((_l, i) => i).filter((i) => sent[i]?.giftOf == null);
+      const raw = paid.map((i) => sent[i]!);
+      lines.splice(0, lines.length, ...paid.map((i) => lines[i]!));
+      if (!lines.length) throw validationError([{ field: 'lines', message: '请至少添加一行明细' }]);
+      const promos = await promotionsFor(tenant, { productIds: [...products.keys()], clientPriceTitleId: client.priceTitleId == null ? null : Number(client.priceTitleId), date: String(header.orderDate) });
+      const gifts = new Map<Row, Row>();
       const errors: FieldError[] = [];
       const breaches: BoundBreach[] = [];
-      lines.forEach((l, i) => {
+      lines.forEach((l, k) => {
+        // numbered as the clerk's screen numbers them (gift lines included)
+        const i = paid[k]!;
         const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
         const p = products.get(Number(l.productId));
         if (!p) { err('productId', '商品不存在'); return; }
         const where = { line: i + 1, productId: Number(l.productId) };
         if (Number(p.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, { ...where, productCode: String(p.code) });
         if (p.status === 'stopped') throw bizError('SALES_PRODUCT_STOPPED_4142', { code: String(p.code) }, where);
-        const r = raw[i]!;
+        const r = raw[k]!;
         const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, p, where);
         if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '数量不能为空' : '数量超出范围'); return; }
         if (qty <= 0) { err('qty', '数量必须大于 0'); return; }
         if (qty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return; }
         const list = listed.get(Number(l.productId));
-        const price = l.price == null ? list?.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) : new Decimal(Number(l.price)).div(10_000);
+        let price = l.price == null ? list?.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) : new Decimal(Number(l.price)).div(10_000);
         if (price === undefined) { err('price', '单价不能为空（商品在价格表中没有价格）'); return; }
+        // a promotion when the price is the list price or the one the promotion gives (promotions.ts)
+        l.promotionId = null;
+        l.promotionText = null;
+        l.giftOf = null;
+        if (list !== undefined) {
+          const listPrice = list.toDecimalPlaces(4, Decimal.ROUND_HALF_UP);
+          const picked = pickPromotion(promos.get(Number(l.productId)), { price: listPrice, qty, orderRate: new Decimal(rate), floor: bounds.low.gt(0) ? list.times(bounds.low) : undefined });
+          if (picked && (price.eq(listPrice) || price.eq(picked.price))) {
+            price = picked.price;
+            l.promotionId = picked.promotion.id;
+            l.promotionText = picked.text;
+            if (picked.giftQty > 0) {
+              if (qty + picked.giftQty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return; }
+              gifts.set(l, { productId: l.productId, qty: picked.giftQty, price: 0, discount: 0, listPrice: listPrice.times(10_000).toNumber(), amount: 0,
+                promotionId: picked.promotion.id, promotionText: `赠品：${picked.text}`, remark: null });
+            }
+          }
+        }
         const discount = new Decimal(Number(l.discount ?? 0)).div(100);
         const net = netPrice(price, discount);
         const breach = checkBounds(i + 1, String(p.code), net, list, bounds);
@@ -255,6 +290,17 @@ export const salesOrder = defineDocument({
         l.amount = amount.toNumber();
       });
       if (errors.length) throw validationError(errors.slice(0, 200));
+      // each gift line right after the line that earned it, which it names by number
+      if (gifts.size) {
+        const withGifts: Row[] = [];
+        for (const l of lines) {
+          withGifts.push(l);
+          const g = gifts.get(l);
+          if (g) withGifts.push({ ...g, giftOf: withGifts.length });
+        }
+        if (withGifts.length > 2000) throw validationError([{ field: 'lines', message: '明细最多 2000 行（含赠品行）' }]);
+        lines.splice(0, lines.length, ...withGifts);
+      }
       if (breaches.length) {
         if (!holdsRight(ctx.caller!, OVERRIDE_RIGHT)) {
           const b = breaches[0]!;
@@ -283,12 +329,29 @@ export const salesOrder = defineDocument({
       }, db);
     },
     async present(ctx, docs, lines) {
+      // open outbound plans (draft or confirmed) of confirmed / partly shipped orders: 作废 and 关闭 are
+      // not offered while they hold lines (the transitions refuse them with SALES_OPEN_PLANS_4148)
+      const busy = docs.filter((d) => d.status === 'confirmed' || d.status === 'partlyShipped').map((d) => Number(d.id));
+      const open = new Map<number, number>();
+      if (busy.length) {
+        for (const r of (await ctx.tenant.select('deliveryPlan').select(['orderId']).select((eb) => eb.fn.countAll().as('n'))
+          .where('orderId', 'in', busy).where('status', 'in', ['draft', 'confirmed']).groupBy('orderId').execute()) as Row[]) open.set(Number(r.orderId), Number(r.n));
+      }
+      for (const d of docs) d.openPlanCount = open.get(Number(d.id)) ?? 0;
       // what outbound plans can still take (发货计划 is offered only while something is left)
       if (lines) for (const doc of docs) doc.unplannedQty = lines.reduce((s, l) => s + Math.max(0, Number(l.qty) - Number(l.shippedQty) - Number(l.plannedQty ?? 0)), 0);
+      // what sales returns can still take (退货 is offered only while something shipped is not returned)
+      if (lines) for (const doc of docs) doc.returnableQty = lines.reduce((s, l) => s + Math.max(0, Number(l.shippedQty) - Number(l.returnedQty ?? 0)), 0);
+      for (const l of lines ?? []) l.returnedQty = Number(l.returnedQty ?? 0);
       for (const l of lines ?? []) {
         const qty = Number(l.qty);
         l.units = splitUnits(qty, { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: l.unitBig as string | null, unitMid: l.unitMid as string | null, unitSmall: l.unitSmall as string | null });
         l.openQty = Math.max(0, qty - Number(l.shippedQty));
+      }
+      // each line at every stage of the warehouse floor: reserved, picked, packed, loaded, delivered (shipped), signed for
+      if (lines?.length && docs[0]?.status !== 'draft') {
+        const stages = await orderLineStages(ctx.tenant, lines.map((l) => Number(l.id)));
+        for (const l of lines) Object.assign(l, stages.get(Number(l.id)) ?? {});
       }
       // what the warehouse can still promise, shown while the order is a draft (get only)
       const doc = docs[0];
@@ -320,10 +383,12 @@ export const salesOrder = defineDocument({
       label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', right: 'market.order.confirm', stamp: 'cancelled', danger: true, overlay: true,
       // a confirmed order can be cancelled only while nothing has shipped
       onlyWhen: { confirmed: { shippedQty: 0 } },
+      offerWhen: (doc) => Number(doc.openPlanCount ?? 0) === 0,
       confirm: '确定作废销售订单“{docNo}”？已预留的库存将释放。', run: release,
     },
     close: {
       label: '关闭', from: ['partlyShipped'], to: 'closed', right: 'market.order.confirm', stamp: 'closed',
+      offerWhen: (doc) => Number(doc.openPlanCount ?? 0) === 0,
       confirm: '确定关闭销售订单“{docNo}”？未发货部分不再发货，预留的库存将释放。', run: release,
     },
     reopen: {
@@ -337,10 +402,16 @@ export const salesOrder = defineDocument({
       label: '发货计划', to: '/market/deliveryPlanOrder?orderId={id}', statuses: ['confirmed', 'partlyShipped'], right: 'market.deliveryPlan.edit',
       when: (doc) => Number(doc.unplannedQty) > 0,
     },
+    {
+      label: '退货', to: '/market/salesReturnDetail/new?orderId={id}', statuses: ['partlyShipped', 'shipped', 'closed'], right: 'market.salesReturn.edit',
+      when: (doc) => Number(doc.returnableQty) > 0,
+    },
   ],
   // what the audit trail records on save (the rate and base amount follow from these)
   audit: ['clientId', 'warehouseId', 'salesmanId', 'currencyId', 'orderDate', 'deliveryDate', 'priceTitleId', 'deliveryAddress', 'backOrderPolicy', 'facilitatorId', 'paymentTerms', 'lineCount', 'totalQty', 'totalAmount', 'remark'],
   listFilters: ['clientId', 'warehouseId', 'salesmanId'],
+  // present counts the open outbound plans of each row
+  listReads: ['deliveryPlan'],
   dateField: 'orderDate',
   export: {
     header: ['docNo', 'statusText', 'orderDate', 'clientId', 'salesmanId', 'warehouseId', 'currencyId', 'exchangeRate'],

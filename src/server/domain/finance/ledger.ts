@@ -17,7 +17,7 @@ export type PartyType = 'client' | 'supplier';
 export const SIDE_OF: Record<PartyType, Side> = { client: 'receivable', supplier: 'payable' };
 export const SIDE_TEXT: Record<Side, string> = { receivable: '应收', payable: '应付' };
 export const ITEM_STATUS = { open: '未结清', settled: '已结清', cancelled: '已作废' } as const;
-export const SOURCE_TEXT: Record<string, string> = { purchaseInvoice: '采购发票', openingBalance: '期初余额', chequeBounce: '退票费' };
+export const SOURCE_TEXT: Record<string, string> = { purchaseInvoice: '采购发票', salesInvoice: '销售发票', openingBalance: '期初余额', chequeBounce: '退票费' };
 /** What an item is, as screens name it: an opening balance is 期初应收 or 期初应付 by its side. */
 export const itemKind = (item: Row) =>
   item.sourceType === 'openingBalance' ? (item.side === 'payable' ? '期初应付' : '期初应收') : SOURCE_TEXT[String(item.sourceType)] ?? String(item.sourceType);

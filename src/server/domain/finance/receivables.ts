@@ -40,8 +40,11 @@ export const STATEMENT_INPUT = {
   properties: {
     partyType: PARTY_PROPS.partyType, id: { type: 'integer', minimum: 1, maximum: 2_147_483_647, title: '往来单位' },
     dateFrom: { type: ['string', 'null'], maxLength: 10, title: '开始日期' }, dateTo: { type: ['string', 'null'], maxLength: 10, title: '结束日期' },
+    currencyId: { type: ['integer', 'null'], minimum: 1, maximum: 2_147_483_647, title: '币种' },
   },
 };
+/** A statement's input: in company currency (every item converted), or in one currency (only its items, in that currency). */
+export interface StatementInput { partyType: PartyType; id: number; dateFrom?: string | null; dateTo?: string | null; currencyId?: number | null }
 
 export interface AgingInput { partyType: PartyType; today?: string | null; page: number; pageSize: number; keyword?: string | null; overdueOnly?: boolean | null }
 
@@ -192,31 +195,55 @@ export async function partyItems(ctx: CallContext, input: { partyType: PartyType
  * their reversals as negative credits) in date order, then the closing balance (money not yet allocated
  * is an advance: /financial/advances lists it).
  */
-export async function statement(ctx: CallContext, input: { partyType: PartyType; id: number; dateFrom?: string | null; dateTo?: string | null }) {
+export async function statement(ctx: CallContext, input: StatementInput) {
   const tenant = ctx.tenant;
   const party = await partyRow(ctx, input.partyType, input.id);
+  // the currencies the party has items in (each its own statement); with currencyId, only that one's items in
+  // that currency (allocations by their amount in the item's currency): never two currencies added together
+  const currencies = ((await tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+    .select(['currency.id', 'currency.code', 'currency.currencyName as name']).distinct()
+    .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id).where('openItem.status', '!=', 'cancelled')
+    .orderBy('currency.code').execute()) as Row[]).map((c) => ({ id: Number(c.id), code: String(c.code), name: String(c.name) }));
+  const cur = input.currencyId ?? null;
+  let currency: { id: number; code: string; name: string } | null = null;
+  if (cur != null) {
+    const c = (await tenant.select('currency').select(['id', 'code', 'currencyName as name']).where('id', '=', cur).executeTakeFirst()) as Row | undefined;
+    if (!c) throw validationError([{ field: 'currencyId', message: '币种不存在' }]);
+    currency = { id: Number(c.id), code: String(c.code), name: String(c.name) };
+  }
+  const itemAmount = cur == null ? 'openItem.amountBase' : 'openItem.amount';
+  const allocAmount = cur == null ? 'financeAllocation.itemBase' : 'financeAllocation.amount';
   const to = parseDay(input.dateTo ?? undefined, 'dateTo', '结束日期') ?? today(ctx);
   const from = parseDay(input.dateFrom ?? undefined, 'dateFrom', '开始日期') ?? `${to.slice(0, 7)}-01`;
   if (from > to) throw validationError([{ field: 'dateFrom', message: '开始日期不能晚于结束日期' }]);
-  const items = () => tenant.select('openItem').where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id).where('openItem.status', '!=', 'cancelled');
+  const items = () => {
+    const q = tenant.select('openItem').where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id).where('openItem.status', '!=', 'cancelled');
+    return cur == null ? q : q.where('openItem.currencyId', '=', cur);
+  };
   // from the party's items to their allocations (by item): the planner is told where to start
-  const partyItemIds = tenant.select('openItem').select('openItem.id').where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id);
+  let partyItemIds = tenant.select('openItem').select('openItem.id').where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id);
+  if (cur != null) partyItemIds = partyItemIds.where('openItem.currencyId', '=', cur);
   const allocs = () => tenant.select('financeAllocation')
     .innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId').onRef('openItem.companyId', '=', 'financeAllocation.companyId'))
     .where('financeAllocation.itemId', 'in', partyItemIds);
-  const before = (await items().select(sql<number>`coalesce(sum(${sql.ref('openItem.amountBase')}), 0)`.as('s')).where('openItem.docDate', '<', from).executeTakeFirst()) as Row;
-  const paidBefore = (await allocs().select(sql<number>`coalesce(sum(${sql.ref('financeAllocation.itemBase')}), 0)`.as('s')).where('financeAllocation.allocDate', '<', from).executeTakeFirst()) as Row;
+  const before = (await items().select(sql<number>`coalesce(sum(${sql.ref(itemAmount)}), 0)`.as('s')).where('openItem.docDate', '<', from).executeTakeFirst()) as Row;
+  const paidBefore = (await allocs().select(sql<number>`coalesce(sum(${sql.ref(allocAmount)}), 0)`.as('s')).where('financeAllocation.allocDate', '<', from).executeTakeFirst()) as Row;
   const opening = Number(before.s) - Number(paidBefore.s);
   const its = (await items().innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .select(['openItem.id', 'openItem.docNo', 'openItem.reference', 'openItem.sourceType', 'openItem.side', 'openItem.docDate', 'openItem.dueDate', 'openItem.amount', 'openItem.amountBase', 'currency.code as currencyCode'])
     .where('openItem.docDate', '>=', from).where('openItem.docDate', '<=', to).orderBy('openItem.docDate').orderBy('openItem.id').execute()) as Row[];
   // one row per allocation (a party's are few), grouped here per payment, date and kind: a GROUP BY in
   // SQL leads SQLite to walk every allocation of the company in payment order instead
-  const allocRows = (await allocs().innerJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
-    .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'financeAllocation.itemBase', 'payDocument.docNo', 'openItem.docNo as itemDocNo'])
+  // a red invoice's credit is an allocation without a receipt (payment_id = −the red invoice's id)
+  const allocRows = (await allocs().leftJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
+    .leftJoin('salesCredit', (j) => j.on(sql<boolean>`${sql.ref('salesCredit.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('credit', 'creditReverse')`).onRef('salesCredit.companyId', '=', 'financeAllocation.companyId'))
+    .leftJoin('salesDiscount', (j) => j.on(sql<boolean>`${sql.ref('salesDiscount.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('discount', 'discountReverse')`).onRef('salesDiscount.companyId', '=', 'financeAllocation.companyId'))
+    .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'financeAllocation.itemBase', 'financeAllocation.amount as itemAmount',
+      sql<string>`coalesce(${sql.ref('payDocument.docNo')}, ${sql.ref('salesCredit.docNo')}, ${sql.ref('salesDiscount.docNo')})`.as('docNo'), 'openItem.docNo as itemDocNo'])
     .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to).execute()) as Row[];
   const grouped = new Map<string, Row>();
   for (const r of allocRows) {
+    if (cur != null) r.itemBase = r.itemAmount;
     const key = `${String(r.paymentId)}|${String(r.allocDate)}|${String(r.kind)}`;
     const g = grouped.get(key);
     if (!g) grouped.set(key, { paymentId: r.paymentId, allocDate: r.allocDate, kind: r.kind, docNo: r.docNo, base: Number(r.itemBase), firstItem: String(r.itemDocNo), n: 1 });
@@ -229,9 +256,9 @@ export async function statement(ctx: CallContext, input: { partyType: PartyType;
   const pays = [...grouped.values()];
   const events = [
     ...its.map((r) => ({ date: String(r.docDate), order: 0, id: Number(r.id), docNo: String(r.docNo), kind: itemKind(r),
-      summary: `${r.reference ? `原单号 ${String(r.reference)}，` : ''}${String(r.currencyCode)} ${moneyText(r.amount)}，到期 ${String(r.dueDate)}`, debit: Number(r.amountBase), credit: 0 })),
+      summary: `${r.reference ? `原单号 ${String(r.reference)}，` : ''}${String(r.currencyCode)} ${moneyText(r.amount)}，到期 ${String(r.dueDate)}`, debit: Number(cur == null ? r.amountBase : r.amount), credit: 0 })),
     ...pays.map((r) => ({ date: String(r.allocDate), order: 1, id: Number(r.paymentId), docNo: String(r.docNo),
-      kind: r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
+      kind: r.kind === 'credit' ? '红字发票' : r.kind === 'creditReverse' ? '红字发票作废' : r.kind === 'discount' ? '折扣发票' : r.kind === 'discountReverse' ? '折扣发票作废' : r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
       summary: `核销 ${Number(r.n)} 笔（${String(r.firstItem)}${Number(r.n) > 1 ? ' 等' : ''}）`, debit: 0, credit: Number(r.base) })),
   ].sort((a, b) => (a.date === b.date ? a.order - b.order || a.id - b.id : a.date < b.date ? -1 : 1));
   let balance = opening;
@@ -248,6 +275,7 @@ export async function statement(ctx: CallContext, input: { partyType: PartyType;
   ];
   return {
     party: { id: Number(party.id), code: String(party.code), name: String(party.name), partyType: input.partyType },
+    currency, currencies, currencyText: currency ? `${currency.code}（原币）` : '本位币',
     dateFrom: from, dateTo: to, openingBalance: moneyText(opening), rows, totalDebit: moneyText(debit), totalCredit: moneyText(credit), closingBalance: moneyText(balance),
     list, total: list.length, page: 1, pageSize: list.length,
   };
@@ -256,14 +284,17 @@ export async function statement(ctx: CallContext, input: { partyType: PartyType;
 const money = (v: string | null) => (v == null ? null : Number(v));
 
 /** The statement as .xlsx (the same rows, debit/credit/balance as numbers). */
-export async function exportStatement(ctx: CallContext, input: { partyType: PartyType; id: number; dateFrom?: string | null; dateTo?: string | null }): Promise<FileResponse> {
+export async function exportStatement(ctx: CallContext, input: StatementInput): Promise<FileResponse> {
   const s = await statement(ctx, input);
-  return xlsxDownload(`对账单_${s.party.code}_${s.dateFrom}_${s.dateTo}.xlsx`, async (book) => {
+  const client = input.partyType === 'client';
+  return xlsxDownload(`对账单_${s.party.code}_${s.currency ? `${s.currency.code}_` : ''}${s.dateFrom}_${s.dateTo}.xlsx`, async (book) => {
     const sheet = book.addSheet('对账单', [
       { header: '日期', width: 12 }, { header: '单号', width: 20 }, { header: '类型', width: 12 }, { header: '摘要', width: 44 },
-      { header: '借方（应收增加）', width: 16, numFmt: '#,##0.00' }, { header: '贷方（收款核销）', width: 16, numFmt: '#,##0.00' }, { header: '余额', width: 16, numFmt: '#,##0.00' },
+      ...(client
+        ? [{ header: '借方（应收增加）', width: 16, numFmt: '#,##0.00' }, { header: '贷方（收款核销）', width: 16, numFmt: '#,##0.00' }]
+        : [{ header: '贷方（应付增加）', width: 16, numFmt: '#,##0.00' }, { header: '借方（付款核销）', width: 16, numFmt: '#,##0.00' }]), { header: '余额', width: 16, numFmt: '#,##0.00' },
     ]);
-    sheet.addRow([`${s.party.name}（${s.party.code}）`, null, null, `${s.dateFrom} 至 ${s.dateTo}，本位币`, null, null, null]);
+    sheet.addRow([`${s.party.name}（${s.party.code}）`, null, null, `${s.dateFrom} 至 ${s.dateTo}，${s.currencyText}`, null, null, null]);
     for (const r of s.list) sheet.addRow([r.date, r.docNo, r.kind, r.summary, money(r.debit), money(r.credit), money(r.balance)]);
     sheet.addRow([null, null, '合计', null, money(s.totalDebit), money(s.totalCredit), null]);
   });

@@ -12,7 +12,7 @@ import { bizError } from '../../http/errors.ts';
 import { insertMany, runSql } from '../../db/raw-sql.ts';
 import { moneyText, parseDay, PRICE_SCALE, text, tz, type Row } from './common.ts';
 
-export const INVOICE_STOCK_KINDS = { invoice: '采购发票', reverse: '作废冲回' } as const;
+export const INVOICE_STOCK_KINDS = { invoice: '采购发票', reverse: '作废冲回', sale: '销售发票', saleReverse: '销售发票作废', credit: '红字发票', creditReverse: '红字发票作废' } as const;
 export type InvoiceStockKind = keyof typeof INVOICE_STOCK_KINDS;
 
 /** One invoice line's effect: qty (small units) and amount (base-currency cents), signed. */
@@ -28,7 +28,12 @@ export interface InvoiceStockMove {
  * 'reverse', the same moves with their signs as stored). Products in id order, so two documents touching
  * the same products take the rows in the same order.
  */
-export async function applyInvoiceStock(db: DB, companyId: number, accountId: number, kind: InvoiceStockKind, docId: number, docNo: string, moves: InvoiceStockMove[]): Promise<void> {
+export async function applyInvoiceStock(
+  db: DB, companyId: number, accountId: number, kind: InvoiceStockKind, docId: number, docNo: string, moves: InvoiceStockMove[],
+  // a sales invoice takes from the stock (and may take it below zero: goods sold before the supplier's invoice came)
+  opts: { docType?: 'purchaseInvoice' | 'salesInvoice' | 'salesCredit'; mayGoNegative?: boolean } = {},
+): Promise<void> {
+  const docType = opts.docType ?? 'purchaseInvoice';
   if (!moves.length) return;
   const now = new Date().toISOString();
   const per = new Map<number, { qty: number; amount: number }>();
@@ -39,7 +44,7 @@ export async function applyInvoiceStock(db: DB, companyId: number, accountId: nu
     per.set(m.productId, p);
   }
   for (const [productId, d] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
-    if (d.qty >= 0) {
+    if (d.qty >= 0 || opts.mayGoNegative) {
       await runSql(db, `insert into invoice_stock (company_id, product_id, qty, amount, updated_at) values (?, ?, ?, ?, ?)
         on conflict (company_id, product_id) do update set qty = invoice_stock.qty + excluded.qty, amount = invoice_stock.amount + excluded.amount, updated_at = excluded.updated_at`,
       [companyId, productId, d.qty, d.amount, now]);
@@ -55,13 +60,13 @@ export async function applyInvoiceStock(db: DB, companyId: number, accountId: nu
     }
   }
   await insertMany(db, 'invoice_stock_move', ['company_id', 'product_id', 'qty', 'amount', 'kind', 'doc_type', 'doc_id', 'doc_line', 'account_id', 'created_at'],
-    moves.map((m) => [companyId, m.productId, m.qty, m.amount, kind, 'purchaseInvoice', docId, m.docLine, accountId, now]));
+    moves.map((m) => [companyId, m.productId, m.qty, m.amount, kind, docType, docId, m.docLine, accountId, now]));
 }
 
 /** The moves a posted document wrote (to reverse exactly what it added). */
-export async function movesOf(db: DB, companyId: number, docId: number): Promise<InvoiceStockMove[]> {
+export async function movesOf(db: DB, companyId: number, docId: number, docType = 'purchaseInvoice', kind: InvoiceStockKind = 'invoice'): Promise<InvoiceStockMove[]> {
   const rows = await runSql(db, `select product_id, qty, amount, doc_line from invoice_stock_move
-    where company_id = ? and doc_type = 'purchaseInvoice' and doc_id = ? and kind = 'invoice' order by id`, [companyId, docId]);
+    where company_id = ? and doc_type = ? and doc_id = ? and kind = ? order by id`, [companyId, docType, docId, kind]);
   // raw rows come back camel-cased like every other query (db/camel-case.ts)
   return rows.map((r) => ({ productId: Number(r.productId), qty: Number(r.qty), amount: Number(r.amount), docLine: Number(r.docLine) }));
 }
@@ -190,11 +195,15 @@ export async function invoiceStockMoves(ctx: CallContext, input: InvoiceStockMov
   const offset = (input.page - 1) * input.pageSize;
   const rows = total > offset
     ? ((await q
-      .leftJoin('purchaseInvoice', (j) => j.onRef('purchaseInvoice.id', '=', `${m}.docId`).onRef('purchaseInvoice.companyId', '=', `${m}.companyId`))
+      .leftJoin('purchaseInvoice', (j) => j.onRef('purchaseInvoice.id', '=', `${m}.docId`).onRef('purchaseInvoice.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'purchaseInvoice'))
       .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseInvoice.supplierId').onRef('supplier.companyId', '=', `${m}.companyId`))
+      .leftJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', `${m}.docId`).onRef('salesInvoice.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'salesInvoice'))
+      .leftJoin('salesCredit', (j) => j.onRef('salesCredit.id', '=', `${m}.docId`).onRef('salesCredit.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'salesCredit'))
+      .leftJoin('client', (j) => j.on((eb) => eb.or([eb('client.id', '=', eb.ref('salesInvoice.clientId')), eb('client.id', '=', eb.ref('salesCredit.clientId'))])).onRef('client.companyId', '=', `${m}.companyId`))
       .leftJoin('account', (j) => j.onRef('account.id', '=', `${m}.accountId`).onRef('account.companyId', '=', `${m}.companyId`))
       .select([`${m}.id`, `${m}.qty`, `${m}.amount`, `${m}.kind`, `${m}.docType`, `${m}.docId`, `${m}.docLine`, `${m}.createdAt`,
-        'purchaseInvoice.docNo', 'purchaseInvoice.invoiceNo', 'supplier.name as supplierName', 'account.userName'])
+        'purchaseInvoice.docNo', 'purchaseInvoice.invoiceNo', 'supplier.name as supplierName', 'salesInvoice.docNo as salesDocNo', 'salesCredit.docNo as creditDocNo', 'salesInvoice.invoiceNo as salesInvoiceNo',
+        'client.name as clientName', 'account.userName'])
       .orderBy(`${m}.id`, 'desc').limit(input.pageSize).offset(offset).execute()) as Row[])
     : [];
   const productRow = (await tenant.select('product').select(['bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall']).where('id', '=', input.productId).executeTakeFirst()) as Row;
@@ -203,11 +212,14 @@ export async function invoiceStockMoves(ctx: CallContext, input: InvoiceStockMov
     list: rows.map((r) => {
       const kind = String(r.kind) as InvoiceStockKind;
       const qty = Number(r.qty);
+      const sale = r.docType === 'salesInvoice';
+      const credit = r.docType === 'salesCredit';
       return {
         id: Number(r.id), kind, kindText: INVOICE_STOCK_KINDS[kind] ?? kind, qty, units: splitUnits(qty, packsOf(productRow)), amount: moneyText(r.amount),
-        docType: String(r.docType), docTitle: '采购发票', docId: Number(r.docId), docNo: text(r.docNo), docLine: r.docLine == null ? null : Number(r.docLine),
-        invoiceNo: text(r.invoiceNo), supplierName: text(r.supplierName), userName: text(r.userName), createdAt: String(r.createdAt),
-        route: `/procurement/invoiceDetail/${Number(r.docId)}`,
+        docType: String(r.docType), docTitle: credit ? '红字发票' : sale ? '销售发票' : '采购发票', docId: Number(r.docId), docNo: text(credit ? r.creditDocNo : sale ? r.salesDocNo : r.docNo), docLine: r.docLine == null ? null : Number(r.docLine),
+        invoiceNo: text(sale ? r.salesInvoiceNo : r.invoiceNo), supplierName: text(r.supplierName), clientName: text(r.clientName),
+        partyName: text(sale || credit ? r.clientName : r.supplierName), userName: text(r.userName), createdAt: String(r.createdAt),
+        route: credit ? `/market/invoiceDetailBack/${Number(r.docId)}` : sale ? `/market/invoiceDetail/${Number(r.docId)}` : `/procurement/invoiceDetail/${Number(r.docId)}`,
       };
     }),
     total, page: input.page, pageSize: input.pageSize,

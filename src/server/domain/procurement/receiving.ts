@@ -151,13 +151,16 @@ async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[numbe
 
 /**
  * A posted note cancelled (its status already changed by the caller): refused while later documents
- * use it; otherwise the order lines' received quantities, the stock and the task are given back.
+ * use it; otherwise the order lines' received quantities, the stock and the task are given back
+ * (`otherSource`: what a note of a sales return gives back instead, after the same putaway check).
  */
-export async function reverseNote(ctx: CallContext, db: DB, tenant: Tenant, doc: Row): Promise<void> {
+export async function reverseNote(ctx: CallContext, db: DB, tenant: Tenant, doc: Row, otherSource?: (ctx: CallContext, db: DB, tenant: Tenant, doc: Row) => Promise<void>): Promise<void> {
   const caller = ctx.caller!;
   const id = Number(doc.id);
   const next = (await tenant.select('putaway').select('docNo').where('receivingNoteId', '=', id).where('status', '=', 'posted').limit(3).execute()) as Row[];
   if (next.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: RN_TITLE, docNo: String(doc.docNo), next: next.map((r) => String(r.docNo)).join('、') }, { id: id });
+  // a note of another source (a sales return) undoes its own side; invoices and supplier returns never use it
+  if (otherSource) return otherSource(ctx, db, tenant, doc);
   // Invoiced lines keep the note (the invoice's posting claims this row too, so the two serialise).
   await refuseIfInvoiced(tenant, id, String(doc.docNo));
   await refuseIfReturned(tenant, id, String(doc.docNo));

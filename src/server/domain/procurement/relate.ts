@@ -47,12 +47,13 @@ export async function docRelate(ctx: CallContext, input: { docNo: string }) {
   if (po) { orderId = Number(po.id); found = { docType: 'purchaseOrder', id: orderId }; }
   if (!found) {
     const rn = (await tenant.select('receivingNote').select(['id', 'orderId']).where('docNo', '=', docNo).executeTakeFirst()) as Row | undefined;
-    if (rn) { orderId = Number(rn.orderId); found = { docType: 'receivingNote', id: Number(rn.id) }; }
+    // a note of a sales return (no purchase order) is on the sales chain: the engine answers for it
+    if (rn && rn.orderId != null) { orderId = Number(rn.orderId); found = { docType: 'receivingNote', id: Number(rn.id) }; }
   }
   if (!found) {
     const pa = (await tenant.select('putaway').innerJoin('receivingNote', (j) => j.onRef('receivingNote.id', '=', 'putaway.receivingNoteId').onRef('receivingNote.companyId', '=', 'putaway.companyId'))
       .select(['putaway.id', 'receivingNote.orderId']).where('putaway.docNo', '=', docNo).executeTakeFirst()) as Row | undefined;
-    if (pa) { orderId = Number(pa.orderId); found = { docType: 'putaway', id: Number(pa.id) }; }
+    if (pa && pa.orderId != null) { orderId = Number(pa.orderId); found = { docType: 'putaway', id: Number(pa.id) }; }
   }
   if (!found) {
     // an invoice over several orders shows the chain of its first line's order

@@ -230,13 +230,17 @@ export function cancelRightsFrom(entries: Array<{ handler: string; permission: s
 }
 
 /** A target served by the engine: title, table, statuses, route and cancellation read from its definition. */
-export function engineTarget(def: { type: string; title: string; table: string; route: string; statuses: Record<string, { label: string }> },
-  own: Pick<TargetDef, 'columns' | 'describe'> & Partial<Pick<TargetDef, 'beforeCancel'>>): TargetDef {
+export function engineTarget(def: { type: string; title: string; table: string; route: string; statuses: Record<string, { label: string }>; repeal?: Pick<TargetDef, 'columns' | 'describe'> },
+  own?: Pick<TargetDef, 'columns' | 'describe'> & Partial<Pick<TargetDef, 'beforeCancel'>>): TargetDef {
+  // the target's preview: given here, else the definition's own `repeal` declaration
+  const rule = own ?? def.repeal;
+  if (!rule) throw new Error(`repeal: ${def.type} declares no repeal preview`);
   return {
     title: def.title, table: def.table,
     statuses: Object.fromEntries(Object.entries(def.statuses).map(([k, v]) => [k, v.label])),
     route: (id) => def.route.replace('{id}', String(id)),
     cancelHandler: `op:${def.type}.cancel`, cancel: engineCancel(def.type),
-    ...own,
+    columns: rule.columns, describe: rule.describe,
+    ...(own?.beforeCancel ? { beforeCancel: own.beforeCancel } : {}),
   };
 }

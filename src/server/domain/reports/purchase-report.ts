@@ -19,24 +19,13 @@ import {
   big, DATE_RANGE_INPUT, dayRange, Groups, labelsById, mustExist, PAGING, reportPage, reportXlsx,
   type DayRange, type Grouping, type Measure, type ReportPaging, type Row,
 } from './common.ts';
+import { groupByInput, screenGroupings } from './screen-groupings.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = any;
 
-export const PURCHASE_GROUPINGS: Record<string, Grouping> = {
-  supplier: {
-    title: '按供应商', defaultSort: 'supplierCode',
-    columns: [{ field: 'supplierCode', title: '供应商编码', width: 14 }, { field: 'supplierName', title: '供应商', width: 30 }],
-  },
-  product: {
-    title: '按商品', defaultSort: 'productCode',
-    columns: [
-      { field: 'productCode', title: '商品编码', width: 16 }, { field: 'productName', title: '商品名称', width: 30 },
-      { field: 'specification', title: '规格', width: 16 }, { field: 'unitSmall', title: '单位', width: 8 },
-    ],
-  },
-  month: { title: '按月份', defaultSort: 'month', columns: [{ field: 'month', title: '月份', width: 10 }] },
-};
+// The groupings (supplier, product, month) and their label columns are the screen schema's.
+export const PURCHASE_GROUPINGS: Record<string, Grouping> = screenGroupings('reportForms/purchase_new');
 
 export const PURCHASE_MEASURES: Measure[] = [
   { field: 'orderedQty', title: '订购数量', kind: 'qty' },
@@ -54,7 +43,7 @@ export const PURCHASE_REPORT_INPUT: InputSchema = {
   type: 'object',
   properties: {
     ...PAGING,
-    groupBy: { enum: Object.keys(PURCHASE_GROUPINGS), default: 'supplier', title: '汇总方式' },
+    groupBy: groupByInput('reportForms/purchase_new'),
     dateRange: DATE_RANGE_INPUT,
     supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
     warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
@@ -64,7 +53,7 @@ export const PURCHASE_REPORT_INPUT: InputSchema = {
 };
 
 export interface PurchaseReportInput extends ReportPaging {
-  groupBy: keyof typeof PURCHASE_GROUPINGS;
+  groupBy: string;
   dateRange?: unknown;
   supplierId?: number | null;
   warehouseId?: number | null;
@@ -92,7 +81,7 @@ function toBase(dialect: Dialect, cents: RawBuilder<unknown>, rateRef: string): 
  * a subquery, so each measure's lines are narrowed inside the database and the totals stay exact.
  * Wildcards typed are taken as nothing (a lone "%" finds only a product coded "%").
  */
-function productsTyped(tenant: Tenant, typed: string): Q {
+export function productsTyped(tenant: Tenant, typed: string): Q {
   // parts match whatever the case, on both databases (PostgreSQL's like is case-sensitive, SQLite's not)
   const part = typed.replace(/[\\%_]/g, '').toLowerCase();
   return tenant.select('product').select('product.id').where((eb: Q) => eb.or([

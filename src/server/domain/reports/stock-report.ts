@@ -8,20 +8,13 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
 import { big, Groups, labelsById, measureValue, mustExist, PAGING, reportPage, reportXlsx, type Grouping, type Measure, type ReportPaging, type Row } from './common.ts';
+import { groupByInput, screenGroupings } from './screen-groupings.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = any;
 
-export const STOCK_GROUPINGS: Record<string, Grouping> = {
-  warehouse: {
-    title: '按仓库', defaultSort: 'warehouseCode',
-    columns: [{ field: 'warehouseCode', title: '仓库编码', width: 12 }, { field: 'warehouseName', title: '仓库', width: 24 }],
-  },
-  category: {
-    title: '按商品类别', defaultSort: 'categoryCode',
-    columns: [{ field: 'categoryCode', title: '类别编码', width: 12 }, { field: 'categoryName', title: '商品类别', width: 24 }],
-  },
-};
+// The groupings (warehouse, category) and their label columns are the screen schema's.
+export const STOCK_GROUPINGS: Record<string, Grouping> = screenGroupings('reportForms/storage');
 
 export const STOCK_MEASURES: Measure[] = [
   { field: 'productCount', title: '商品数', kind: 'qty' },
@@ -37,7 +30,7 @@ export const STOCK_REPORT_INPUT: InputSchema = {
   type: 'object',
   properties: {
     ...PAGING,
-    groupBy: { enum: Object.keys(STOCK_GROUPINGS), default: 'warehouse', title: '汇总方式' },
+    groupBy: groupByInput('reportForms/storage'),
     warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
     categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
     onlyInStock: { type: ['boolean', 'null'], default: true, title: '只看有库存' },
@@ -45,14 +38,14 @@ export const STOCK_REPORT_INPUT: InputSchema = {
 };
 
 export interface StockReportInput extends ReportPaging {
-  groupBy: keyof typeof STOCK_GROUPINGS;
+  groupBy: string;
   warehouseId?: number | null;
   categoryId?: number | null;
   onlyInStock?: boolean | null;
 }
 
 /** A category and every category below it. */
-async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
+export async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
   const rows = (await tenant.select('category').select(['id', 'parentId']).execute()) as Row[];
   if (!rows.some((r) => Number(r.id) === id)) throw validationError([{ field: 'categoryId', message: '商品类别不存在' }]);
   const children = new Map<number, number[]>();

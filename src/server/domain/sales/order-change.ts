@@ -84,6 +84,8 @@ export async function changeOrderLine(ctx: CallContext, input: OrderChangeInput)
       .selectAll('salesOrderLine').select(['product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
       .where('salesOrderLine.orderId', '=', input.id).where('salesOrderLine.lineNo', '=', input.lineNo).executeTakeFirst()) as Row | undefined;
     if (!line) throw validationError([{ field: 'lineNo', message: `销售订单 ${String(doc.docNo)} 没有第 ${input.lineNo} 行` }]);
+    // a promotion's gift line follows the line that earned it (promotions.ts): not changed on its own
+    if (line.giftOf != null) throw validationError([{ field: 'lineNo', message: `第 ${input.lineNo} 行是促销赠品（第 ${Number(line.giftOf)} 行的赠品），不能单独变更` }]);
     const where = { line: input.lineNo, productId: Number(line.productId) };
     const oldQty = Number(line.qty);
     const qty = lineQty({ qty: input.qty, big: input.big, mid: input.mid, small: input.small }, line, where) ?? oldQty;

@@ -1,6 +1,6 @@
 // Repeals of sales documents (销售撤销单, oms 022901–022904, /market/repeal): the repeal desk of
 // src/server/domain/repeal/desk.ts over sales orders, outbound plans, outbound tasks, picking orders and
-// delivery notes. Each target says what its
+// delivery notes, sales returns. Each target says what its
 // cancellation undoes (reservations released, planned quantities given back) and which later documents
 // stand in its way; the documents' own cancellations decide (SALES_OPEN_PLANS_4148 and the status rules).
 import { salesOrder } from '../../documents/types/sales-order.ts';
@@ -8,6 +8,7 @@ import { deliveryPlan } from '../../documents/types/delivery-plan.ts';
 import { outboundTask } from '../../documents/types/outbound-task.ts';
 import { pickingOrder } from '../../documents/types/picking-order.ts';
 import { deliveryNote } from '../../documents/types/delivery-note.ts';
+import { salesReturn } from '../../documents/types/sales-return.ts';
 import { docNos, engineTarget, notCancellable, repealDesk, type Blocker, type TargetDef } from '../repeal/desk.ts';
 import type { Row } from '../procurement/common.ts';
 
@@ -79,6 +80,8 @@ const TARGETS: Record<string, TargetDef> = {
       return { cancellable: true, blockers: [], effect: `送货单 ${f.docNo} 已发货：冲回出库 ${Number(f.row.totalQty)} 个（货物回到待发区，重新预留），扣回销售订单 ${String(order?.docNo ?? '')} 的已发货数量` };
     },
   }),
+  // its preview is the definition's own `repeal` declaration
+  salesReturn: engineTarget(salesReturn),
 };
 
 const blockers = (docType: string, numbers: string[]): Blocker[] => numbers.map((docNo) => ({ docType, docTypeText: TARGETS[docType].title, docNo }));

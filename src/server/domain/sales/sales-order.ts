@@ -6,7 +6,8 @@ import Decimal from 'decimal.js';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { DocumentType } from '../../documents/engine.ts';
 import { rateOn, text, today, type Row } from '../procurement/common.ts';
-import { listPrices, salePriceListId } from './pricing.ts';
+import { listPrices, priceBounds, salePriceListId } from './pricing.ts';
+import { pickPromotion, promotionsFor, type PickedPromotion } from './promotions.ts';
 
 /** The sales order type the engine serves. */
 export function salesOrders(ctx: CallContext): DocumentType {
@@ -67,11 +68,21 @@ export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
   }
   const date = input.orderDate || today(ctx);
   let prices = new Map<number, Decimal>();
+  const promoted = new Map<number, PickedPromotion>();
   if (ids.length && currencyId != null) {
     const priceTitleId = await salePriceListId(ctx, input.priceTitleId ?? client?.priceTitleId);
     // a currency without a rate for the day has no price to suggest (the save names the missing rate)
     const rate = await rateOn(tenant, currencyId, date).then((r) => r.rate, () => undefined);
     if (rate !== undefined) prices = await listPrices(tenant, { priceTitleId, productIds: ids, currencyId, date, orderRate: rate });
+    // the price a promotion gives one unit (a buy-N-get-M shows when the saved line's quantity earns it)
+    if (rate !== undefined && prices.size) {
+      const promos = await promotionsFor(tenant, { productIds: ids, clientPriceTitleId: client?.priceTitleId == null ? null : Number(client.priceTitleId), date });
+      const { low } = await priceBounds(ctx);
+      for (const [id, list] of prices) {
+        const picked = pickPromotion(promos.get(id), { price: list.toDecimalPlaces(4, Decimal.ROUND_HALF_UP), qty: 1, orderRate: new Decimal(rate), floor: low.gt(0) ? list.times(low) : undefined });
+        if (picked) promoted.set(id, picked);
+      }
+    }
   }
   const available = new Map<number, number>();
   if (ids.length && input.warehouseId) {
@@ -85,7 +96,7 @@ export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
       return {
         id, value: id, label: `${String(r.code)} ${String(r.name)}`, code: String(r.code), barcode: text(r.barcode), name: String(r.name), specification: text(r.specification),
         unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall), bigQty: Number(r.bigQty), midQty: Number(r.midQty),
-        price: shown(price), listPrice: shown(price),
+        price: shown(promoted.get(id)?.price ?? price), listPrice: shown(price), promotionText: promoted.get(id)?.text ?? null,
         available: input.warehouseId ? available.get(id) ?? 0 : null,
       };
     }),
@@ -98,6 +109,7 @@ export async function copySalesOrder(ctx: CallContext, id: number) {
   const keep = ['clientId', 'salesmanId', 'warehouseId', 'currencyId', 'priceTitleId', 'companyRiseId', 'deliveryAddress', 'paymentTerms', 'backOrderPolicy', 'remark'];
   return salesOrders(ctx).save(ctx, {
     ...Object.fromEntries(keep.map((k) => [k, old[k] ?? null])),
-    lines: old.lines.map((l) => ({ productId: l.productId, qty: l.qty, price: l.price, discount: l.discount, remark: l.remark ?? null })),
+    // gift lines are made again by the save from the promotions valid on the new order's date
+    lines: old.lines.filter((l) => l.giftOf == null).map((l) => ({ productId: l.productId, qty: l.qty, price: l.promotionId != null ? null : l.price, discount: l.discount, remark: l.remark ?? null })),
   });
 }

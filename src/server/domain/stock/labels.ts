@@ -17,8 +17,9 @@ import { stockRows } from './scan.ts';
 type Row = Record<string, unknown>;
 
 export type LabelKind = 'product' | 'location' | 'document';
-const KIND_CHAR: Record<'product' | 'location', string> = { product: 'P', location: 'L' };
-const KIND_TEXT: Record<string, string> = { product: '商品', location: '库位', document: '单据' };
+type QrKind = 'product' | 'location' | 'carton';
+const KIND_CHAR: Record<QrKind, string> = { product: 'P', location: 'L', carton: 'C' };
+const KIND_TEXT: Record<string, string> = { product: '商品', location: '库位', document: '单据', carton: '纸箱' };
 
 /** The right product and location labels need (reading what they print); a document's is its own read right. */
 const LABEL_RIGHTS: Record<'product' | 'location', string[]> = {
@@ -40,14 +41,14 @@ async function labelKey(db: DB, companyId: number, create: boolean): Promise<Buf
 
 const sign = (key: Buffer, payload: string) => crypto.createHmac('sha256', key).update(payload).digest().subarray(0, 16).toString('base64url');
 
-export function signLabel(key: Buffer, kind: 'product' | 'location', companyId: number, id: number): string {
+export function signLabel(key: Buffer, kind: QrKind, companyId: number, id: number): string {
   const payload = `${KIND_CHAR[kind]}${companyId}-${id}`;
   return `${payload}.${sign(key, payload)}`;
 }
 
 /** The row a token names, when its signature holds; undefined for anything else (never a reason). */
-export async function verifyLabel(db: DB, token: string): Promise<{ kind: 'product' | 'location'; companyId: number; id: number } | undefined> {
-  const m = /^([PL])([1-9]\d{0,9})-([1-9]\d{0,12})\.([A-Za-z0-9_-]{22})$/.exec(token.trim());
+export async function verifyLabel(db: DB, token: string): Promise<{ kind: QrKind; companyId: number; id: number } | undefined> {
+  const m = /^([PLC])([1-9]\d{0,9})-([1-9]\d{0,12})\.([A-Za-z0-9_-]{22})$/.exec(token.trim());
   if (!m) return undefined;
   const companyId = Number(m[2]);
   const id = Number(m[3]);
@@ -57,10 +58,16 @@ export async function verifyLabel(db: DB, token: string): Promise<{ kind: 'produ
   const want = Buffer.from(sign(key, `${m[1]}${companyId}-${id}`));
   const got = Buffer.from(m[4]!);
   if (want.length !== got.length || !crypto.timingSafeEqual(want, got)) return undefined;
-  return { kind: m[1] === 'P' ? 'product' : 'location', companyId, id };
+  return { kind: m[1] === 'P' ? 'product' : m[1] === 'C' ? 'carton' : 'location', companyId, id };
 }
 
-async function describe(tenant: Tenant, kind: 'product' | 'location', id: number): Promise<{ code: string; name: string } | undefined> {
+async function describe(tenant: Tenant, kind: QrKind, id: number): Promise<{ code: string; name: string } | undefined> {
+  if (kind === 'carton') {
+    // a carton: its number and whose goods it carries (the client), nothing of its contents without a login
+    const c = (await tenant.select('carton').leftJoin('client', (j) => j.onRef('client.id', '=', 'carton.clientId').onRef('client.companyId', '=', 'carton.companyId'))
+      .select(['carton.docNo', 'client.name as clientName']).where('carton.id', '=', id).executeTakeFirst()) as Row | undefined;
+    return c ? { code: String(c.docNo), name: `纸箱 ${String(c.clientName ?? '')}`.trim() } : undefined;
+  }
   if (kind === 'product') {
     const p = (await tenant.select('product').select(['code', 'name']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
     return p ? { code: String(p.code), name: String(p.name) } : undefined;
@@ -101,6 +108,7 @@ export async function labelStock(ctx: CallContext, input: { t: string; page: num
   if (!STOCK_RIGHTS.some((r) => holdsRight(ctx.caller!, r))) throw bizError('COMMON_NO_RIGHT_4003', { name: '查看标签库存' });
   const found = await describe(ctx.tenant, hit.kind, hit.id);
   if (!found) throw bizError('LABEL_TOKEN_INVALID_4254');
+  if (hit.kind === 'carton') return cartonContents(ctx, hit.id, found, input);
   const route = hit.kind === 'product' ? `/commodity/goodsDetail/${hit.id}` : `/entrepot/inventoryDistribution`;
   const rows = await stockRows(ctx.tenant, hit.kind === 'product' ? { kind: 'product', productIds: [hit.id], locationIds: [] } : { kind: 'location', productIds: [], locationIds: [hit.id] });
   const page = rows.slice((input.page - 1) * input.pageSize, input.page * input.pageSize).map((r) => ({
@@ -169,6 +177,20 @@ export async function labelData(ctx: CallContext, input: { kind: LabelKind; docT
   };
 }
 
+/** A carton's label scanned by a logged-in caller: what it holds (product and quantity), its page. */
+async function cartonContents(ctx: CallContext, id: number, found: { code: string; name: string }, input: { page: number; pageSize: number }) {
+  const rows = (await ctx.tenant.select('cartonLine')
+    .innerJoin('product', (j) => j.onRef('product.id', '=', 'cartonLine.productId').onRef('product.companyId', '=', 'cartonLine.companyId'))
+    .select(['cartonLine.id', 'cartonLine.productId', 'cartonLine.qty', 'product.code', 'product.name', 'product.unitSmall'])
+    .where('cartonLine.cartonId', '=', id).orderBy('cartonLine.lineNo').execute()) as Row[];
+  const route = `/entrepot/cardboardDetail/${id}`;
+  const list = rows.slice((input.page - 1) * input.pageSize, input.page * input.pageSize).map((r) => ({
+    key: `c${Number(r.id)}`, productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), warehouseName: null, lcCode: found.code,
+    onHand: Number(r.qty), onHandUnits: `${Number(r.qty)}${String(r.unitSmall ?? '')}`, reserved: 0, reservedUnits: null, route: `/commodity/goodsDetail/${Number(r.productId)}`,
+  }));
+  return { list, total: rows.length, kind: 'carton', code: found.code, name: found.name, route };
+}
+
 /** Labels of engine documents of one type: number (barcode), title, warehouse, status; the type's read right. */
 async function documentLabels(ctx: CallContext, docType: string | undefined, ids: number[]) {
   const type = docType ? ctx.documents.get(docType) : undefined;
@@ -183,11 +205,46 @@ async function documentLabels(ctx: CallContext, docType: string | undefined, ids
   }
   const rows = (await q.orderBy(`${table}.docNo`).execute()) as Row[];
   if (rows.length !== ids.length) throw bizError('COMMON_NOT_FOUND_4004', { entity: type.title });
+  // a carton's label also carries a QR code opening /qrCodeLoad, its box number and what it weighs
+  if (docType === 'carton') return cartonLabels(ctx, type, rows);
   return {
     kind: 'document', kindText: type.title,
     labels: rows.map((r) => ({
       title: type.title, code: String(r.docNo), name: hasWarehouse ? String(r.warehouseName ?? '') : type.title,
       lines: [`状态：${type.statusLabel(String(r.status))}`], barcode: String(r.docNo), qr: null,
     })),
+  };
+}
+
+async function cartonLabels(ctx: CallContext, type: { title: string; statusLabel(s: string): string }, rows: Row[]) {
+  const companyId = ctx.caller!.company.id;
+  const key = (await labelKey(ctx.db, companyId, true))!;
+  const more = new Map(((await ctx.tenant.select('carton').leftJoin('client', (j) => j.onRef('client.id', '=', 'carton.clientId').onRef('client.companyId', '=', 'carton.companyId'))
+    .leftJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'carton.taskId').onRef('outboundTask.companyId', '=', 'carton.companyId'))
+    .select(['carton.id', 'carton.taskId', 'carton.weight', 'carton.volume', 'carton.totalQty', 'client.name as clientName', 'outboundTask.docNo as taskDocNo'])
+    .where('carton.id', 'in', rows.map((r) => Number(r.id))).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  const taskIds = [...new Set([...more.values()].map((r) => Number(r.taskId)))];
+  const boxes = new Map<number, number[]>();
+  for (const r of (await ctx.tenant.select('carton').select(['id', 'taskId']).where('taskId', 'in', taskIds).where('status', '<>', 'cancelled').orderBy('id').execute()) as Row[]) {
+    boxes.set(Number(r.taskId), [...(boxes.get(Number(r.taskId)) ?? []), Number(r.id)]);
+  }
+  return {
+    kind: 'document', kindText: type.title,
+    labels: rows.map((r) => {
+      const m = more.get(Number(r.id));
+      const box = boxes.get(Number(m?.taskId)) ?? [];
+      const n = box.indexOf(Number(r.id));
+      return {
+        title: type.title, code: String(r.docNo), name: String(m?.clientName ?? ''),
+        lines: [
+          n >= 0 ? `箱号：第 ${n + 1} / ${box.length} 箱` : null,
+          m?.taskDocNo ? `出库任务：${String(m.taskDocNo)}` : null,
+          `数量：${Number(m?.totalQty ?? 0)}`,
+          m?.weight != null ? `毛重：${(Number(m.weight) / 1000).toFixed(3)} kg` : null,
+          m?.volume != null ? `体积：${(Number(m.volume) / 1000).toFixed(3)} m³` : null,
+        ].filter((x): x is string => !!x),
+        barcode: String(r.docNo), qr: signLabel(key, 'carton', companyId, Number(r.id)),
+      };
+    }),
   };
 }

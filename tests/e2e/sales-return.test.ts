@@ -1,0 +1,154 @@
+// A sales return in Chromium from the demo company (issue 13): an order of 250 DM-1002 shipped to 上海优品百货
+// (made over the API as the admin: order → plan → picking → delivery note); the sales clerk (sales / demo123)
+// opens the order, starts 退货 from it, types the returned quantity in 盒/个 and the reason with the keyboard,
+// saves and confirms; the warehouse (admin) receives it from the return's 收货 (the receiving note whose
+// source is the return), posts it and puts it away to the product's location — 商品库存 shows the goods back,
+// and the return shows what was received and its value at the delivery price. Before that, 作废 on the
+// confirmed return shows what it would undo (the definition's repeal preview) and is answered 取消. Screenshots:
+// test-output/e2e/sales-return/NN-*.png.
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiOk, btn, confirmPopup, item } from './support/antd';
+import { ADMIN, expectToast, hasChromium, login, screenshot, waitForScreen, type Account } from './support/browser';
+import { setupE2e } from './support/setup';
+import { doc, docNo, expectState, headerValue, lines, lineRows, openedAfterSave } from './support/document';
+
+const SHOT_DIR = 'sales-return';
+const SALES: Account = { companyCode: 'demo', userName: 'sales', password: 'demo123' };
+const NUT = 'DM-1002';
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.mouse.move(600, 890);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, `${SHOT_DIR}/${name}`);
+}
+
+/** Selects what a field holds and types over it, as a clerk does. */
+async function typeInto(page: Page, field: ReturnType<Page['locator']>, text: string): Promise<void> {
+  await field.click();
+  await page.keyboard.press('Control+A');
+  if (text) await page.keyboard.type(text);
+  else await page.keyboard.press('Backspace');
+}
+
+describe.skipIf(!hasChromium)('sales return: from a delivered order back into stock (e2e)', () => {
+  const e2e = setupE2e({ login: SALES, walk: { shots: SHOT_DIR, pages: () => [['sales', page], ['warehouse', wh]] } });
+  let page: Page;
+  let wh: Page;
+  let orderId = 0;
+  let orderNo = '';
+  let returnNo = '';
+  let onHandBefore = 0;
+
+  const onHand = async (p: Page) => {
+    const inv = await apiOk(p, 'cdm', '011301', { page: 1, pageSize: 20, keyword: NUT });
+    return inv.list.filter((r: any) => r.productCode === NUT).reduce((s: number, r: any) => s + Number(r.onHand), 0);
+  };
+
+  beforeAll(async () => {
+    page = e2e.page;
+    const other = await e2e.newPage();
+    wh = other.page;
+    await login(wh, ADMIN);
+    // the delivered order the clerk returns goods from: confirmed, planned, picked and shipped by the floor
+    const products = await apiOk(wh, 'cdm', '010201', { page: 1, pageSize: 20, keyword: NUT });
+    const productId = products.list.find((p: any) => p.code === NUT).id;
+    const clients = await apiOk(wh, 'cdm', '011701', { page: 1, pageSize: 20 });
+    const clientId = clients.list.find((c: any) => c.code === 'C002').id;
+    const warehouses = await apiOk(wh, 'cdm', '011006', {});
+    const warehouseId = (warehouses.list ?? warehouses)[0].value ?? (warehouses.list ?? warehouses)[0].id;
+    const so = await apiOk(wh, 'oms', '020903', { clientId, warehouseId, lines: [{ productId, qty: 250 }] });
+    await apiOk(wh, 'oms', '020905', { id: so.id });
+    const order = await apiOk(wh, 'oms', '020902', { id: so.id });
+    const plan = await apiOk(wh, 'oms', '020703', { orderId: so.id, lines: order.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) });
+    const confirmed = await apiOk(wh, 'oms', '020705', { id: plan.id });
+    await apiOk(wh, 'oms', '024003', { taskIds: [confirmed.taskId], post: true });
+    await apiOk(wh, 'oms', '024103', { taskId: confirmed.taskId, post: true });
+    orderId = so.id;
+    orderNo = so.docNo;
+    onHandBefore = await onHand(wh);
+  });
+
+  it('the sales clerk opens the delivered order and makes its return with the keyboard: 1 盒 20 个, with the reason', async () => {
+    await page.goto(`/market/orderDetail/${orderId}`);
+    await waitForScreen(page, '销售订单详情');
+    await expectState(page, '已发货');
+    await btn(doc(page), '退货').click();
+    await page.waitForURL(/\/market\/salesReturnDetail\/new\?orderId=\d+$/);
+    await expect.poll(() => lineRows(page).count()).toBe(1);
+    await expect.poll(() => headerValue(page, '客户')).toBe('上海优品百货有限公司');
+    const [line] = await lines(page);
+    expect([line!.商品编码, line!.已发货, line!.可退]).toEqual([NUT, '250', '250']);
+    const row = lineRows(page).first();
+    await typeInto(page, row.getByRole('textbox', { name: '数量（大包装）' }), '');
+    await typeInto(page, row.getByRole('textbox', { name: '数量（中包装）' }), '1');
+    await typeInto(page, row.getByRole('textbox', { name: '数量（最小单位）' }), '20');
+    await typeInto(page, item(doc(page), '退货原因').locator('input'), '包装破损，客户退回');
+    await shot(page, '01-return-new');
+    await page.keyboard.press('Control+s');
+    await expectToast(page, '保存成功');
+    await openedAfterSave(page, /^\/market\/salesReturnDetail\/\d+$/);
+    await expectState(page, '草稿');
+    returnNo = await docNo(page);
+    expect(returnNo).toMatch(/^XT\d{12}$/);
+    await btn(doc(page), '确认').click();
+    await confirmPopup(page, `确定确认销售退货单“${returnNo}”？确认后仓库按退货单收货。`);
+    await expectState(page, '待收货');
+    await expect.poll(async () => (await lines(page)).map((l) => [l.商品编码, l.退货数量])).toEqual([[NUT, '120']]);
+    await shot(page, '02-return-confirmed');
+    // 作废 tells what it would undo before it is confirmed; the clerk thinks better of it
+    await btn(doc(page), '作废').click();
+    const pop = page.locator('.ant-popconfirm:visible');
+    await pop.waitFor();
+    expect((await pop.locator('.ant-popconfirm-title').innerText()).trim())
+      .toBe(`确定作废销售退货单“${returnNo}”？销售退货单 ${returnNo} 已确认、尚未收货：作废退货单，退还销售订单 ${orderNo} 的退货数量 120 个（1 行）`);
+    await btn(pop, '取消').click();
+    await expectState(page, '待收货');
+    // the order line shows what is returned
+    await page.goto(`/market/orderDetail/${orderId}`);
+    await waitForScreen(page, '销售订单详情');
+    await expect.poll(async () => (await lines(page)).map((l) => [l.已发货, l.已退货])).toEqual([['250', '120']]);
+  });
+
+  it('the warehouse receives the return on its receiving note, posts it and puts the goods away: stock is back', async () => {
+    const found = await apiOk(wh, 'oms', '021101', { page: 1, pageSize: 5, docNo: returnNo });
+    await wh.goto(`/market/salesReturnDetail/${found.list[0].id}`);
+    await expectState(wh, '待收货');
+    await btn(doc(wh), '收货').click();
+    await wh.waitForURL(/\/entrepot\/returnReceiving\/new\?returnId=\d+$/);
+    await expect.poll(() => lineRows(wh).count()).toBe(1);
+    await expect.poll(async () => (await lines(wh)).map((l) => [l.商品编码, l.退货, l.未收])).toEqual([[NUT, '120', '120']]);
+    await expect.poll(() => headerValue(wh, '客户')).toBe('上海优品百货有限公司');
+    await shot(wh, '03-receiving-new');
+    await wh.keyboard.press('Control+s');
+    await expectToast(wh, '保存成功');
+    await openedAfterSave(wh, /^\/entrepot\/returnReceiving\/\d+$/);
+    const noteNo = await docNo(wh);
+    await btn(doc(wh), '过账').click();
+    await confirmPopup(wh, `确定过账收货单“${noteNo}”？过账后货物计入库存。`);
+    await expectState(wh, '已过账');
+    expect(await onHand(wh)).toBe(onHandBefore + 120);
+
+    await btn(doc(wh), '上架').click();
+    await wh.waitForURL(/\/entrepot\/putawayDetail\/new\?receivingNoteId=\d+$/);
+    await waitForScreen(wh, '上架单详情');
+    await expect.poll(() => lineRows(wh).count()).toBe(1);
+    await expect.poll(async () => (await lines(wh)).map((l) => [l.商品编码, l.待上架, l.上架库位])).toEqual([[NUT, '120', 'C-01-02']]);
+    await btn(doc(wh), '保存').click();
+    await expectToast(wh, '保存成功');
+    await openedAfterSave(wh, /^\/entrepot\/putawayDetail\/\d+$/);
+    const putawayNo = await docNo(wh);
+    await btn(doc(wh), '过账').click();
+    await confirmPopup(wh, `确定过账上架单“${putawayNo}”？过账后库存移到上架库位。`);
+    await expectState(wh, '已过账');
+
+    // the return: received in full, its value at the delivery price (0.25 × 120)
+    await wh.goto(`/market/salesReturnDetail/${found.list[0].id}`);
+    await expectState(wh, '已收货');
+    await expect.poll(() => headerValue(wh, '已收货')).toBe('120');
+    expect(await headerValue(wh, '已收货金额')).toBe('30.00');
+    await shot(wh, '04-return-received');
+    // still 120 more than before the return, now on the product's shelf
+    expect(await onHand(wh)).toBe(onHandBefore + 120);
+  });
+});
