@@ -35,6 +35,8 @@ export const AUDIT_ACTION_LABELS = {
   override: '超限放行',
   // a confirmed sales order's line changed (quantity, price, discount) with a reason
   change: '订单变更',
+  // an administrator ended the sessions of one device of an account (系统工具 → 设备)
+  endSessions: '结束会话',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -91,6 +91,8 @@ export const BUSINESS_CODES = {
   STOCKTAKE_OVERLAP_4252: '所选范围与未完成的盘点单 {docNo} 有相同的商品和库位，请先过账或作废该盘点单',
   STOCKTAKE_COUNT_NEGATIVE_4253: '商品 {code} 在库位 {location} 已盘 {counted}，本次 {qty} 后将小于 0，不能录入',
   LABEL_TOKEN_INVALID_4254: '标签二维码无效或已被篡改，请重新打印标签',
+  // system tools (issue 17)
+  SYSTEM_BACK_ORDER_NOT_OPEN_4501: '销售订单 {docNo} 当前状态为“{status}”，不是未结欠货（部分发货）的订单，不能关闭欠货；请刷新列表后重试',
   // procurement: purchase orders, receiving notes, putaways, document chains
   PURCHASE_DOC_STATUS_4091: '{doc} {docNo} 当前状态为“{status}”，不能{action}',
   PURCHASE_SUPPLIER_DISABLED_4092: '供应商“{name}”已停用，不能用于采购订单',

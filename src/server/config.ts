@@ -22,6 +22,12 @@ export interface ServerConfig {
   clientDir: string;
   /** Days a finished export job and its file are kept (0: kept until the user deletes them). */
   exportRetentionDays: number;
+  /** Days the per-minute API usage aggregate (接口分析) is kept (0: kept for ever). */
+  apiUsageRetentionDays: number;
+  /** Count API calls into the per-minute aggregate (API_USAGE=off: not counted; benchmarks compare). */
+  apiUsage: boolean;
+  /** Seconds between a process's heartbeats (服务监控) and its usage flushes. */
+  heartbeatSec: number;
   /** List pages of generic resources kept and served again while their tables are unwritten (resources/page-cache.ts). */
   listPageCache: boolean;
   /** Hours an Idempotency-Key and its answer are kept (http/idempotency.ts; 0: kept for ever). */
@@ -113,6 +119,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     clientDir: env.CLIENT_DIR ? path.resolve(env.CLIENT_DIR) : defaultClientDir(),
     exportRetentionDays: int(env, 'EXPORT_RETENTION_DAYS', 7),
+    apiUsageRetentionDays: int(env, 'API_USAGE_RETENTION_DAYS', 90),
+    heartbeatSec: Math.max(1, int(env, 'HEARTBEAT_SECONDS', 10)),
+    apiUsage: !['false', '0', 'off'].includes(String(env.API_USAGE ?? '').toLowerCase()),
     listPageCache: !['false', '0', 'off'].includes(String(env.LIST_PAGE_CACHE ?? '').toLowerCase()),
     idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 24),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS),

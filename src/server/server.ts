@@ -10,6 +10,7 @@ import { seedIfEmpty } from './db/seed.ts';
 import { seedDemoWalk } from './db/seed-demo-walk.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { buildApp } from './http/app.ts';
+import { Monitor, registerMonitor } from './domain/system/monitor.ts';
 import { allDocumentDefinitions, documentRights, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
 import { startIdempotencySweep } from './http/idempotency.ts';
 import { allOps } from './ops/index.ts';
@@ -50,12 +51,15 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
     await migrate(database.db, database.dialect);
     await syncDocumentTables(database.db, database.dialect, definitions);
     const seeded = opts.seed !== false && (await seedIfEmpty(database.db, database.dialect));
-    const app = await buildApp({ config, database, catalog, bound, documents, logStream: opts.logStream });
+    // heartbeat row and per-minute API usage of this process (服务监控, 接口分析)
+    const monitor = registerMonitor(new Monitor(database, config));
+    const app = await buildApp({ config, database, catalog, bound, documents, logStream: opts.logStream, monitor });
     if (seeded && opts.demoWalk) await seedDemoWalk(app);
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);
-    return { app, database, seeded, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await database.close(); } };
+    await monitor.start();
+    return { app, database, seeded, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await monitor.stop(); await database.close(); } };
   } catch (e) {
     await database.close();
     throw e;

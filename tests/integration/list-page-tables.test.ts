@@ -201,7 +201,8 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
+  // no heartbeat while statements are observed (the start-up beat has been written when the server is up)
+  t = await startTestServer({ HEARTBEAT_SECONDS: '86400' });
   const c = await t.database.db.selectFrom('company').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow();
   companyId = Number(c.id);
   const a = await t.database.db.selectFrom('account').select('id').where('companyId', '=', companyId).where('userName', '=', 'admin').executeTakeFirstOrThrow();

@@ -150,6 +150,11 @@ describe('sales returns', () => {
     expect((await t.call('oms', SR.cancel, { id: ret.id }, admin)).msg).toBe(`销售退货单 ${ret.docNo} 当前状态为“收货中”，不能作废`);
     const note = await ok(t.call('oms', RN.get, { id: rn.id }, admin));
     expect(note).toMatchObject({ returnDocNo: ret.docNo, sourceText: `销售退货 ${ret.docNo}`, totalQty: 4 });
+    // it opens on 退货收货 (client and return), from its own answer and from the receiving-note list, not on the purchase layout
+    expect(note.route).toBe(`/entrepot/returnReceiving/${rn.id}`);
+    const noteRows = (await ok(t.call('oms', '021401', { page: 1, pageSize: 50 }, admin))).list;
+    expect(noteRows.find((r: any) => r.id === rn.id).route).toBe(`/entrepot/returnReceiving/${rn.id}`);
+    expect(noteRows.filter((r: any) => r.id !== rn.id).every((r: any) => r.route === `/entrepot/receivingNoteDetail/${r.id}`)).toBe(true);
 
     // put away from the receiving place to the shelf: the ordinary putaway
     const pa = await ok(t.call('oms', PA.save, { receivingNoteId: rn.id, lines: [{ receivingLineId: note.lines[0].id, toLocationId: shelf, qty: 4 }], post: true }, admin));

@@ -37,7 +37,7 @@ function envelopeOf(res: { headers: Record<string, unknown>; body: string }): { 
  * are the records of which tables were written (PostgreSQL, postgres-writes.ts: logging a login
  * failure is a write too).
  */
-const VOLATILE = new Set(['audit_log', 'error_log', 'auth_session', 'auth_token', 'login_failure', 'schema_migration', 'table_write', 'table_write_total']);
+const VOLATILE = new Set(['audit_log', 'error_log', 'auth_session', 'auth_token', 'login_failure', 'schema_migration', 'table_write', 'table_write_total', 'service_process', 'api_usage_minute', 'verify_run']);
 async function fingerprint(): Promise<string> {
   const tables = s.database.dialect === 'postgres'
     ? (await s.database.db.selectFrom('information_schema.tables' as any).select('tableName').where('tableSchema', '=', 'public').execute()).map((r: any) => r.tableName)

@@ -29,7 +29,7 @@ const DRAWN: Record<string, string> = {
   'entrepot/inventoryInitRecordDetail.json': 'document',
   'system/operationHistory.json': 'list',
   'system/errorManager.json': 'list',
-  'system/verification.json': 'form',
+  'system/verification.json': 'list',
 };
 
 function rightOf(ref: string): string | undefined {

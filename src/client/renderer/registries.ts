@@ -58,6 +58,8 @@ widgets
   .register('tags', () => basicWidget().then((m) => m.tags))
   .register('keyValue', () => import('./widgets/keyValue'))
   .register('htmlPreview', () => import('./widgets/htmlPreview'))
+  .register('json', () => import('./widgets/json'))
+  .register('apiCall', () => import('./widgets/apiCall'))
   .register('timestamp', () => import('./widgets/timestamp'))
   .register('lookup', () => import('./widgets/lookup'));
 

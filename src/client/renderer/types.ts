@@ -284,6 +284,8 @@ export interface ListPart {
   forms?: Record<string, FormPart>;
   /** Table body height in px (default: fills the window). */
   scrollY?: number;
+  /** Seconds: the page is asked for again this often while the tab is visible (monitoring screens). */
+  autoRefresh?: number;
   /** Virtual rows: 'auto' (default) turns them on for pages above 100 rows. */
   virtual?: boolean | 'auto';
   /** Filters take their first values from the URL query (?docNo=…). */
@@ -425,6 +427,8 @@ export interface FormScreenPart extends FormPart {
   afterSave?: string;
   /** A new record's values taken from the URL query (?templateId=3), by field and type. */
   queryValues?: Record<string, 'string' | 'number'>;
+  /** No 保存/重置 buttons: the form's widgets act themselves (the API console's apiCall). */
+  noSubmit?: boolean;
 }
 
 export interface DescriptionsSection extends Gated {

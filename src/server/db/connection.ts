@@ -22,6 +22,8 @@ export interface Database {
   dialect: Dialect;
   /** which tables have been written, by this process or others (table-writes.ts) */
   writes: TableWrites;
+  /** PostgreSQL: the main pool's connections (服务监控); undefined on SQLite (one connection). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export function openDatabase(opts: OpenOptions): Database {
       db,
       dialect: 'postgres',
       writes: watch.writes,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: async () => {
         await watch.close();
         await own.destroy();

@@ -24,6 +24,7 @@ import * as m020 from './migrations/020-market-master.ts';
 import * as m022 from './migrations/022-stock-take.ts';
 import * as m023 from './migrations/023-finance.ts';
 import * as m026 from './migrations/026-sales-returns.ts';
+import * as m027 from './migrations/027-system-tools.ts';
 import * as m028 from './migrations/028-daily-closing.ts';
 import * as m029 from './migrations/029-promotions.ts';
 
@@ -55,6 +56,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '022-stock-take', up: m022.up },
   { name: '023-finance', up: m023.up },
   { name: '026-sales-returns', up: m026.up },
+  { name: '027-system-tools', up: m027.up },
   { name: '028-daily-closing', up: m028.up },
   { name: '029-promotions', up: m029.up },
 ];

@@ -311,6 +311,11 @@ export interface DocumentDefinition {
   };
   /** the screen that opens one document, `{id}` (and `{docNo}`) filled in */
   route: string;
+  /**
+   * A route template of its own for some records (e.g. a receiving note of a sales return opens on 退货收货, not on
+   * the purchase layout); undefined: `route`. Given the stored header row.
+   */
+  routeFor?(row: Row): string | undefined;
   /** catalog entries generated from the definition (documents the JSON catalog does not list) */
   endpoints?: EndpointCodes;
 }

@@ -83,7 +83,7 @@ export class DocumentType {
   rightOf(op: string) { return this.entries.get(op)?.entry.permission; }
   transitionRight(name: string, t: TransitionDef) { return t.right ?? this.rightOf(name); }
   /** The screen of one document: `{id}` and `{docNo}` filled in (a document shown only in its list opens the list on its number). */
-  routeOf(r: Row) { return this.def.route.replace('{id}', String(r.id)).replace('{docNo}', encodeURIComponent(String(r.docNo))); }
+  routeOf(r: Row) { return (this.def.routeFor?.(r) ?? this.def.route).replace('{id}', String(r.id)).replace('{docNo}', encodeURIComponent(String(r.docNo))); }
 
   /** Every table a list page reads (kept pages are dropped when one of them is written). */
   listTables(): string[] {

@@ -21,6 +21,8 @@ import { JsonText, okEnvelopeText } from './json-text.ts';
 import { writeAudit, writeErrorLog } from './logs.ts';
 import { registerHealth } from './health.ts';
 import { loggerOptions, loggingOn, newRequestId, registerRequestLog } from './request-log.ts';
+import { registerUsage } from './usage.ts';
+import type { Monitor } from '../domain/system/monitor.ts';
 import { idempotentCall, Replay } from './idempotency.ts';
 import { buildOpenApi } from './openapi.ts';
 import { headerToken, requestToken } from './request-token.ts';
@@ -36,6 +38,8 @@ export interface AppDeps {
   documents?: ReadonlyMap<string, DocumentType>;
   /** where log lines go instead of stdout (tests read them) */
   logStream?: NodeJS.WritableStream | string;
+  /** the process monitor counting API calls per minute (domain/system/monitor.ts) */
+  monitor?: Monitor;
 }
 
 /** Every file answer: no script, no plugin, no request, an opaque origin (styles for a browser's own image view). */
@@ -115,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     app.server.closeIdleConnections?.();
   });
   registerRequestLog(app);
+  if (deps.monitor && config.apiUsage) registerUsage(app, deps.monitor);
   registerHealth(app, database, () => stopping);
   const dispatch = (family: Family) => async (req: FastifyRequest, reply: FastifyReply) => {
     inFlight++;

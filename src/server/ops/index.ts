@@ -24,6 +24,7 @@ import { stockOps } from './stock-ops.ts';
 import { storageOps } from './storage-ops.ts';
 import { exportJobOps } from './export-job-ops.ts';
 import { reportOps } from './report-ops.ts';
+import { systemOps } from './system-ops.ts';
 
 export interface OpsDeps {
   catalog: Catalog;
@@ -56,6 +57,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...priceQueryOps(deps),
     ...reportOps(deps),
     ...exportJobOps(deps),
+    ...systemOps(deps),
     ...documentOps(deps.documents),
   };
 }

@@ -10,7 +10,6 @@ import {
 } from '../domain/stock/inventory.ts';
 import { locationOptions, lookupLocation } from '../domain/stock/locations.ts';
 import { keptList } from '../resources/page-cache.ts';
-import { verifyStock } from '../domain/stock/verify.ts';
 import { LABEL_DATA_INPUT, LABEL_STOCK_INPUT, labelData, labelStock, PEEK_INPUT, peekLabel, type LabelKind } from '../domain/stock/labels.ts';
 import { SCAN_INPUT, scanStock, type ScanInput } from '../domain/stock/scan.ts';
 import { listScanRecords, RECORD_LIST_INPUT, recordScan, SCAN_RECORD_INPUT, type RecordListInput, type ScanRecordInput } from '../domain/stock/single-record.ts';
@@ -67,11 +66,6 @@ export function stockOps(_deps: OpsDeps): Record<string, OpHandler> {
     'singleRecord.scan': { input: SCAN_RECORD_INPUT, run: (ctx, input: ScanRecordInput) => recordScan(ctx, input) },
     'singleRecord.list': acceptingFilters({ input: RECORD_LIST_INPUT, run: (ctx, input: RecordListInput) => listScanRecords(ctx, input) }),
 
-    'stock.verify': {
-      // The caller's company only; `npm run verify` checks every company.
-      async run(ctx) {
-        return verifyStock(ctx.db, { companyId: ctx.caller!.company.id });
-      },
-    },
+    // the verification (cdm 019401) is system.verify (system-ops.ts): it keeps each run
   };
 }

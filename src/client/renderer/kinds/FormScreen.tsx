@@ -47,11 +47,11 @@ function PageForm({ part, record, onSaved }: { part: FormScreenPart; record: Row
     onSaved(row);
   };
   // Ctrl+S saves the page's form (a modal opened over it takes Ctrl+S while it is open).
-  useSaveShortcut(() => void save(), !locked);
+  useSaveShortcut(() => void save(), !locked && part.noSubmit !== true);
   return (
     <div ref={box}>
       <SchemaFormView handle={handle} part={part} editing={!!record} defaultColumns={2} readOnly={locked} />
-      {!locked && (
+      {!locked && part.noSubmit !== true && (
         <Space style={{ marginTop: 8 }}>
           <Button type="primary" loading={saving} title="Ctrl+S" onClick={() => void save()}>
             {part.submitText ?? '保存'}

@@ -88,6 +88,16 @@ export function ListView({ part, listName, fixedFilters, fixedParams, title, pat
   }, [filters, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
   // The first page is asked for at once, while the column preferences and types load.
   const data = useListData(part, defaults, fixedFilters, fixedParams);
+  // `autoRefresh`: the page again every N seconds, not while the tab is hidden
+  const every = part.autoRefresh;
+  const refreshData = data.refresh;
+  useEffect(() => {
+    if (!every) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'hidden') refreshData();
+    }, every * 1000);
+    return () => clearInterval(timer);
+  }, [every, refreshData]);
   // A new part (a report choosing another grouping) keeps the table and its search form, with what was
   // typed in it, on screen until the new part is ready; the first one shows a spinner.
   const [prepared, setPrepared] = useState<{ part: ListPart; listName: string; value: Prepared } | null>(null);

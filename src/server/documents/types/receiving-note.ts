@@ -211,4 +211,6 @@ export const receivingNote = defineDocument({
   dateField: 'createdAt',
   listReads: ['purchaseOrder', 'supplier', 'salesReturn', 'client'],
   route: '/entrepot/receivingNoteDetail/{id}',
+  // a note received against a sales return opens on its own screen (client and return, not supplier and order)
+  routeFor: (r) => (r.returnId != null ? '/entrepot/returnReceiving/{id}' : undefined),
 });
