@@ -23,6 +23,29 @@ export interface AccountTable {
   remark: string | null;
 }
 
+export interface ApiUsageMinuteTable {
+  minute: string;
+  companyId: number;
+  accountId: number;
+  endpoint: string;
+  code: string;
+  calls: number;
+  totalMs: number;
+  maxMs: number;
+  b0: Generated<number>;
+  b1: Generated<number>;
+  b2: Generated<number>;
+  b3: Generated<number>;
+  b4: Generated<number>;
+  b5: Generated<number>;
+  b6: Generated<number>;
+  b7: Generated<number>;
+  b8: Generated<number>;
+  b9: Generated<number>;
+  b10: Generated<number>;
+  b11: Generated<number>;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   companyId: number;
@@ -1803,6 +1826,16 @@ export interface SequenceTable {
   nextValue: number;
 }
 
+export interface ServiceProcessTable {
+  id: string;
+  host: string;
+  pid: number;
+  startedAt: string;
+  lastSeen: string;
+  stoppedAt: string | null;
+  stats: string;
+}
+
 export interface SingleRecordTable {
   id: Generated<number>;
   companyId: number;
@@ -2055,6 +2088,18 @@ export interface TableWriteTotalTable {
   n: number;
 }
 
+export interface VerifyRunTable {
+  id: Generated<number>;
+  companyId: number;
+  kind: string;
+  at: string;
+  accountId: number | null;
+  ms: number;
+  total: number;
+  summary: string;
+  differences: string;
+}
+
 export interface WarehouseTable {
   id: Generated<number>;
   companyId: number;
@@ -2072,6 +2117,7 @@ export interface WarehouseTable {
 /** Every table, under the name queries use. */
 export interface DB {
   account: AccountTable;
+  apiUsageMinute: ApiUsageMinuteTable;
   auditLog: AuditLogTable;
   authSession: AuthSessionTable;
   authToken: AuthTokenTable;
@@ -2170,6 +2216,7 @@ export interface DB {
   salesReturnLine: SalesReturnLineTable;
   schemaMigration: SchemaMigrationTable;
   sequence: SequenceTable;
+  serviceProcess: ServiceProcessTable;
   singleRecord: SingleRecordTable;
   staff: StaffTable;
   stockAdjust: StockAdjustTable;
@@ -2188,5 +2235,6 @@ export interface DB {
   tableConfig: TableConfigTable;
   tableWrite: TableWriteTable;
   tableWriteTotal: TableWriteTotalTable;
+  verifyRun: VerifyRunTable;
   warehouse: WarehouseTable;
 }
