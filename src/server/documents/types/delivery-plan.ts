@@ -15,6 +15,7 @@ import { lineQty } from '../../domain/procurement/purchase-order.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { cancelTaskOfPlan, createOutboundTask } from '../../domain/outbound/task.ts';
 import { defineDocument } from '../definition.ts';
+import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
 import { packInputs } from '../pack-inputs.ts';
 
 export const DP_TITLE = '发货计划';
@@ -157,35 +158,14 @@ export const deliveryPlan = defineDocument({
       header.clientId = Number(order.clientId);
       header.warehouseId = Number(order.warehouseId);
       header.shipDate ??= text(order.deliveryDate);
-      const ols = new Map((await salesOrderLines(tenant, orderId)).map((r) => [Number(r.id), r]));
-      // a draft being edited gives back what it holds now
-      const own = new Map<number, number>();
-      if (id !== undefined) {
-        for (const r of (await tenant.select('deliveryPlanLine').select(['orderLineId', 'qty']).where('planId', '=', id).execute()) as Row[]) {
-          own.set(Number(r.orderLineId), (own.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
-        }
-      }
-      const raw = input.lines as Row[];
-      const errors: FieldError[] = [];
-      const seen = new Set<number>();
-      lines.forEach((l, i) => {
-        const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
-        const orderLineId = Number(l.orderLineId);
-        const ol = ols.get(orderLineId);
-        if (!ol) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: DP_TITLE, line: i + 1, source: '销售订单', docNo: String(order.docNo) }, { line: i + 1, orderLineId });
-        if (seen.has(orderLineId)) { err('orderLineId', `订单第 ${Number(ol.lineNo)} 行重复，请合并为一行`); return; }
-        seen.add(orderLineId);
-        const r = raw[i]!;
-        const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, ol, { line: i + 1, productId: Number(ol.productId) });
-        if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '计划数量不能为空' : '计划数量超出范围'); return; }
-        if (qty <= 0) { err('qty', '计划数量必须大于 0'); return; }
-        // early, friendly check; the transaction enforces it again with a conditional update
-        const planned = Number(ol.plannedQty) - (own.get(orderLineId) ?? 0);
-        if (planned + Number(ol.shippedQty) + qty > Number(ol.qty)) throw overPlan(order, { ...ol, plannedQty: planned }, qty);
-        l.qty = qty;
-        l.productId = Number(ol.productId);
-      });
-      if (errors.length) throw validationError(errors.slice(0, 200));
+      await checkSourceLineClaims({
+        tenant, lines, raw: input.lines as Row[], doc: DP_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
+        sourceLines: new Map((await salesOrderLines(tenant, orderId)).map((r) => [Number(r.id), r])),
+        held: id === undefined ? undefined : { table: 'deliveryPlanLine', parent: 'planId', id },
+        qtyTitle: '计划数量',
+        fits: (ol, planned, qty) => { if (planned + Number(ol.shippedQty) + qty > Number(ol.qty)) throw overPlan(order, { ...ol, plannedQty: planned }, qty); },
+        fill: (l, ol, qty) => { l.qty = qty; l.productId = Number(ol.productId); },
+      }, (ol) => Number(ol.plannedQty));
       verified.add('productId');
       header.lineCount = lines.length;
       header.totalQty = lines.reduce((s, l) => s + Number(l.qty), 0);

@@ -13,6 +13,7 @@ import {
 } from '../../domain/sales/sales-return.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
+import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
 import { companyToday } from '../engine.ts';
 import { packInputs } from '../pack-inputs.ts';
 
@@ -83,34 +84,14 @@ export const salesReturn = defineDocument({
       header.warehouseId = Number(order.warehouseId);
       header.currencyId = order.currencyId == null ? null : Number(order.currencyId);
       header.returnDate ??= companyToday(ctx);
-      const ols = new Map((await returnOrderLines(tenant, orderId)).map((r) => [Number(r.id), r]));
-      // a draft being edited gives back what it holds now
-      const own = new Map<number, number>();
-      if (id !== undefined) {
-        for (const r of (await tenant.select('salesReturnLine').select(['orderLineId', 'qty']).where('returnId', '=', id).execute()) as Row[]) {
-          own.set(Number(r.orderLineId), (own.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
-        }
-      }
-      const raw = input.lines as Row[];
-      const errors: FieldError[] = [];
-      const seen = new Set<number>();
-      lines.forEach((l, i) => {
-        const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
-        const orderLineId = Number(l.orderLineId);
-        const ol = ols.get(orderLineId);
-        if (!ol) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: SR_TITLE, line: i + 1, source: '销售订单', docNo: String(order.docNo) }, { line: i + 1, orderLineId });
-        if (seen.has(orderLineId)) { err('orderLineId', `订单第 ${Number(ol.lineNo)} 行重复，请合并为一行`); return; }
-        seen.add(orderLineId);
-        const r = raw[i]!;
-        const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, ol, { line: i + 1, productId: Number(ol.productId) });
-        if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '退货数量不能为空' : '退货数量超出范围'); return; }
-        if (qty <= 0) { err('qty', '退货数量必须大于 0'); return; }
-        // early, friendly check; the transaction enforces it again with a conditional update
-        const returned = Number(ol.returnedQty) - (own.get(orderLineId) ?? 0);
-        if (returned + qty > Number(ol.shippedQty)) throw overReturn(order, { ...ol, returnedQty: returned }, qty);
-        Object.assign(l, { qty, productId: Number(ol.productId), price: Number(ol.price), discount: Number(ol.discount ?? 0), receivedQty: 0, receivedAmount: 0 });
-      });
-      if (errors.length) throw validationError(errors.slice(0, 200));
+      await checkSourceLineClaims({
+        tenant, lines, raw: input.lines as Row[], doc: SR_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
+        sourceLines: new Map((await returnOrderLines(tenant, orderId)).map((r) => [Number(r.id), r])),
+        held: id === undefined ? undefined : { table: 'salesReturnLine', parent: 'returnId', id },
+        qtyTitle: '退货数量',
+        fits: (ol, returned, qty) => { if (returned + qty > Number(ol.shippedQty)) throw overReturn(order, { ...ol, returnedQty: returned }, qty); },
+        fill: (l, ol, qty) => Object.assign(l, { qty, productId: Number(ol.productId), price: Number(ol.price), discount: Number(ol.discount ?? 0), receivedQty: 0, receivedAmount: 0 }),
+      }, (ol) => Number(ol.returnedQty));
       verified.add('productId');
       verified.add('clientId');
       verified.add('warehouseId');
