@@ -5,6 +5,7 @@
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { DocumentType } from '../../documents/engine.ts';
 import { bizError, validationError } from '../../http/errors.ts';
+import { tz } from '../procurement/common.ts';
 
 type Row = Record<string, unknown>;
 
@@ -79,13 +80,19 @@ async function diffVersions(ctx: CallContext, t: DocumentType, input: DiffInput)
     for (let i = v; i < n; i++) { const c = changes[i]!.find((x) => x.field === field); if (c) return text(c.from); }
     return today;
   };
-  const label = (v: number) => { const e = entries[v - 1]!; return `第 ${v} 版 · ${String(e.at).slice(0, 19).replace('T', ' ')} ${e.userName ?? ''} ${ACTION_TEXT[String(e.action)] ?? String(e.action)}`.replace(/ +/g, ' '); };
+  const local = (at: unknown) => { const d = new Date(String(at)); return Number.isNaN(d.getTime()) ? String(at) : new Date(d.getTime() + tz(ctx) * 3_600_000).toISOString().slice(0, 19).replace('T', ' '); };
+  const label = (v: number) => { const e = entries[v - 1]!; return `第 ${v} 版 · ${local(e.at)} ${e.userName ?? ''} ${ACTION_TEXT[String(e.action)] ?? String(e.action)}`.replace(/ +/g, ' '); };
   const out: Row[] = [{ key: 'version', place: '版本', field: '版本', left: label(lv), right: label(rv), same: false, diff: '', version: true }];
   const push = (title: string, l: string, r: string) => out.push({ key: `${out.length}`, place: '表头', field: title, left: l, right: r, same: l === r, diff: l === r ? '' : '不同' });
   push('状态', at('status', lv, String(doc.statusText)), at('status', rv, String(doc.statusText)));
+  // the fields the trail keeps: the definition's audit list, else every field a user enters; and any the
+  // trail did record (a figure the system keeps, such as 已预留, is not shown as if it were history)
+  const inTrail = new Set(changes.flatMap((list) => list.map((c) => c.field)));
+  const tracked = (name: string, readonly?: boolean) => inTrail.has(name) || (t.def.audit ? t.def.audit.includes(name) : !readonly);
   const seen = new Set(['status']);
   for (const [name, f] of Object.entries(t.def.header)) {
     seen.add(name);
+    if (!tracked(name, f.readonly)) continue;
     const today = shown(doc, name, f.type);
     push(f.title ?? name, at(name, lv, today), at(name, rv, today));
   }
