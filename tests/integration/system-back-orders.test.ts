@@ -173,4 +173,31 @@ describe('单据对比 (019813, 019814)', () => {
     expect((await t.call('cdm', '019814', { filters: { type: 'salesOrder', left: a.docNo, right: b.docNo } }, await t.login('demo2'))).code).toBe('COMMON_VALIDATION_4000');
     expect((await t.call('cdm', '019814', {}, await t.login('demo', 'clerk'))).code).toBe('COMMON_NO_RIGHT_4003');
   });
+  it('compares two versions of one order from its audit trail; a version that does not exist is named', async () => {
+    const p1 = await product();
+    const p2 = await product();
+    const clientId = (await ok(t.call('cdm', '011703', { code: 'DV01', name: '版本客户', priceTitleId: listId, creditLimit: '0' }, admin))).id;
+    const v1 = await ok(t.call('oms', SO.save, { clientId, warehouseId: wh, remark: '初版', lines: [{ productId: p1.id, qty: 2 }] }, admin));
+    const v2 = await ok(t.call('oms', SO.save, { id: v1.id, version: v1.version, clientId, warehouseId: wh, remark: '改过', lines: [{ productId: p1.id, qty: 2 }, { productId: p2.id, qty: 1 }] }, admin));
+    await ok(t.call('oms', SO.confirm, { id: v2.id, version: v2.version }, admin));
+    const rows = (d: any) => Object.fromEntries(d.list.map((r: any) => [r.field, [r.left, r.right, r.diff]]));
+    // only the first number: the previous version against the current one (the confirmation)
+    const last = await ok(t.call('cdm', '019814', { filters: { type: 'salesOrder', left: v1.docNo } }, admin));
+    expect(last).toMatchObject({ versions: 3, leftVersion: 2, rightVersion: 3, leftDocNo: v1.docNo, rightDocNo: v1.docNo });
+    expect(last.list[0]).toMatchObject({ place: '版本', left: expect.stringMatching(/^第 2 版 · .* admin 修改$/), right: expect.stringMatching(/^第 3 版 · .* admin 确认$/) });
+    expect(rows(last)['状态']).toEqual(['草稿', '已确认', '不同']);
+    expect(rows(last)['备注']).toEqual(['改过', '改过', '']);
+    // what the system keeps (已预留) is not history: not shown as if it were
+    expect(rows(last)['已预留']).toBeUndefined();
+    // the first version against the second, only what differs
+    const first = await ok(t.call('cdm', '019814', { filters: { type: 'salesOrder', left: v1.docNo, right: v1.docNo, leftVersion: 1, rightVersion: 2, onlyDifferent: true } }, admin));
+    expect(rows(first)['备注']).toEqual(['初版', '改过', '不同']);
+    expect(rows(first)['明细行数']).toEqual(['1', '2', '不同']);
+    expect(rows(first)['状态']).toBeUndefined();
+    expect(first.different).toBe(first.list.length - 1);
+    const bad = await t.call('cdm', '019814', { filters: { type: 'salesOrder', left: v1.docNo, rightVersion: 9 } }, admin);
+    expect(bad.code).toBe('COMMON_VALIDATION_4000');
+    expect(bad.msg).toContain('没有第 9 版（共 3 版）');
+    expect((await t.call('cdm', '019814', { filters: { type: 'salesOrder', left: v1.docNo } }, await t.login('demo2'))).code).toBe('COMMON_VALIDATION_4000');
+  });
 });

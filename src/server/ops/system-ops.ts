@@ -6,7 +6,8 @@ import { BACK_ORDER_LIST_INPUT, CLOSE_INPUT, closeBackOrders, listBackOrders } f
 import { DEVICE_LIST_INPUT, END_DEVICE_INPUT, endDeviceSessions, listDevices } from '../domain/system/devices.ts';
 import { listProcesses } from '../domain/system/processes.ts';
 import { diffStructure } from '../domain/system/structure.ts';
-import { DIFF_INPUT, diffDocuments, docTypeOptions } from '../domain/system/doc-diff.ts';
+import { DIFF_INPUT, diffDocuments, docTypeOptions, type DiffInput } from '../domain/system/doc-diff.ts';
+import { CLIENT_MAP_INPUT, clientMap, SALE_MAP_INPUT, saleMap, type MapInput } from '../domain/system/region-map.ts';
 import { PROMISE_INPUT, promiseList } from '../domain/system/promises.ts';
 import { CHECK_INPUT, checkStorage, repairOrphans } from '../domain/system/storage-check.ts';
 import { TRY_DESCRIBE_INPUT, TRY_LIST_INPUT, tryDescribe, tryEndpoints } from '../domain/system/try-console.ts';
@@ -34,7 +35,9 @@ export function systemOps(deps: OpsDeps): Record<string, OpHandler> {
     'system.repairOrphans': { run: (ctx) => repairOrphans(ctx) },
     'system.promises': acceptingFilters({ input: PROMISE_INPUT, run: (ctx, input: { page: number; pageSize: number; keyword?: string | null; onlyLate?: boolean | null }) => promiseList(ctx, input) }),
     'system.docTypes': { run: async (ctx) => docTypeOptions(ctx) },
-    'system.diffDocuments': acceptingFilters({ input: DIFF_INPUT, run: (ctx, input: { page: number; pageSize: number; type?: string | null; left?: string | null; right?: string | null; onlyDifferent?: boolean | null }) => diffDocuments(ctx, input) }),
+    'system.diffDocuments': acceptingFilters({ input: DIFF_INPUT, run: (ctx, input: DiffInput) => diffDocuments(ctx, input) }),
+    'system.clientMap': acceptingFilters({ input: CLIENT_MAP_INPUT, run: (ctx, input: MapInput) => clientMap(ctx, input) }),
+    'system.saleMap': acceptingFilters({ input: SALE_MAP_INPUT, run: (ctx, input: MapInput) => saleMap(ctx, input) }),
     'system.closeBackOrders': { input: CLOSE_INPUT, run: (ctx, input: { ids: number[]; reason: string }) => closeBackOrders(ctx, input) },
   };
 }
