@@ -197,6 +197,10 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, warehouseId: wh, product: 'KPP' },
     ]),
+    'report.invoicing': ['day', 'week', 'month', 'client', 'product'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, product: 'KPP' },
+    ]),
   };
 }
 

@@ -91,6 +91,8 @@ export const SALES_RIGHTS = [
   'commodity.productAcList',
   'reportForms.sale',
   'reportForms.sale.export',
+  'reportForms.makeBallot',
+  'reportForms.makeBallot.export',
 ];
 
 /** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques, the daily closing and its report. */
