@@ -128,6 +128,10 @@ export const FINANCE_RIGHTS = [
   'reportForms.clapper',
   'reportForms.clapper.export',
   'reportForms.clapper.close',
+  'reportForms.receivable',
+  'reportForms.receivable.export',
+  'reportForms.dealWith',
+  'reportForms.dealWith.export',
 ];
 
 interface CompanySeed {
