@@ -209,6 +209,10 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], supplierId: supplier.id, sourceType: 'purchaseInvoice', onlyOpen: true },
     ]),
+    'report.cash': ['day', 'week', 'month', 'method'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], method: 'bank' },
+    ]),
   };
 }
 

@@ -1,4 +1,5 @@
-// 应收报表 (oms 023123/023124) and 应付报表 (023125/023126) on a real database (SQLite, or PostgreSQL when
+// 应收报表 (oms 023123/023124), 应付报表 (023125/023126) and 财务报表 (023127/023128: posted receipts and
+// payments by date and method; drafts and reversed ones left out) on a real database (SQLite, or PostgreSQL when
 // DATABASE_URL is set): open items of one side by document date — amount, settled (receipts or payments
 // allocated), open — in company-currency cents; cancelled items left out, the other side never mixed in;
 // every grouping's rows against figures computed here from the documents made, totals over all groups equal
@@ -8,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 const OB = { save: '026213', cancel: '026216' };
-const PAY = { save: '026003' };
-const R = { receivable: '023123', receivableExport: '023124', payable: '023125', payableExport: '023126' };
+const PAY = { save: '026003', reverse: '026007' };
+const R = { receivable: '023123', receivableExport: '023124', payable: '023125', payableExport: '023126', cash: '023127', cashExport: '023128' };
 
 let t: TestServer;
 let admin: string;
@@ -56,6 +57,11 @@ beforeAll(async () => {
   const p1 = await opening({ side: 'payable', supplierId: sA, amount: '1000.00', docDate: '2024-01-10', dueDate: '2024-02-10' });
   await opening({ side: 'payable', supplierId: sB, amount: '400.00', docDate: '2024-02-05', dueDate: '2024-03-05' });
   await ok(t.call('oms', PAY.save, { direction: 'payment', supplierId: sA, amount: '250.00', payDate: '2024-02-20', method: 'bank', lines: [{ openItemId: p1.item, amount: '250.00' }], post: true }, admin));
+  // money without allocations: a cash receipt of 120.00 (an advance), a reversed one of 77.00 and a draft of 66.00
+  await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: cB, amount: '120.00', payDate: '2024-03-05', method: 'cash', post: true }, admin));
+  const rev = await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: cB, amount: '77.00', payDate: '2024-03-06', method: 'cash', post: true }, admin));
+  await ok(t.call('oms', PAY.reverse, { id: rev.id }, admin));
+  await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: cB, amount: '66.00', payDate: '2024-03-07', method: 'cash' }, admin));
 }, 120_000);
 afterAll(async () => t?.close());
 
@@ -117,5 +123,34 @@ describe('应付报表', () => {
     expect((await report(R.payable, 'month', {}, sales)).code).toBe('COMMON_NO_RIGHT_4003');
     expect((await ok(report(R.payable, 'supplier', {}, demo2))).list).toEqual([]);
     expect((await report(R.payable, 'month', { supplierId: sA }, demo2)).msg).toContain('供应商不存在');
+  });
+});
+
+describe('财务报表', () => {
+  it('posted receipts and payments by day, week, month and method; totals = rows; drafts and reversed left out', async () => {
+    const expected: Record<string, [string, unknown[][]]> = {
+      month: ['month', [['2024-02', 0, '0.00', 1, '250.00', '-250.00'], ['2024-03', 2, '620.00', 0, '0.00', '620.00']]],
+      day: ['day', [['2024-02-20', 0, '0.00', 1, '250.00', '-250.00'], ['2024-03-01', 1, '500.00', 0, '0.00', '500.00'], ['2024-03-05', 1, '120.00', 0, '0.00', '120.00']]],
+      // 02-20 a Tuesday (02-19); 03-01 a Friday (02-26); 03-05 a Tuesday (03-04)
+      week: ['week', [['2024-02-19', 0, '0.00', 1, '250.00', '-250.00'], ['2024-02-26', 1, '500.00', 0, '0.00', '500.00'], ['2024-03-04', 1, '120.00', 0, '0.00', '120.00']]],
+      method: ['methodText', [['现金', 1, '120.00', 0, '0.00', '120.00'], ['银行转账', 1, '500.00', 1, '250.00', '250.00']]],
+    };
+    const F = ['receiptCount', 'receiptAmount', 'paymentCount', 'paymentAmount', 'netAmount'];
+    for (const [groupBy, [label, rows]] of Object.entries(expected)) {
+      const data = await ok(t.call('oms', R.cash, { page: 1, pageSize: 50, groupBy, sort: groupBy === 'method' ? { field: 'receiptAmount', order: 'ascend' } : null, filters: { dateRange: DATES } }, finance));
+      expect(data.list.map((r: any) => [r[label], ...F.map((f) => r[f])]), groupBy).toEqual(rows);
+      expect(data.totals).toEqual({ receiptCount: 2, receiptAmount: '620.00', paymentCount: 1, paymentAmount: '250.00', netAmount: '370.00' });
+      const sum = (f: string) => (data.list as any[]).reduce((s2, r) => s2 + toCents(String(r[f])), 0n);
+      expect(data.totals.netAmount).toBe(text(sum('netAmount')));
+      expect(data.totals.receiptAmount).toBe(text(sum('receiptAmount')));
+    }
+    const cash = await ok(t.call('oms', R.cash, { page: 1, pageSize: 50, groupBy: 'month', filters: { dateRange: DATES, method: 'cash' } }, admin));
+    expect(cash.totals).toMatchObject({ receiptCount: 1, receiptAmount: '120.00', netAmount: '120.00' });
+    expect((await t.call('oms', R.cash, { groupBy: 'client' }, admin)).code).toBe('COMMON_VALIDATION_4000');
+    expect((await t.call('oms', R.cash, { groupBy: 'month', filters: { method: 'gold' } }, admin)).code).toBe('COMMON_VALIDATION_4000');
+    const xlsx = await t.raw('oms', R.cashExport, { groupBy: 'month', filters: { dateRange: DATES } }, admin);
+    expect(decodeURIComponent(String(xlsx.headers['content-disposition']))).toContain('财务报表_按月_');
+    expect((await t.call('oms', R.cash, { groupBy: 'month' }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await ok(t.call('oms', R.cash, { page: 1, pageSize: 50, groupBy: 'month', filters: { dateRange: DATES } }, demo2))).list).toEqual([]);
   });
 });

@@ -132,6 +132,8 @@ export const FINANCE_RIGHTS = [
   'reportForms.receivable.export',
   'reportForms.dealWith',
   'reportForms.dealWith.export',
+  'reportForms.finance',
+  'reportForms.finance.export',
 ];
 
 interface CompanySeed {
