@@ -5,7 +5,9 @@
 // every grouping's rows against figures computed here from the documents made, totals over all groups equal
 // to the sum of the rows, filters, the .xlsx with its 合计 line, rights and company isolation.
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportJobsIdle } from '../../src/server/domain/export-jobs.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 const OB = { save: '026213', cancel: '026216' };
@@ -152,5 +154,22 @@ describe('财务报表', () => {
     expect(decodeURIComponent(String(xlsx.headers['content-disposition']))).toContain('财务报表_按月_');
     expect((await t.call('oms', R.cash, { groupBy: 'month' }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
     expect((await ok(t.call('oms', R.cash, { page: 1, pageSize: 50, groupBy: 'month', filters: { dateRange: DATES } }, demo2))).list).toEqual([]);
+  });
+});
+
+describe('批量导出 of these reports', () => {
+  it('应收, 应付, 财务 and 开票 in one background job; the sales role may not export the finance ones', async () => {
+    const job = await ok(t.call('oms', '023110', { reports: ['receivable', 'dealWith', 'finance', 'makeBallot'], dateRange: DATES }, admin));
+    await exportJobsIdle();
+    const file = await t.raw('cdm', '019903', { id: job.id }, admin);
+    expect(file.statusCode).toBe(200);
+    const zip = await JSZip.loadAsync(file.rawPayload);
+    expect(Object.keys(zip.files).map((n) => n.replace(/_\d{8}\.xlsx$/, '')).sort()).toEqual(['应付报表_按月', '应收报表_按月', '开票报表_按月', '财务报表_按月'].sort());
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load((await zip.file(Object.keys(zip.files).find((n) => n.startsWith('应收报表'))!)!.async('nodebuffer')) as unknown as ArrayBuffer);
+    const first: unknown[] = [];
+    wb.worksheets[0]!.eachRow((r) => { const v = (r.values as any[])[1]; first.push(v && typeof v === 'object' && 'richText' in v ? v.richText.map((x: any) => x.text).join('') : v); });
+    expect(first).toEqual(['月份', '2024-02', '2024-03', '合计']);
+    expect((await t.call('oms', '023110', { reports: ['receivable'] }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
   });
 });
