@@ -197,6 +197,22 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, warehouseId: wh, product: 'KPP' },
     ]),
+    'report.invoicing': ['day', 'week', 'month', 'client', 'product'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, product: 'KPP' },
+    ]),
+    'report.receivable': ['month', 'week', 'client'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], clientId: client.id, sourceType: 'salesInvoice', onlyOpen: true },
+    ]),
+    'report.payable': ['month', 'week', 'supplier'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], supplierId: supplier.id, sourceType: 'purchaseInvoice', onlyOpen: true },
+    ]),
+    'report.cash': ['day', 'week', 'month', 'method'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], method: 'bank' },
+    ]),
   };
 }
 

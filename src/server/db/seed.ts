@@ -91,6 +91,8 @@ export const SALES_RIGHTS = [
   'commodity.productAcList',
   'reportForms.sale',
   'reportForms.sale.export',
+  'reportForms.makeBallot',
+  'reportForms.makeBallot.export',
 ];
 
 /** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques, the daily closing and its report. */
@@ -126,6 +128,12 @@ export const FINANCE_RIGHTS = [
   'reportForms.clapper',
   'reportForms.clapper.export',
   'reportForms.clapper.close',
+  'reportForms.receivable',
+  'reportForms.receivable.export',
+  'reportForms.dealWith',
+  'reportForms.dealWith.export',
+  'reportForms.finance',
+  'reportForms.finance.export',
 ];
 
 interface CompanySeed {

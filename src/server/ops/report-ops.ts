@@ -1,4 +1,4 @@
-// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, daily closing and summary reports, each a list
+// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, invoicing (开票报表, oms 023121/023122), receivables and payables (应收/应付报表, 023123–023126), money in and out (财务报表, 023127/023128), daily closing and summary reports, each a list
 // (the list contract plus `totals` over every group) and an export of the whole report (also runnable in the
 // export centre); the daily closing itself (日结, oms 023105); and 批量导出 (oms 023110/023111).
 // The logic lives in src/server/domain/reports/.
@@ -8,6 +8,9 @@ import { exportPurchaseReport, PURCHASE_REPORT_INPUT, purchaseReport, type Purch
 import { CLAPPER_REPORT_INPUT, clapperReport, exportClapperReport, exportSummaryReport, SUMMARY_REPORT_INPUT, summaryReport, type ClapperReportInput } from '../domain/reports/clapper-report.ts';
 import { CLOSING_INPUT, closeDay, type ClosingInput } from '../domain/reports/closing.ts';
 import { exportPresaleReport, exportSaleReport, PRESALE_REPORT_INPUT, presaleReport, SALE_REPORT_INPUT, saleReport, type SaleReportInput } from '../domain/reports/sale-report.ts';
+import { exportInvoicingReport, INVOICING_REPORT_INPUT, invoicingReport, type InvoicingReportInput } from '../domain/reports/invoicing-report.ts';
+import { exportPayableReport, exportReceivableReport, type OpenItemsReportInput, PAYABLE_REPORT_INPUT, payableReport, RECEIVABLE_REPORT_INPUT, receivableReport } from '../domain/reports/open-items-report.ts';
+import { CASH_REPORT_INPUT, cashReport, exportCashReport, type CashReportInput } from '../domain/reports/cash-report.ts';
 import { exportStockReport, STOCK_REPORT_INPUT, stockReport, type StockReportInput } from '../domain/reports/stock-report.ts';
 import { EXPORT_ALL_INPUT, exportAll, startExportAll, type ExportAllInput } from '../domain/reports/export-all.ts';
 import { keptList } from '../resources/page-cache.ts';
@@ -17,6 +20,9 @@ import type { OpsDeps } from './index.ts';
 // What each report reads (kept pages: a write to any of these makes a kept page stale).
 const PURCHASE_REPORT_TABLES = ['purchaseOrder', 'purchaseOrderLine', 'receivingNote', 'receivingNoteLine', 'purchaseInvoice', 'purchaseInvoiceLine', 'supplier', 'product', 'warehouse', 'company'];
 const STOCK_REPORT_TABLES = ['stockSummary', 'product', 'warehouse', 'category', 'company'];
+const INVOICING_REPORT_TABLES = ['deliveryNote', 'deliveryNoteLine', 'salesInvoice', 'salesInvoiceLine', 'product', 'client', 'company'];
+const OPEN_ITEMS_REPORT_TABLES = ['openItem', 'financeAllocation', 'client', 'supplier', 'company'];
+const CASH_REPORT_TABLES = ['payDocument', 'company'];
 const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'presalePlan', 'company'];
 
 export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
@@ -30,6 +36,14 @@ export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
     'report.saleExport': acceptingFilters({ input: SALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportSaleReport(ctx, input) }),
     'report.presale': acceptingFilters(keptList('report.presale', SALE_REPORT_TABLES, PRESALE_REPORT_INPUT, (ctx, input: SaleReportInput) => presaleReport(ctx, input))),
     'report.presaleExport': acceptingFilters({ input: PRESALE_REPORT_INPUT, run: (ctx, input: SaleReportInput) => exportPresaleReport(ctx, input) }),
+    'report.invoicing': acceptingFilters(keptList('report.invoicing', INVOICING_REPORT_TABLES, INVOICING_REPORT_INPUT, (ctx, input: InvoicingReportInput) => invoicingReport(ctx, input))),
+    'report.invoicingExport': acceptingFilters({ input: INVOICING_REPORT_INPUT, run: (ctx, input: InvoicingReportInput) => exportInvoicingReport(ctx, input) }),
+    'report.receivable': acceptingFilters(keptList('report.receivable', OPEN_ITEMS_REPORT_TABLES, RECEIVABLE_REPORT_INPUT, (ctx, input: OpenItemsReportInput) => receivableReport(ctx, input))),
+    'report.receivableExport': acceptingFilters({ input: RECEIVABLE_REPORT_INPUT, run: (ctx, input: OpenItemsReportInput) => exportReceivableReport(ctx, input) }),
+    'report.payable': acceptingFilters(keptList('report.payable', OPEN_ITEMS_REPORT_TABLES, PAYABLE_REPORT_INPUT, (ctx, input: OpenItemsReportInput) => payableReport(ctx, input))),
+    'report.payableExport': acceptingFilters({ input: PAYABLE_REPORT_INPUT, run: (ctx, input: OpenItemsReportInput) => exportPayableReport(ctx, input) }),
+    'report.cash': acceptingFilters(keptList('report.cash', CASH_REPORT_TABLES, CASH_REPORT_INPUT, (ctx, input: CashReportInput) => cashReport(ctx, input))),
+    'report.cashExport': acceptingFilters({ input: CASH_REPORT_INPUT, run: (ctx, input: CashReportInput) => exportCashReport(ctx, input) }),
     // not kept pages: with no dates they are today's, and its balances read the ledger since the last closing
     'report.clapper': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => clapperReport(ctx, input) }),
     'report.clapperExport': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => exportClapperReport(ctx, input) }),

@@ -1,5 +1,5 @@
 // How a report's group keys are labelled, by dimension: the periods (day, week, month) from a calendar day,
-// and the master records (client, product, category, staff, warehouse, presale plan) from their ids. Which dimensions a
+// and the master records (client, supplier, product, category, staff, warehouse, presale plan) from their ids. Which dimensions a
 // report offers, and which label columns it shows, is its screen schema's (screen-groupings.ts).
 import type { Tenant } from '../../catalog/tenant.ts';
 import { labelsById, type Group } from './common.ts';
@@ -20,6 +20,7 @@ export function periodKey(period: string, day: string): string {
 
 const MASTER: Record<string, { table: string; columns: string[]; prefix: string }> = {
   client: { table: 'client', columns: ['code', 'name'], prefix: 'client' },
+  supplier: { table: 'supplier', columns: ['code', 'name'], prefix: 'supplier' },
   staff: { table: 'staff', columns: ['code', 'name'], prefix: 'staff' },
   warehouse: { table: 'warehouse', columns: ['code', 'name'], prefix: 'warehouse' },
   category: { table: 'category', columns: ['code', 'name'], prefix: 'category' },
