@@ -37,25 +37,36 @@ function apisOf(v: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-function handlerPlace(handler: string): string {
+/** The domain modules a source file imports (where a handler's rules and queries live). */
+function domainModules(file: string): string[] {
+  const text = sources.find((s) => s.file === file)?.text ?? '';
+  const out = new Set<string>();
+  for (const m of text.matchAll(/from '([^']+\/domain\/[^']+\.ts)'/g)) out.add(rel(path.resolve(path.dirname(file), m[1]!)));
+  return [...out].sort();
+}
+
+function handlerPlace(handler: string): { place: string; domain: string[] } {
   const [kind, name] = handler.split(':', 2) as [string, string];
-  if (kind === 'resource') return `schemas/resources/${name.slice(0, name.lastIndexOf('.'))}.json (generic resource handler ${name.slice(name.lastIndexOf('.') + 1)})`;
+  if (kind === 'resource') return { place: `schemas/resources/${name.slice(0, name.lastIndexOf('.'))}.json (generic resource handler ${name.slice(name.lastIndexOf('.') + 1)})`, domain: [] };
   const type = name.slice(0, name.indexOf('.'));
   const op = name.slice(name.indexOf('.') + 1);
   const written = sources.find((s) => s.file.includes('/ops/') && s.text.includes(`'${name}'`));
-  if (written) return `${rel(written.file)} (hand-written op ${name})`;
+  if (written) return { place: `${rel(written.file)} (hand-written op ${name})`, domain: domainModules(written.file) };
   const def = allDocumentDefinitions().find((d) => d.type === type);
   if (def) {
-    const file = sources.find((s) => s.file.includes('/documents/types/') && s.text.includes(`type: '${type}'`));
-    return `${file ? rel(file.file) : 'a document definition'} (document engine: ${def.title}.${op}; engine in src/server/documents/engine.ts)`;
+    // the definition itself: `defineDocument({ type: '<type>'` — not a file that only names the type among its links
+    const file = sources.find((s) => s.file.includes('/documents/types/') && new RegExp(`defineDocument\\(\\{\\s*type: '${type}'`).test(s.text));
+    return { place: `${file ? rel(file.file) : 'a document definition'} (document engine: ${def.title}.${op}; engine in src/server/documents/engine.ts)`, domain: file ? domainModules(file.file) : [] };
   }
-  return `? (${handler} not found)`;
+  return { place: `? (${handler} not found)`, domain: [] };
 }
 
 function showCode(e: (typeof entries)[number]) {
   const api = `${e.family}:${e.code}`;
   console.log(`  ${api}  ${e.name}  [${e.permission}]`);
-  console.log(`    handler  ${e.handler} → ${handlerPlace(e.handler)}`);
+  const { place, domain } = handlerPlace(e.handler);
+  console.log(`    handler  ${e.handler} → ${place}`);
+  if (domain.length) console.log(`    domain   ${domain.join(', ')}`);
   const users = screens.filter((s) => apisOf(s.data).has(api)).map((s) => `${rel(s.file)} (${String(s.data.route)})`);
   if (users.length) console.log(`    screens  ${users.join(', ')}`);
   const mentioning = tests.filter((t) => t.text.includes(`'${e.code}'`) || t.text.includes(api)).map((t) => rel(t.file));
