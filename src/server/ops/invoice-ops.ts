@@ -48,8 +48,8 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
       run: (ctx, input: { keyword?: string | null }) => postedInvoiceOptions(ctx, input),
     },
     'salesCredit.creditable': {
-      input: { type: 'object', required: ['invoiceId'], properties: { invoiceId: { type: 'integer', minimum: 1, title: '原销售发票' } } },
-      run: (ctx, input: { invoiceId: number }) => creditableLines(ctx, input.invoiceId),
+      input: { type: 'object', required: ['invoiceId'], properties: { invoiceId: { type: 'integer', minimum: 1, title: '原销售发票' }, returnId: { type: ['integer', 'null'], minimum: 1, title: '销售退货单' } } },
+      run: (ctx, input: { invoiceId: number; returnId?: number | null }) => creditableLines(ctx, input.invoiceId, input.returnId),
     },
 
     'invoiceStock.list': acceptingFilters({ input: INVOICE_STOCK_LIST_INPUT, run: (ctx, input: InvoiceStockListInput) => invoiceStockList(ctx, input) }),
