@@ -9,6 +9,7 @@ import {
   type InvoiceStockListInput, type InvoiceStockMovesInput,
 } from '../domain/procurement/invoice-stock.ts';
 import { creditableLines } from '../domain/sales/credit.ts';
+import { prepaymentOrderOptions } from '../domain/sales/prepayment.ts';
 import { discountableInvoices } from '../domain/sales/discount.ts';
 import { proformaOrderLines, proformaOrderOptions } from '../domain/sales/proforma.ts';
 import { invoicePdf } from '../domain/sales/invoice-pdf.ts';
@@ -46,6 +47,10 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
     'salesInvoice.options': {
       input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },
       run: (ctx, input: { keyword?: string | null }) => postedInvoiceOptions(ctx, input),
+    },
+    'prepaymentInvoice.orders': {
+      input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },
+      run: (ctx, input: { keyword?: string | null }) => prepaymentOrderOptions(ctx, input),
     },
     'salesCredit.creditable': {
       input: { type: 'object', required: ['invoiceId'], properties: { invoiceId: { type: 'integer', minimum: 1, title: '原销售发票' }, returnId: { type: ['integer', 'null'], minimum: 1, title: '销售退货单' } } },
