@@ -139,6 +139,10 @@ describe('prepayment invoices', () => {
     const after = await ok(t.call('oms', YS.get, { id: ys.id }, admin));
     expect(after).toMatchObject({ deductedAmount: '80.00', availableAmount: '0.00' });
     expect(after.lines.length).toBe(2);
+    // the statement: 80.00 asked and received, 100.00 invoiced, 80.00 deducted — 20.00 owed
+    const statement = await ok(t.call('oms', '026203', { id: order.clientId, partyType: 'client', dateFrom: '2026-01-01', dateTo: '2026-12-31' }, admin));
+    expect(statement.list.filter((r: any) => r.kind === '预收款抵扣').map((r: any) => [r.docNo, r.credit])).toEqual([[ys.docNo, '80.00']]);
+    expect(statement.list.at(-1).balance).toBe('20.00');
     await verifyClean();
   });
 
