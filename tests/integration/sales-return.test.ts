@@ -223,7 +223,7 @@ describe('sales returns', () => {
     ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
     expect(ret.creditInvoiceId).toBe(inv.id);
     const offer = ret.actions.find((a: any) => a.label === '开红字发票');
-    expect(offer.to).toBe('/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}');
+    expect(offer.to).toBe('/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}&returnDocNo={docNo}');
     // the screen's line source from the return: only the returned line, at what was received
     const lines = await ok(t.call('oms', HZ.creditable, { invoiceId: inv.id, returnId: ret.id }, admin));
     expect(lines.list.map((l: any) => [l.productCode, l.invoicedQty, l.leftQty, l.qty])).toEqual([[p1.code, 10, 10, 4]]);

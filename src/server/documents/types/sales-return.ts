@@ -185,7 +185,7 @@ export const salesReturn = defineDocument({
     },
     {
       // a red invoice (销售退回) for what was received, on the invoice that covered the returned lines
-      label: '开红字发票', to: '/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}', statuses: ['receiving', 'received'], right: 'market.invoiceBack.edit',
+      label: '开红字发票', to: '/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}&returnDocNo={docNo}', statuses: ['receiving', 'received'], right: 'market.invoiceBack.edit',
       when: (doc) => doc.creditInvoiceId != null,
     },
   ],
