@@ -4,7 +4,10 @@
 // saves and confirms; the warehouse (admin) receives it from the return's 收货 (the receiving note whose
 // source is the return), posts it and puts it away to the product's location — 商品库存 shows the goods back,
 // and the return shows what was received and its value at the delivery price. Before that, 作废 on the
-// confirmed return shows what it would undo (the definition's repeal preview) and is answered 取消. Screenshots:
+// confirmed return shows what it would undo (the definition's repeal preview) and is answered 取消. Once the
+// delivery is invoiced (over the API), the received return offers 开红字发票: the red invoice opens on that invoice
+// with 销售退回 and the received 120 filled in, and is saved and posted with the keyboard and a click. A confirmed
+// order offers 开预收款发票: the amount typed, saved with Ctrl+S and posted. Screenshots:
 // test-output/e2e/sales-return/NN-*.png.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -151,4 +154,74 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     // still 120 more than before the return, now on the product's shelf
     expect(await onHand(wh)).toBe(onHandBefore + 120);
   });
+
+  it('once the delivery is invoiced, the received return opens its red invoice: the invoice, 销售退回 and the received quantity filled in', async () => {
+    const found = await apiOk(wh, 'oms', '021101', { page: 1, pageSize: 5, docNo: returnNo });
+    const returnId = found.list[0].id;
+    await wh.goto(`/market/salesReturnDetail/${returnId}`);
+    await expectState(wh, '已收货');
+    // not invoiced yet: nothing to credit
+    expect(await btn(doc(wh), '开红字发票').count()).toBe(0);
+    const order = await apiOk(wh, 'oms', '020902', { id: orderId });
+    const open = (await apiOk(wh, 'oms', '022406', { clientId: order.clientId, page: 1, pageSize: 100 })).list.filter((l: any) => l.orderDocNo === orderNo || l.orderId === orderId);
+    expect(open.length).toBe(1);
+    const inv = await apiOk(wh, 'oms', '022403', { clientId: order.clientId, post: true, lines: open.map((l: any) => ({ deliveryLineId: l.deliveryLineId, qty: l.openQty })) });
+    await wh.reload();
+    await expectState(wh, '已收货');
+    await btn(doc(wh), '开红字发票').click();
+    await wh.waitForURL(new RegExp(`/market/invoiceDetailBack\\?invoiceId=${inv.id}&reason=return&returnId=${returnId}&returnDocNo=${returnNo}$`));
+    await waitForScreen(wh, '开具红字发票');
+    await expect.poll(() => lineRows(wh).count()).toBe(1);
+    await expect.poll(() => headerValue(wh, '红冲原因')).toBe('销售退回');
+    expect(await headerValue(wh, '原销售发票')).toContain(inv.docNo);
+    expect(await headerValue(wh, '销售退货单')).toBe(returnNo);
+    await expect.poll(async () => (await lines(wh)).map((l) => [l.商品编码, l.原开票数量, l.冲红数量])).toEqual([[NUT, '250', '120']]);
+    await shot(wh, '05-red-invoice-new');
+    await wh.keyboard.press('Control+s');
+    await expectToast(wh, '保存成功');
+    await openedAfterSave(wh, /^\/market\/invoiceDetailBack\/\d+$/);
+    const redNo = await docNo(wh);
+    await btn(doc(wh), '过账').click();
+    await confirmPopup(wh, `确定过账红字发票“${redNo}”？过账后冲减原发票的应收款。`);
+    await expectState(wh, '已过账');
+    // 0.25 × 120, the return named on it
+    await expect.poll(() => headerValue(wh, '冲红金额')).toBe('30.00');
+    expect(await headerValue(wh, '销售退货单')).toBe(returnNo);
+    await shot(wh, '06-red-invoice-posted');
+    // all of it credited: the return no longer offers it
+    await wh.goto(`/market/salesReturnDetail/${returnId}`);
+    await expectState(wh, '已收货');
+    expect(await btn(doc(wh), '开红字发票').count()).toBe(0);
+  });
+
+  it('a confirmed order offers 开预收款发票: the clerk types the amount asked, saves and posts it (a receivable)', async () => {
+    const products = await apiOk(wh, 'cdm', '010201', { page: 1, pageSize: 20, keyword: NUT });
+    const productId = products.list.find((p: any) => p.code === NUT).id;
+    const clients = await apiOk(wh, 'cdm', '011701', { page: 1, pageSize: 20 });
+    const clientId = clients.list.find((c: any) => c.code === 'C002').id;
+    const warehouses = await apiOk(wh, 'cdm', '011006', {});
+    const warehouseId = (warehouses.list ?? warehouses)[0].value ?? (warehouses.list ?? warehouses)[0].id;
+    const so = await apiOk(wh, 'oms', '020903', { clientId, warehouseId, lines: [{ productId, qty: 100 }] });
+    await apiOk(wh, 'oms', '020905', { id: so.id });
+    await wh.goto(`/market/orderDetail/${so.id}`);
+    await waitForScreen(wh, '销售订单详情');
+    await expectState(wh, '已确认');
+    await btn(doc(wh), '开预收款发票').click();
+    await wh.waitForURL(new RegExp(`/market/invoicePrepaymentAdd\\?orderId=${so.id}$`));
+    await expect.poll(() => headerValue(wh, '销售订单')).toContain(so.docNo);
+    await typeInto(wh, item(doc(wh), '预收金额').locator('input'), '10');
+    await typeInto(wh, item(doc(wh), '备注').locator('input'), '预收定金');
+    await wh.keyboard.press('Control+s');
+    await expectToast(wh, '保存成功');
+    await openedAfterSave(wh, /^\/market\/invoicePrepayment\/\d+$/);
+    const ysNo = await docNo(wh);
+    expect(ysNo).toMatch(/^YS\d+$/);
+    await btn(doc(wh), '过账').click();
+    await confirmPopup(wh, `确定过账预收款发票“${ysNo}”？过账后记客户应收款。`);
+    await expectState(wh, '已过账');
+    await expect.poll(() => headerValue(wh, '价税合计')).toBe('10.00');
+    expect(await headerValue(wh, '已收款')).toBe('0.00');
+    await shot(wh, '07-prepayment-posted');
+  });
 });
+

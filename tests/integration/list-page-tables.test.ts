@@ -173,6 +173,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     }],
     'salesCredit.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: hz.docNo, invoiceId: si.id, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'salesDiscount.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: zk.docNo, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'prepaymentInvoice.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: 'YS', orderId: so.id, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'proformaInvoice.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pf.docNo, orderId: so.id, clientId: client.id, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'salesReturn.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: sr.docNo, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],

@@ -197,6 +197,59 @@ describe('sales returns', () => {
     expect((await ok(t.call('oms', REPEAL.find, { docNo: ret.docNo }, admin))).cancellable).toBe(false);
   });
 
+  it('a received return offers 开红字发票 only when its lines were invoiced: the invoice, 销售退回 and the received quantities come in; the red invoice keeps its own limits', async () => {
+    const SI = { save: '022403', lines: '022406' };
+    const HZ = { save: '022414', get: '022413', creditable: '022419' };
+    const p1 = await product();
+    const p2 = await product();
+    await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId: p1.id, qty: 10, locationId: shelf }, { productId: p2.id, qty: 4, locationId: shelf }], post: true }, admin));
+    const order = await shippedOrder([{ productId: p1.id, qty: 10, discount: '10' }, { productId: p2.id, qty: 4 }]);
+    const clientId = (await ok(t.call('oms', SO.get, { id: order.id }, admin))).clientId as number;
+    const [l1, l2] = order.lines;
+    let ret = await ok(t.call('oms', SR.save, { orderId: order.id, reason: '质量问题', lines: [{ orderLineId: l1.id, qty: 6 }, { orderLineId: l2.id, qty: 2 }] }, admin));
+    await ok(t.call('oms', SR.confirm, { id: ret.id, version: ret.version }, admin));
+    const src = await ok(t.call('oms', SR.receivable, { returnId: ret.id }, admin));
+    const [r1, r2] = src.lines.map((l: any) => l.returnLineId);
+    await ok(t.call('oms', RN.save, { returnId: ret.id, lines: [{ returnLineId: r1, countedQty: 4, locationId: dock }], post: true }, admin));
+    const labels = async () => (await ok(t.call('oms', SR.get, { id: ret.id }, admin))).actions.map((a: any) => a.label);
+    // received but never invoiced: nothing to credit, not offered
+    ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
+    expect(ret).toMatchObject({ status: 'receiving', receivedQty: 4, creditInvoiceId: null });
+    expect(await labels()).not.toContain('开红字发票');
+
+    // the delivery invoiced: offered, opening the new red invoice on that invoice
+    const open = (await ok(t.call('oms', SI.lines, { clientId, page: 1, pageSize: 100 }, admin))).list as any[];
+    const inv = await ok(t.call('oms', SI.save, { clientId, post: true, lines: open.map((l: any) => ({ deliveryLineId: l.deliveryLineId, qty: l.openQty })) }, admin));
+    ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
+    expect(ret.creditInvoiceId).toBe(inv.id);
+    const offer = ret.actions.find((a: any) => a.label === '开红字发票');
+    expect(offer.to).toBe('/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}&returnDocNo={docNo}');
+    // the screen's line source from the return: only the returned line, at what was received
+    const lines = await ok(t.call('oms', HZ.creditable, { invoiceId: inv.id, returnId: ret.id }, admin));
+    expect(lines.list.map((l: any) => [l.productCode, l.invoicedQty, l.leftQty, l.qty])).toEqual([[p1.code, 10, 10, 4]]);
+    // a return is credited as 销售退回 only
+    const asAllowance = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'allowance', returnId: ret.id, lines: [{ invoiceLineId: lines.list[0].invoiceLineId, amount: '1.00' }] }, admin);
+    expect(asAllowance.msg).toContain(`由销售退货单 ${ret.docNo} 开具的红字发票，红冲原因应为“销售退回”`);
+    // the red invoice's own limit still applies (never more than invoiced less credited)
+    const over = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', returnId: ret.id, lines: [{ invoiceLineId: lines.list[0].invoiceLineId, qty: 11 }] }, admin);
+    expect(over.code).toBe('INVOICE_QTY_ERROR_4026');
+    const hz = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', returnId: ret.id, post: true, lines: lines.list.map((l: any) => ({ invoiceLineId: l.invoiceLineId, qty: l.qty })) }, admin));
+    const red = await ok(t.call('oms', HZ.get, { id: hz.id }, admin));
+    // 2.00 less 10 % = 1.80 × 4
+    expect(red).toMatchObject({ status: 'posted', reasonText: '销售退回', returnDocNo: ret.docNo, totalQty: 4, totalAmount: '7.20' });
+    // all that was received is credited: no longer offered
+    expect((await ok(t.call('oms', SR.get, { id: ret.id }, admin))).creditInvoiceId).toBeNull();
+    expect(await labels()).not.toContain('开红字发票');
+    expect((await ok(t.call('oms', HZ.creditable, { invoiceId: inv.id, returnId: ret.id }, admin))).list).toEqual([]);
+
+    // the rest received: offered again for what is new only
+    await ok(t.call('oms', RN.save, { returnId: ret.id, lines: [{ returnLineId: r1, countedQty: 2 }, { returnLineId: r2, countedQty: 2 }], post: true }, admin));
+    expect(await labels()).toContain('开红字发票');
+    const rest = await ok(t.call('oms', HZ.creditable, { invoiceId: inv.id, returnId: ret.id }, admin));
+    expect(rest.list.map((l: any) => [l.productCode, l.leftQty, l.qty])).toEqual([[p1.code, 6, 2], [p2.code, 4, 2]]);
+    await verifyClean();
+  });
+
   it('the purchasing clerk holds no return rights; the sales clerk does', async () => {
     const purchaser = await t.login('demo', 'clerk', 'demo123');
     expect((await t.call('oms', SR.list, { page: 1, pageSize: 10 }, purchaser)).code).toBe('COMMON_NO_RIGHT_4003');

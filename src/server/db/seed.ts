@@ -125,6 +125,9 @@ export const FINANCE_RIGHTS = [
   'market.invoiceDiscountTicketAdd',
   'market.invoiceDiscount.edit',
   'market.invoiceDiscount.post',
+  // prepayment invoices (预收款发票: asked before delivery, deducted on the order's invoices once paid)
+  'market.invoicePrepayment',
+  'market.invoicePrepaymentAdd',
   'reportForms.clapper',
   'reportForms.clapper.export',
   'reportForms.clapper.close',

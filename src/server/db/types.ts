@@ -1111,6 +1111,46 @@ export interface PickingOrderLineTable {
   remark: string | null;
 }
 
+export interface PrepaymentInvoiceTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  postedAt: string | null;
+  postedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  orderId: number | null;
+  mode: string | null;
+  percent: number | null;
+  amount: number | null;
+  invoiceDate: string | null;
+  dueDate: string | null;
+  remark: string | null;
+  clientId: number | null;
+  currencyId: number | null;
+  exchangeRate: number | null;
+  orderAmount: number | null;
+  totalAmount: number | null;
+  deductedAmount: number | null;
+}
+
+export interface PrepaymentInvoiceLineTable {
+  id: Generated<number>;
+  companyId: number;
+  prepaymentId: number;
+  lineNo: number;
+  invoiceId: number | null;
+  amount: number | null;
+  allocationId: number | null;
+  deductDate: string | null;
+}
+
 export interface PresaleItemTable {
   id: Generated<number>;
   companyId: number;
@@ -1592,6 +1632,7 @@ export interface SalesCreditTable {
   invoiceId: number | null;
   reason: string | null;
   creditDate: string | null;
+  returnId: number | null;
   remark: string | null;
   clientId: number | null;
   currencyId: number | null;
@@ -1687,6 +1728,7 @@ export interface SalesInvoiceTable {
   taxAmount: number | null;
   totalAmountBase: number | null;
   creditedAmount: number | null;
+  prepaymentDeducted: number | null;
 }
 
 export interface SalesInvoiceLineTable {
@@ -2178,6 +2220,8 @@ export interface DB {
   payDocumentLine: PayDocumentLineTable;
   pickingOrder: PickingOrderTable;
   pickingOrderLine: PickingOrderLineTable;
+  prepaymentInvoice: PrepaymentInvoiceTable;
+  prepaymentInvoiceLine: PrepaymentInvoiceLineTable;
   presaleItem: PresaleItemTable;
   presalePlan: PresalePlanTable;
   presaleWhitelist: PresaleWhitelistTable;

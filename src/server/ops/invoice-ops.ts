@@ -9,6 +9,7 @@ import {
   type InvoiceStockListInput, type InvoiceStockMovesInput,
 } from '../domain/procurement/invoice-stock.ts';
 import { creditableLines } from '../domain/sales/credit.ts';
+import { prepaymentOrderOptions } from '../domain/sales/prepayment.ts';
 import { discountableInvoices } from '../domain/sales/discount.ts';
 import { proformaOrderLines, proformaOrderOptions } from '../domain/sales/proforma.ts';
 import { invoicePdf } from '../domain/sales/invoice-pdf.ts';
@@ -47,9 +48,13 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
       input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },
       run: (ctx, input: { keyword?: string | null }) => postedInvoiceOptions(ctx, input),
     },
+    'prepaymentInvoice.orders': {
+      input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },
+      run: (ctx, input: { keyword?: string | null }) => prepaymentOrderOptions(ctx, input),
+    },
     'salesCredit.creditable': {
-      input: { type: 'object', required: ['invoiceId'], properties: { invoiceId: { type: 'integer', minimum: 1, title: '原销售发票' } } },
-      run: (ctx, input: { invoiceId: number }) => creditableLines(ctx, input.invoiceId),
+      input: { type: 'object', required: ['invoiceId'], properties: { invoiceId: { type: 'integer', minimum: 1, title: '原销售发票' }, returnId: { type: ['integer', 'null'], minimum: 1, title: '销售退货单' } } },
+      run: (ctx, input: { invoiceId: number; returnId?: number | null }) => creditableLines(ctx, input.invoiceId, input.returnId),
     },
 
     'invoiceStock.list': acceptingFilters({ input: INVOICE_STOCK_LIST_INPUT, run: (ctx, input: InvoiceStockListInput) => invoiceStockList(ctx, input) }),

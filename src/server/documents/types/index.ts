@@ -13,6 +13,7 @@ import { outboundTask } from './outbound-task.ts';
 import { pickingOrder } from './picking-order.ts';
 import { openingBalance } from './opening-balance.ts';
 import { payDocument } from './pay-document.ts';
+import { prepaymentInvoice } from './prepayment-invoice.ts';
 import { proformaInvoice } from './proforma-invoice.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
@@ -30,6 +31,6 @@ import { stockTake } from './stock-take.ts';
 export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
   outboundTask, pickingOrder, carton, loadingList, deliveryNote, liftingTask, markerTask, elevatorTask, openingBalance, payDocument,
-  salesInvoice, salesCredit, salesDiscount, proformaInvoice,
+  salesInvoice, salesCredit, salesDiscount, proformaInvoice, prepaymentInvoice,
   salesReturn,
 ];

@@ -46,6 +46,8 @@ export const salesInvoice = defineDocument({
     totalAmountBase: { type: 'money', title: '本位币金额', readonly: true },
     // what posted red invoices took of it (domain/sales/credit.ts)
     creditedAmount: { type: 'money', title: '已冲红金额', readonly: true, default: 0 },
+    // 预收款抵扣: what prepayment invoices of its orders, paid, took off its receivable at posting
+    prepaymentDeducted: { type: 'money', title: '预收款抵扣', readonly: true, default: 0 },
   },
   lines: {
     table: 'salesInvoiceLine',

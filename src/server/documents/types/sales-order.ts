@@ -406,6 +406,8 @@ export const salesOrder = defineDocument({
       label: '退货', to: '/market/salesReturnDetail/new?orderId={id}', statuses: ['partlyShipped', 'shipped', 'closed'], right: 'market.salesReturn.edit',
       when: (doc) => Number(doc.returnableQty) > 0,
     },
+    // money asked before delivery (预收款发票), deducted on the order's invoices once paid
+    { label: '开预收款发票', to: '/market/invoicePrepaymentAdd?orderId={id}', statuses: ['confirmed', 'partlyShipped'], right: 'market.invoicePrepaymentAdd' },
   ],
   // what the audit trail records on save (the rate and base amount follow from these)
   audit: ['clientId', 'warehouseId', 'salesmanId', 'currencyId', 'orderDate', 'deliveryDate', 'priceTitleId', 'deliveryAddress', 'backOrderPolicy', 'facilitatorId', 'paymentTerms', 'lineCount', 'totalQty', 'totalAmount', 'remark'],

@@ -11,6 +11,7 @@ import { lineQty } from '../../domain/procurement/purchase-order.ts';
 import {
   claimReturnOrder, openNotesOfReturn, overReturn, releaseReturned, returnOrderLines, RETURNABLE_ORDER, SR_PREFIX, SR_STATUS, SR_TITLE, takeReturned,
 } from '../../domain/sales/sales-return.ts';
+import { returnCreditInvoice } from '../../domain/sales/credit.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
 import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
@@ -130,6 +131,8 @@ export const salesReturn = defineDocument({
       }
       const notes = (await ctx.tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty']).where('returnId', '=', Number(doc.id)).orderBy('id').execute()) as Row[];
       const NOTE: Record<string, string> = { draft: '草稿', posted: '已过账', cancelled: '已作废' };
+      // 开红字发票: the posted invoice that covered the received lines and can still credit them (null: not invoiced)
+      doc.creditInvoiceId = await returnCreditInvoice(ctx.tenant, Number(doc.id));
       doc.receivingNotes = notes.map((n) => ({ id: Number(n.id), docNo: String(n.docNo), status: String(n.status), statusText: NOTE[String(n.status)] ?? String(n.status), totalQty: Number(n.totalQty), route: `/entrepot/receivingNoteDetail/${Number(n.id)}` }));
     },
   },
@@ -160,6 +163,11 @@ export const salesReturn = defineDocument({
     {
       label: '收货', to: '/entrepot/returnReceiving/new?returnId={id}', statuses: ['confirmed', 'receiving'], right: 'entrepot.returnReceiving',
       when: (doc) => Number(doc.openQty) > 0,
+    },
+    {
+      // a red invoice (销售退回) for what was received, on the invoice that covered the returned lines
+      label: '开红字发票', to: '/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}&returnDocNo={docNo}', statuses: ['receiving', 'received'], right: 'market.invoiceBack.edit',
+      when: (doc) => doc.creditInvoiceId != null,
     },
   ],
   // what a cancellation undoes, for the 作废 confirmation and the sales repeal desk (engineTarget reads it)

@@ -9,7 +9,7 @@
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
 import type { Tenant } from '../../catalog/tenant.ts';
-import { bizError } from '../../http/errors.ts';
+import { bizError, validationError } from '../../http/errors.ts';
 import { moneyText, type Row } from '../procurement/common.ts';
 
 export type Side = 'receivable' | 'payable';
@@ -17,7 +17,7 @@ export type PartyType = 'client' | 'supplier';
 export const SIDE_OF: Record<PartyType, Side> = { client: 'receivable', supplier: 'payable' };
 export const SIDE_TEXT: Record<Side, string> = { receivable: '应收', payable: '应付' };
 export const ITEM_STATUS = { open: '未结清', settled: '已结清', cancelled: '已作废' } as const;
-export const SOURCE_TEXT: Record<string, string> = { purchaseInvoice: '采购发票', salesInvoice: '销售发票', openingBalance: '期初余额', chequeBounce: '退票费' };
+export const SOURCE_TEXT: Record<string, string> = { purchaseInvoice: '采购发票', salesInvoice: '销售发票', prepaymentInvoice: '预收款发票', openingBalance: '期初余额', chequeBounce: '退票费' };
 /** What an item is, as screens name it: an opening balance is 期初应收 or 期初应付 by its side. */
 export const itemKind = (item: Row) =>
   item.sourceType === 'openingBalance' ? (item.side === 'payable' ? '期初应付' : '期初应收') : SOURCE_TEXT[String(item.sourceType)] ?? String(item.sourceType);
@@ -162,6 +162,14 @@ export async function reverseAllocations(tenant: Tenant, accountId: number, paym
     }).where('id', '=', Number(a.itemId)).where('allocated', '>=', amount).returning(['id', 'sourceType', 'sourceId']).executeTakeFirst();
     if (!ok) throw new Error(`allocation ${String(a.id)}: item ${String(a.itemId)} holds less than it`);
     if (ok.sourceType === 'purchaseInvoice') await keepPayableInStep(tenant, Number(ok.sourceId), -amount, now);
+    // a prepayment invoice's money already deducted on a sales invoice (预收款抵扣) stays paid
+    if (ok.sourceType === 'prepaymentInvoice') {
+      const pp = (await tenant.select('prepaymentInvoice').select(['docNo', 'deductedAmount']).where('id', '=', Number(ok.sourceId)).executeTakeFirst()) as Row | undefined;
+      const item = (await tenant.select('openItem').select('allocated').where('id', '=', Number(a.itemId)).executeTakeFirst()) as Row | undefined;
+      if (pp && Number(pp.deductedAmount) > Number(item?.allocated ?? 0)) {
+        throw validationError([{ field: 'id', message: `预收款发票 ${String(pp.docNo)} 的预收款已在销售发票中抵扣 ${moneyText(pp.deductedAmount)}，不能冲销：请先作废抵扣它的销售发票` }]);
+      }
+    }
     paidBack += Number(a.paidAmount);
     await tenant.insert('financeAllocation', {
       paymentId, itemId: Number(a.itemId), allocDate: date, amount: -amount, paidAmount: -Number(a.paidAmount), itemRate: Number(a.itemRate), payRate: Number(a.payRate),

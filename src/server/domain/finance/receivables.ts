@@ -238,8 +238,9 @@ export async function statement(ctx: CallContext, input: StatementInput) {
   const allocRows = (await allocs().leftJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
     .leftJoin('salesCredit', (j) => j.on(sql<boolean>`${sql.ref('salesCredit.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('credit', 'creditReverse')`).onRef('salesCredit.companyId', '=', 'financeAllocation.companyId'))
     .leftJoin('salesDiscount', (j) => j.on(sql<boolean>`${sql.ref('salesDiscount.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('discount', 'discountReverse')`).onRef('salesDiscount.companyId', '=', 'financeAllocation.companyId'))
+    .leftJoin('prepaymentInvoice', (j) => j.on(sql<boolean>`${sql.ref('prepaymentInvoice.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('prepayment', 'prepaymentReverse')`).onRef('prepaymentInvoice.companyId', '=', 'financeAllocation.companyId'))
     .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'financeAllocation.itemBase', 'financeAllocation.amount as itemAmount',
-      sql<string>`coalesce(${sql.ref('payDocument.docNo')}, ${sql.ref('salesCredit.docNo')}, ${sql.ref('salesDiscount.docNo')})`.as('docNo'), 'openItem.docNo as itemDocNo'])
+      sql<string>`coalesce(${sql.ref('payDocument.docNo')}, ${sql.ref('salesCredit.docNo')}, ${sql.ref('salesDiscount.docNo')}, ${sql.ref('prepaymentInvoice.docNo')})`.as('docNo'), 'openItem.docNo as itemDocNo'])
     .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to).execute()) as Row[];
   const grouped = new Map<string, Row>();
   for (const r of allocRows) {
@@ -258,7 +259,7 @@ export async function statement(ctx: CallContext, input: StatementInput) {
     ...its.map((r) => ({ date: String(r.docDate), order: 0, id: Number(r.id), docNo: String(r.docNo), kind: itemKind(r),
       summary: `${r.reference ? `原单号 ${String(r.reference)}，` : ''}${String(r.currencyCode)} ${moneyText(r.amount)}，到期 ${String(r.dueDate)}`, debit: Number(cur == null ? r.amountBase : r.amount), credit: 0 })),
     ...pays.map((r) => ({ date: String(r.allocDate), order: 1, id: Number(r.paymentId), docNo: String(r.docNo),
-      kind: r.kind === 'credit' ? '红字发票' : r.kind === 'creditReverse' ? '红字发票作废' : r.kind === 'discount' ? '折扣发票' : r.kind === 'discountReverse' ? '折扣发票作废' : r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
+      kind: r.kind === 'credit' ? '红字发票' : r.kind === 'creditReverse' ? '红字发票作废' : r.kind === 'discount' ? '折扣发票' : r.kind === 'discountReverse' ? '折扣发票作废' : r.kind === 'prepayment' ? '预收款抵扣' : r.kind === 'prepaymentReverse' ? '预收款抵扣冲回' : r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
       summary: `核销 ${Number(r.n)} 笔（${String(r.firstItem)}${Number(r.n) > 1 ? ' 等' : ''}）`, debit: 0, credit: Number(r.base) })),
   ].sort((a, b) => (a.date === b.date ? a.order - b.order || a.id - b.id : a.date < b.date ? -1 : 1));
   let balance = opening;

@@ -101,6 +101,13 @@ export async function checkCredit(run: SaveRun): Promise<void> {
     clientId: Number(inv.clientId), currencyId: Number(inv.currencyId), exchangeRate: Number(inv.exchangeRate), creditDate: header.creditDate ?? today(ctx),
     lineCount: parsed.length, totalQty: parsed.reduce((s, l) => s + Number(l.qty), 0), totalAmount, taxAmount: parsed.reduce((s, l) => s + Number(l.taxAmount), 0),
   });
+  if (header.returnId != null) {
+    const ret = (await tenant.select('salesReturn').select(['docNo', 'clientId', 'status']).where('id', '=', Number(header.returnId)).executeTakeFirst()) as Row | undefined;
+    if (!ret) throw validationError([{ field: 'returnId', message: '销售退货单不存在' }]);
+    if (Number(ret.clientId) !== Number(inv.clientId)) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(ret.docNo)} 与销售发票 ${docNo} 不是同一客户` }]);
+    if (reason !== 'return') throw validationError([{ field: 'reason', message: `由销售退货单 ${String(ret.docNo)} 开具的红字发票，红冲原因应为“销售退回”` }]);
+    if (!['receiving', 'received'].includes(String(ret.status))) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(ret.docNo)} 尚未收货，不能开红字发票` }]);
+  }
   for (const f of ['clientId', 'currencyId']) run.verified.add(f);
 }
 
@@ -202,8 +209,11 @@ export async function presentCredit(ctx: CallContext, docs: Row[], lines?: Row[]
   const tenant = ctx.tenant;
   const invs = new Map(((await tenant.select('salesInvoice').select(['id', 'docNo', 'totalAmount', 'creditedAmount', 'invoiceNo'])
     .where('id', 'in', [...new Set(docs.map((d) => Number(d.invoiceId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  const retIds = [...new Set(docs.filter((d) => d.returnId != null).map((d) => Number(d.returnId)))];
+  const rets = new Map(retIds.length ? ((await tenant.select('salesReturn').select(['id', 'docNo']).where('id', 'in', retIds).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]) : []);
   for (const d of docs) {
     const inv = invs.get(Number(d.invoiceId));
+    d.returnDocNo = d.returnId != null ? (rets.get(Number(d.returnId)) ?? null) : null;
     Object.assign(d, {
       invoiceDocNo: text(inv?.docNo), invoiceTaxNo: text(inv?.invoiceNo), reasonText: CREDIT_REASONS[String(d.reason) as CreditReason] ?? null,
       invoiceTotal: inv ? moneyText(inv.totalAmount) : null, invoiceCredited: inv ? moneyText(inv.creditedAmount ?? 0) : null,
@@ -222,10 +232,88 @@ export async function presentCredit(ctx: CallContext, docs: Row[], lines?: Row[]
   }
 }
 
+/**
+ * What a sales return still asks to be credited, per order line: received by the warehouse less what
+ * posted red invoices made from this return (returnId) already credited. Only for a return with
+ * something received (收货中 / 已收货).
+ */
+async function returnLeft(tenant: Tenant, returnId: number): Promise<{ ret: Row; left: Map<number, number> } | undefined> {
+  const ret = (await tenant.select('salesReturn').select(['id', 'docNo', 'status', 'clientId', 'receivedQty']).where('id', '=', returnId).executeTakeFirst()) as Row | undefined;
+  if (!ret || !['receiving', 'received'].includes(String(ret.status)) || !(Number(ret.receivedQty) > 0)) return ret ? { ret, left: new Map() } : undefined;
+  const left = new Map<number, number>();
+  for (const r of (await tenant.select('salesReturnLine').select(['orderLineId', 'receivedQty']).where('returnId', '=', returnId).execute()) as Row[]) {
+    if (Number(r.receivedQty) > 0) left.set(Number(r.orderLineId), (left.get(Number(r.orderLineId)) ?? 0) + Number(r.receivedQty));
+  }
+  const credited = (await tenant.select('salesCreditLine')
+    .innerJoin('salesCredit', (j) => j.onRef('salesCredit.id', '=', 'salesCreditLine.creditId').onRef('salesCredit.companyId', '=', 'salesCreditLine.companyId'))
+    .innerJoin('salesInvoiceLine', (j) => j.onRef('salesInvoiceLine.id', '=', 'salesCreditLine.invoiceLineId').onRef('salesInvoiceLine.companyId', '=', 'salesCreditLine.companyId'))
+    .select(['salesInvoiceLine.orderLineId', 'salesCreditLine.qty'])
+    .where('salesCredit.returnId', '=', returnId).where('salesCredit.status', '=', 'posted').execute()) as Row[];
+  for (const c of credited) {
+    const k = Number(c.orderLineId);
+    if (left.has(k)) left.set(k, Math.max(0, left.get(k)! - Number(c.qty)));
+  }
+  for (const [k, v] of left) if (v <= 0) left.delete(k);
+  return { ret, left };
+}
+
+/** Invoice lines of posted invoices of the return's order lines, with what is left to credit. */
+async function invoicedReturnLines(tenant: Tenant, clientId: number, orderLineIds: number[]): Promise<Row[]> {
+  if (!orderLineIds.length) return [];
+  return (await tenant.select('salesInvoiceLine')
+    .innerJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', 'salesInvoiceLine.invoiceId').onRef('salesInvoice.companyId', '=', 'salesInvoiceLine.companyId'))
+    .select(['salesInvoiceLine.id', 'salesInvoiceLine.invoiceId', 'salesInvoiceLine.orderLineId', 'salesInvoiceLine.qty', 'salesInvoiceLine.creditedQty'])
+    .where('salesInvoice.status', '=', 'posted').where('salesInvoice.clientId', '=', clientId)
+    .where('salesInvoiceLine.orderLineId', 'in', orderLineIds).orderBy('salesInvoiceLine.invoiceId').orderBy('salesInvoiceLine.lineNo').execute()) as Row[];
+}
+
+/** Spread what the return asks over one invoice's lines (in line order): invoice line id → quantity. */
+function spread(left: Map<number, number>, lines: Row[]): Map<number, number> {
+  const rest = new Map(left);
+  const out = new Map<number, number>();
+  for (const l of lines) {
+    const want = rest.get(Number(l.orderLineId)) ?? 0;
+    const q = Math.min(want, Number(l.qty) - Number(l.creditedQty ?? 0));
+    if (q > 0) {
+      out.set(Number(l.id), q);
+      rest.set(Number(l.orderLineId), want - q);
+    }
+  }
+  return out;
+}
+
+/**
+ * The posted invoice a received return is credited on (开红字发票 from the return): of the invoices that
+ * invoiced the returned order lines with something left to credit, the one that can take the most of
+ * what was received (the earliest on a tie); null when the returned lines were not invoiced.
+ */
+export async function returnCreditInvoice(tenant: Tenant, returnId: number): Promise<number | null> {
+  const got = await returnLeft(tenant, returnId);
+  if (!got || !got.left.size) return null;
+  const rows = await invoicedReturnLines(tenant, Number(got.ret.clientId), [...got.left.keys()]);
+  const byInvoice = new Map<number, Row[]>();
+  for (const r of rows) byInvoice.set(Number(r.invoiceId), [...(byInvoice.get(Number(r.invoiceId)) ?? []), r]);
+  let best: number | null = null;
+  let most = 0;
+  for (const [invoiceId, lines] of byInvoice) {
+    const q = [...spread(got.left, lines).values()].reduce((s, v) => s + v, 0);
+    if (q > most) { most = q; best = invoiceId; }
+  }
+  return best;
+}
+
 /** The lines of a posted invoice with what is left to credit (the new red invoice's choices). */
-export async function creditableLines(ctx: CallContext, invoiceId: number) {
+export async function creditableLines(ctx: CallContext, invoiceId: number, returnId?: number | null) {
   const inv = await invoiceOf(ctx.tenant, invoiceId);
   if (!inv) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售发票' });
+  // from a sales return: only the returned lines, at what the warehouse received (less earlier red invoices of it)
+  let fromReturn: Map<number, number> | undefined;
+  if (returnId != null) {
+    const got = await returnLeft(ctx.tenant, returnId);
+    if (!got) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售退货单' });
+    if (Number(got.ret.clientId) !== Number(inv.clientId)) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(got.ret.docNo)} 与销售发票 ${String(inv.docNo)} 不是同一客户` }]);
+    fromReturn = spread(got.left, await invoicedReturnLines(ctx.tenant, Number(inv.clientId), [...got.left.keys()]).then((r) => r.filter((l) => Number(l.invoiceId) === invoiceId)));
+  }
   const rows = await invoiceLines(ctx.tenant, invoiceId);
   const products = new Map(((await ctx.tenant.select('product').select(['id', 'name']).where('id', 'in', rows.length ? rows.map((r) => Number(r.productId)) : [0]).execute()) as Row[]).map((p) => [Number(p.id), String(p.name)]));
   return {
@@ -233,7 +321,7 @@ export async function creditableLines(ctx: CallContext, invoiceId: number) {
     list: rows.map((r) => ({
       id: Number(r.id), invoiceLineId: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.code), productName: products.get(Number(r.productId)) ?? null,
       invoicedQty: Number(r.qty), invoicedAmount: moneyText(r.amount), leftQty: Number(r.qty) - Number(r.creditedQty ?? 0), leftAmount: moneyText(Number(r.amount) - Number(r.creditedAmount ?? 0)),
-      qty: Number(r.qty) - Number(r.creditedQty ?? 0),
-    })).filter((l) => l.leftQty > 0 || Number(l.leftAmount) > 0),
+      qty: fromReturn ? (fromReturn.get(Number(r.id)) ?? 0) : Number(r.qty) - Number(r.creditedQty ?? 0),
+    })).filter((l) => (fromReturn ? l.qty > 0 : l.leftQty > 0 || Number(l.leftAmount) > 0)),
   };
 }

@@ -26,6 +26,7 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { addOpenItem, cancelOpenItem, toBase } from '../finance/ledger.ts';
 import { moneyText, parseDay, PRICE_SCALE, priceText, rateOn, text, today, type Row } from '../procurement/common.ts';
 import { applyInvoiceStock, movesOf } from '../procurement/invoice-stock.ts';
+import { deductPrepayments, undoDeductions } from './prepayment.ts';
 
 export const SI_TITLE = '销售发票';
 export const SI_PREFIX = 'XF';
@@ -248,6 +249,10 @@ export async function postSalesInvoice(t: TransitionRun) {
     side: 'receivable', partyType: 'client', partyId: Number(head.clientId), sourceType: 'salesInvoice', sourceId: id, docNo: String(head.docNo),
     reference: text(head.invoiceNo), docDate: String(head.invoiceDate), dueDate: String(head.dueDate), currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount),
   });
+  // 预收款抵扣: what the client paid ahead on prepayment invoices of these orders reduces this receivable
+  await deductPrepayments(tenant, ctx.caller!.accountId, {
+    id, docNo: String(head.docNo), clientId: Number(head.clientId), currencyId: Number(head.currencyId), exchangeRate: rate, total: Number(head.totalAmount), date: String(head.invoiceDate),
+  });
   // invoice stock: what the purchase invoices grew, the sale takes (it may go below zero: sold before the supplier's invoice came)
   await applyInvoiceStock(db, tenant.companyId, ctx.caller!.accountId, 'sale', id, String(head.docNo),
     lines.map((l) => ({ productId: l.productId, qty: -l.qty, amount: -l.amountBase, docLine: l.lineNo })), { docType: 'salesInvoice', mayGoNegative: true });
@@ -270,6 +275,8 @@ export async function cancelSalesInvoice(t: TransitionRun) {
     ];
     throw bizError('SALES_INVOICE_CREDITED_4028', { docNo, credits: credits.map((c) => String(c.docNo)).join('、') }, { id, credits: credits.map((c) => String(c.docNo)) });
   }
+  // its prepayment deductions are given back first (they are allocations too)
+  await undoDeductions(tenant, caller.accountId, id, today(t.ctx));
   await cancelOpenItem(tenant, 'salesInvoice', id, { doc: SI_TITLE, docNo });
   const per = new Map<number, number>();
   for (const r of (await tenant.select('salesInvoiceLine').select(['deliveryLineId', 'qty']).where('invoiceId', '=', id).execute()) as Row[]) {
