@@ -140,6 +140,9 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   const hz = await ok('oms', '022414', { invoiceId: si.id, reason: 'allowance', post: true, lines: [{ invoiceLineId: siDoc.lines[0].id, amount: '0.50' }] });
   const zk = await ok('oms', '022423', { clientId: client.id, post: true, lines: [{ invoiceId: si.id, amount: '0.50' }] });
   const pf = await ok('oms', '022433', { orderId: so.id, mode: 'qty' });
+  // an issued proforma withdrawn in part (形式发票红冲)
+  const pfIssued = await ok('oms', '022433', { orderId: so.id, mode: 'qty', confirm: true });
+  const pfc = await ok('oms', '022453', { proformaId: pfIssued.id, reason: 'other' });
   const sr = await ok('oms', '021103', { orderId: so2.id, returnDate: '2026-01-02', lines: [{ orderLineId: so2Line.id, qty: 1 }] });
   const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
   const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
@@ -174,6 +177,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'salesCredit.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: hz.docNo, invoiceId: si.id, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'salesDiscount.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: zk.docNo, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
     'prepaymentInvoice.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: 'YS', orderId: so.id, clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'proformaCredit.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pfc.docNo, proformaId: pfIssued.id, clientId: client.id, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'proformaInvoice.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: pf.docNo, orderId: so.id, clientId: client.id, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'salesReturn.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: sr.docNo, orderId: so2.id, clientId: client.id, warehouseId: wh, status: 'draft', dateFrom: '2020-01-01', dateTo: day }],
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],

@@ -102,6 +102,8 @@ describe('silent codes are shown by the action that made the call', () => {
     };
     walk(root);
     const bypass = files.filter((f) => !f.endsWith(join('actions', 'actionCall.ts')) && /\bcallApiRef\b|\bcallApi\b|\bapi\.(cdm|oms|auth|storage)\(/.test(readFileSync(f, 'utf8')));
-    expect(bypass.map((f) => f.slice(root.length + 1))).toEqual(['data/columnConfigStore.ts', 'data/options.ts']);
+    // widgets/apiCall.tsx is the API console's 发送 (接口调试): it shows the whole envelope it got — a silent code
+    // included — so nothing is left unseen
+    expect(bypass.map((f) => f.slice(root.length + 1))).toEqual(['data/columnConfigStore.ts', 'data/options.ts', 'widgets/apiCall.tsx']);
   });
 });

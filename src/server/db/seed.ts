@@ -81,6 +81,9 @@ export const SALES_RIGHTS = [
   'market.invoiceDetailModality',
   'market.invoiceModalityAdd',
   'market.invoiceModality.edit',
+  // 形式发票红冲: withdrawing an issued proforma, never on the ledger
+  'market.invoiceModalityBack',
+  'market.invoiceModalityBack.edit',
   'market.salesReturn',
   'market.salesReturnDetail',
   'market.salesReturn.edit',

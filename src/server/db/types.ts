@@ -1287,6 +1287,44 @@ export interface ProductPriceTable {
   price: number;
 }
 
+export interface ProformaCreditTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  confirmedAt: string | null;
+  confirmedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  proformaId: number | null;
+  reason: string | null;
+  creditDate: string | null;
+  remark: string | null;
+  orderId: number | null;
+  clientId: number | null;
+  currencyId: number | null;
+  lineCount: number | null;
+  totalAmount: number | null;
+  taxAmount: number | null;
+}
+
+export interface ProformaCreditLineTable {
+  id: Generated<number>;
+  companyId: number;
+  creditId: number;
+  lineNo: number;
+  proformaLineId: number | null;
+  productId: number | null;
+  amount: number | null;
+  taxAmount: number | null;
+  remark: string | null;
+}
+
 export interface ProformaInvoiceTable {
   id: Generated<number>;
   companyId: number;
@@ -1328,6 +1366,7 @@ export interface ProformaInvoiceLineTable {
   price: number | null;
   amount: number | null;
   taxAmount: number | null;
+  creditedAmount: number | null;
   remark: string | null;
 }
 
@@ -2231,6 +2270,8 @@ export interface DB {
   product: ProductTable;
   productKeyword: ProductKeywordTable;
   productPrice: ProductPriceTable;
+  proformaCredit: ProformaCreditTable;
+  proformaCreditLine: ProformaCreditLineTable;
   proformaInvoice: ProformaInvoiceTable;
   proformaInvoiceLine: ProformaInvoiceLineTable;
   promotion: PromotionTable;

@@ -12,6 +12,7 @@ import { creditableLines } from '../domain/sales/credit.ts';
 import { prepaymentOrderOptions } from '../domain/sales/prepayment.ts';
 import { discountableInvoices } from '../domain/sales/discount.ts';
 import { proformaOrderLines, proformaOrderOptions } from '../domain/sales/proforma.ts';
+import { proformaCreditLines } from '../domain/sales/proforma-credit.ts';
 import { invoicePdf } from '../domain/sales/invoice-pdf.ts';
 import { invoiceableDeliveryLines, invoicePrintData, postedInvoiceOptions, SI_LINES_INPUT, type SiLinesInput } from '../domain/sales/invoice.ts';
 import type { OpsDeps } from './index.ts';
@@ -43,6 +44,10 @@ export function invoiceOps(_deps: OpsDeps): Record<string, OpHandler> {
     'proformaInvoice.orderLines': {
       input: { type: 'object', required: ['orderId'], properties: { orderId: { type: 'integer', minimum: 1, title: '销售订单' } } },
       run: (ctx, input: { orderId: number }) => proformaOrderLines(ctx, input.orderId),
+    },
+    'proformaCredit.proformaLines': {
+      input: { type: 'object', required: ['proformaId'], properties: { proformaId: { type: 'integer', minimum: 1, title: '形式发票' } } },
+      run: (ctx, input: { proformaId: number }) => proformaCreditLines(ctx, input.proformaId),
     },
     'salesInvoice.options': {
       input: { type: 'object', properties: { keyword: { type: ['string', 'null'], maxLength: 100, title: '关键字' } } },

@@ -14,6 +14,7 @@ import { pickingOrder } from './picking-order.ts';
 import { openingBalance } from './opening-balance.ts';
 import { payDocument } from './pay-document.ts';
 import { prepaymentInvoice } from './prepayment-invoice.ts';
+import { proformaCredit } from './proforma-credit.ts';
 import { proformaInvoice } from './proforma-invoice.ts';
 import { purchaseInvoice } from './purchase-invoice.ts';
 import { purchaseOrder } from './purchase-order.ts';
@@ -32,5 +33,5 @@ export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
   outboundTask, pickingOrder, carton, loadingList, deliveryNote, liftingTask, markerTask, elevatorTask, openingBalance, payDocument,
   salesInvoice, salesCredit, salesDiscount, proformaInvoice, prepaymentInvoice,
-  salesReturn,
+  salesReturn, proformaCredit,
 ];

@@ -2,6 +2,7 @@
 // (domain/sales/proforma.ts holds the hooks).
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { checkProforma, PF_PREFIX, PF_TITLE, prepareProforma, presentProforma } from '../../domain/sales/proforma.ts';
+import { refuseCancelUnderCredit } from '../../domain/sales/proforma-credit.ts';
 import { defineDocument } from '../definition.ts';
 
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
@@ -45,21 +46,26 @@ export const proformaInvoice = defineDocument({
       // 按金额: typed; 按数量: qty × the order's net price
       amount: { type: 'money', title: '价税合计', min: 0 },
       taxAmount: { type: 'money', title: '税额', readonly: true },
+      // withdrawn by issued red proformas (形式发票红冲), never beyond `amount`
+      creditedAmount: { type: 'money', title: '已红冲', readonly: true, default: 0 },
       remark: { type: 'string', title: '备注', maxLength: 200 },
     },
   },
   hooks: { prepare: prepareProforma, validate: checkProforma, present: presentProforma },
   transitions: {
     confirm: { label: '出具', from: ['draft'], to: 'confirmed', stamp: 'confirmed', right: 'market.invoiceModality.edit', confirm: '确定出具形式发票“{docNo}”？出具后不能修改（形式发票不记应收）。' },
-    cancel: { label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', stamp: 'cancelled', danger: true, right: 'market.invoiceModality.edit', confirm: '确定作废形式发票“{docNo}”？' },
+    cancel: { label: '作废', from: ['draft', 'confirmed'], to: 'cancelled', stamp: 'cancelled', danger: true, right: 'market.invoiceModality.edit', confirm: '确定作废形式发票“{docNo}”？', run: refuseCancelUnderCredit },
   },
   saveThen: { flag: 'confirm', transition: 'confirm' },
-  followUps: [{ label: '转开正式发票', to: '/market/invoiceDetail?clientId={clientId}', statuses: ['confirmed'], right: 'market.invoice.edit' }],
+  followUps: [
+    { label: '转开正式发票', to: '/market/invoiceDetail?clientId={clientId}', statuses: ['confirmed'], right: 'market.invoice.edit' },
+    { label: '红冲', to: '/market/invoiceModalityBack?proformaId={id}', statuses: ['confirmed'], right: 'market.invoiceModalityBack.edit' },
+  ],
   links: [{ field: 'orderId', type: 'salesOrder' }],
   names: { orderId: { table: 'salesOrder', column: 'docNo' } },
   audit: ['orderId', 'mode', 'issueDate', 'validUntil', 'totalAmount', 'remark'],
   listFilters: ['orderId', 'clientId'],
   dateField: 'issueDate',
-  listReads: ['salesOrder'],
+  listReads: ['salesOrder', 'proformaCredit'],
   route: '/market/invoiceDetailModality/{id}',
 });

@@ -83,9 +83,12 @@ export async function presentProforma(ctx: CallContext, docs: Row[], lines?: Row
   const orders = new Map(((await tenant.select('salesOrder').select(['id', 'docNo', 'totalAmount']).where('id', 'in', orderIds).execute()) as Row[]).map((o) => [Number(o.id), o]));
   const sums = new Map(((await tenant.select('proformaInvoice').select(['orderId', (eb) => eb.fn.sum('totalAmount').as('s')])
     .where('orderId', 'in', orderIds).where('status', '!=', 'cancelled').groupBy('orderId').execute()) as Row[]).map((r) => [Number(r.orderId), Number(r.s ?? 0)]));
+  // issued red proformas (形式发票红冲) withdraw part of them: the warning counts what is left
+  const withdrawn = new Map(((await tenant.select('proformaCredit').select(['orderId', (eb) => eb.fn.sum('totalAmount').as('s')])
+    .where('orderId', 'in', orderIds).where('status', '=', 'confirmed').groupBy('orderId').execute()) as Row[]).map((r) => [Number(r.orderId), Number(r.s ?? 0)]));
   for (const d of docs) {
     const o = orders.get(Number(d.orderId));
-    const all = sums.get(Number(d.orderId)) ?? 0;
+    const all = (sums.get(Number(d.orderId)) ?? 0) - (withdrawn.get(Number(d.orderId)) ?? 0);
     const orderAmount = Number(o?.totalAmount ?? 0);
     Object.assign(d, {
       orderDocNo: text(o?.docNo), proformaTotal: moneyText(all),
