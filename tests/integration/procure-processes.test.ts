@@ -151,12 +151,13 @@ describe('kill -9 in the middle of posting a 200-line document', () => {
       const t = await login(slow.url);
       const pending = post(`${slow.url}/oms/api/${code}`, body, t).catch((e: Error) => ({ code: 'connection lost', msg: e.message, data: null }));
       const deadline = Date.now() + 30_000;
-      while (!slow.output().includes(`[test-hook] slow posting: ${moves} moves`)) {
+      // The pause (moves × delayMs, ≥ 3 s here) starts when the balances have changed: kill somewhere inside it,
+      // counting from its start as this process reads it (a late read of the output must not let the posting finish).
+      while (!slow.output().includes(`[test-hook] balances changed (${moves} moves)`)) {
         if (Date.now() > deadline) throw new Error(`posting did not start:\n${slow.output()}`);
         await new Promise((r) => setTimeout(r, 20));
       }
-      // The pause lasts moves × delayMs (≥ 3 s here): kill somewhere inside it.
-      await new Promise((r) => setTimeout(r, 200 + Math.random() * 1000));
+      await new Promise((r) => setTimeout(r, Math.random() * 1000));
       expect(await writeTransactionOpen(), 'the posting transaction is open when the process is killed').toBe(true);
       slow.child.kill('SIGKILL');
       const answer = await pending;

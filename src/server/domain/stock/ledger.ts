@@ -495,7 +495,11 @@ export async function postMoves(db: DB, caller: Caller | StockActor, moves: Stoc
   // commitments alone change no balance row
   const after = await applyBatch(db, actor.companyId, sorted.filter((m) => m.qty !== 0 || m.reserved !== 0), refs, negative, now);
   // (test hook: the pause comes after the balances changed and before the ledger rows exist)
-  if (TEST_HOOK_POST_DELAY_MS > 0) await new Promise((res) => setTimeout(res, TEST_HOOK_POST_DELAY_MS * sorted.length));
+  if (TEST_HOOK_POST_DELAY_MS > 0) {
+    // told when the pause starts, so a crash test kills inside it however late it reads this process's output
+    console.log(`[test-hook] balances changed (${sorted.length} moves), pausing ${TEST_HOOK_POST_DELAY_MS * sorted.length} ms`);
+    await new Promise((res) => setTimeout(res, TEST_HOOK_POST_DELAY_MS * sorted.length));
+  }
 
   await applyTotals(db, actor.companyId, sorted, refs, negative, now);
 
