@@ -3,6 +3,7 @@
 // code's template, parse errors, 格式化), the `apiCall` widget (sends what the form holds with the user's
 // session and shows the envelope), a form without submit buttons (`noSubmit`) and a list that asks for
 // its page again by itself (`autoRefresh`, the interval driven by hand: no real waiting).
+import { act } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import FormScreen from '../../src/client/renderer/kinds/FormScreen';
 import ListScreen from '../../src/client/renderer/kinds/ListScreen';
@@ -80,7 +81,9 @@ describe('json and apiCall widgets, noSubmit', () => {
 describe('list autoRefresh', () => {
   it('asks for the page again at each interval while the tab is visible', async () => {
     login([]);
-    server.on('019501', () => ({ data: { list: [{ id: 'a', host: 'h1' }], total: 1 } }));
+    // each answer names how many times the page was asked for: the screen shows which request it drew
+    let asked = 0;
+    server.on('019501', () => ({ data: { list: [{ id: 'a', host: `h${++asked}` }], total: 1 } }));
     const timers: Array<{ fn: () => void; ms: number }> = [];
     const real = window.setInterval.bind(window);
     vi.spyOn(window, 'setInterval').mockImplementation(((fn: () => void, ms?: number) => {
@@ -91,14 +94,16 @@ describe('list autoRefresh', () => {
       return real(fn, ms);
     }) as typeof setInterval);
     await mount(<ListScreen meta={meta} file={file({ kind: 'list', api: { list: 'cdm:019501' }, rowKey: 'id', autoRefresh: 7, columns: [{ field: 'host', title: '主机' }] })} />);
-    await until(() => text().includes('h1'), 'first page');
+    await until(() => asked > 0 && text().includes(`h${asked}`), 'first page');
     const before = server.bodies('019501').length;
     expect(timers).toHaveLength(1);
     timers[0]!.fn();
     await until(() => server.bodies('019501').length === before + 1, 'asked again');
+    await until(() => text().includes(`h${asked}`), 'second page drawn');
+    // hidden: the tick asks for nothing — React's act runs the tick's state updates and effects to the end (a
+    // refresh would have sent its request by then), no waiting on a clock
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
-    timers[0]!.fn();
-    await new Promise((r) => setTimeout(r, 50));
+    await act(async () => { timers[0]!.fn(); });
     expect(server.bodies('019501')).toHaveLength(before + 1);
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'visible' });
   });
