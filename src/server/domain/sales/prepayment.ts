@@ -20,6 +20,7 @@ import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { validationError } from '../../http/errors.ts';
 import { addOpenItem, cancelOpenItem, ITEM_STATUS, toBase } from '../finance/ledger.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
+import { salesOrderOptions } from './order-options.ts';
 
 export const PP_TITLE = '预收款发票';
 export const PP_PREFIX = 'YS';
@@ -124,19 +125,7 @@ export async function presentPrepayment(ctx: CallContext, docs: Row[], lines?: R
 }
 
 /** Confirmed orders (for a new prepayment invoice): number, client, total. */
-export async function prepaymentOrderOptions(ctx: CallContext, input: { keyword?: string | null }) {
-  let q = ctx.tenant.select('salesOrder')
-    .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
-    .select(['salesOrder.id', 'salesOrder.docNo', 'salesOrder.totalAmount', 'client.name as clientName']).where('salesOrder.status', 'in', OPEN_ORDER);
-  const k = input.keyword?.trim();
-  if (k) {
-    const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
-    q = q.where((eb) => eb.or([eb('salesOrder.docNo', op, pattern), eb('client.name', op, pattern)]));
-  }
-  const rows = (await q.orderBy('salesOrder.id', 'desc').limit(500).execute()) as Row[];
-  return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.clientName)} ${moneyText(r.totalAmount)}`, code: String(r.docNo) }));
-}
+export const prepaymentOrderOptions = (ctx: CallContext, input: { keyword?: string | null }) => salesOrderOptions(ctx, input, OPEN_ORDER);
 
 // ------------------------------------------------------------------------------ the final invoice's side
 

@@ -11,6 +11,7 @@ import type { SaveRun } from '../../documents/definition.ts';
 import { validationError, type FieldError } from '../../http/errors.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { taxOf } from './invoice.ts';
+import { salesOrderOptions } from './order-options.ts';
 
 export const PF_TITLE = '形式发票';
 export const PF_PREFIX = 'PF';
@@ -104,19 +105,7 @@ export async function presentProforma(ctx: CallContext, docs: Row[], lines?: Row
 }
 
 /** Orders a proforma may be made from (the new proforma's select), newest first. */
-export async function proformaOrderOptions(ctx: CallContext, input: { keyword?: string | null }) {
-  let q = ctx.tenant.select('salesOrder')
-    .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
-    .select(['salesOrder.id', 'salesOrder.docNo', 'salesOrder.totalAmount', 'client.name as clientName']).where('salesOrder.status', 'in', OPEN_ORDER);
-  const k = input.keyword?.trim();
-  if (k) {
-    const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
-    q = q.where((eb) => eb.or([eb('salesOrder.docNo', op, pattern), eb('client.name', op, pattern)]));
-  }
-  const rows = (await q.orderBy('salesOrder.id', 'desc').limit(500).execute()) as Row[];
-  return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.clientName)} ${moneyText(r.totalAmount)}`, code: String(r.docNo) }));
-}
+export const proformaOrderOptions = (ctx: CallContext, input: { keyword?: string | null }) => salesOrderOptions(ctx, input, OPEN_ORDER);
 
 /** An order's lines for a new proforma (net price, amount). */
 export async function proformaOrderLines(ctx: CallContext, orderId: number) {
