@@ -7,11 +7,12 @@
 // confirmed return shows what it would undo (the definition's repeal preview) and is answered 取消. Once the
 // delivery is invoiced (over the API), the received return offers 开红字发票: the red invoice opens on that invoice
 // with 销售退回 and the received 120 filled in, and is saved and posted with the keyboard and a click. A confirmed
-// order offers 开预收款发票: the amount typed, saved with Ctrl+S and posted. Screenshots:
+// order offers 开预收款发票: the amount typed, saved with Ctrl+S and posted. An issued proforma offers 红冲: part of it
+// withdrawn with 订单变更, saved with Ctrl+S and issued. Screenshots:
 // test-output/e2e/sales-return/NN-*.png.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiOk, btn, confirmPopup, item } from './support/antd';
+import { apiOk, btn, choose, confirmPopup, item } from './support/antd';
 import { ADMIN, expectToast, hasChromium, login, screenshot, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, headerValue, lines, lineRows, openedAfterSave } from './support/document';
@@ -222,6 +223,38 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expect.poll(() => headerValue(wh, '价税合计')).toBe('10.00');
     expect(await headerValue(wh, '已收款')).toBe('0.00');
     await shot(wh, '07-prepayment-posted');
+  });
+
+  it('an issued proforma offers 红冲: the clerk withdraws part of it with a reason, saves and issues the withdrawal', async () => {
+    const products = await apiOk(wh, 'cdm', '010201', { page: 1, pageSize: 20, keyword: NUT });
+    const productId = products.list.find((p: any) => p.code === NUT).id;
+    const clients = await apiOk(wh, 'cdm', '011701', { page: 1, pageSize: 20 });
+    const clientId = clients.list.find((c: any) => c.code === 'C002').id;
+    const warehouses = await apiOk(wh, 'cdm', '011006', {});
+    const warehouseId = (warehouses.list ?? warehouses)[0].value ?? (warehouses.list ?? warehouses)[0].id;
+    const so = await apiOk(wh, 'oms', '020903', { clientId, warehouseId, lines: [{ productId, qty: 100 }] });
+    const pf = await apiOk(wh, 'oms', '022433', { orderId: so.id, mode: 'amount', confirm: true, lines: [{ orderLineId: (await apiOk(wh, 'oms', '020902', { id: so.id })).lines[0].id, amount: '50' }] });
+    await wh.goto(`/market/invoiceDetailModality/${pf.id}`);
+    await waitForScreen(wh, '形式发票详情');
+    await expectState(wh, '已出具');
+    await btn(doc(wh), '红冲').click();
+    await wh.waitForURL(new RegExp(`/market/invoiceModalityBack\\?proformaId=${pf.id}$`));
+    await expect.poll(() => headerValue(wh, '原形式发票')).toContain(pf.docNo);
+    await expect.poll(async () => (await lines(wh)).map((l) => [l['可红冲'], l['红冲金额']])).toEqual([['50.00', '50.00']]);
+    await choose(wh, item(doc(wh), '红冲原因'), '订单变更');
+    // part of it: 20.00 of the line's 50.00
+    await typeInto(wh, lineRows(wh).first().locator('td').filter({ has: wh.locator('input') }).first().locator('input'), '20');
+    await wh.keyboard.press('Control+s');
+    await expectToast(wh, '保存成功');
+    await openedAfterSave(wh, /^\/market\/invoiceModalityBack\/\d+$/);
+    const no = await docNo(wh);
+    expect(no).toMatch(/^PFH\d+$/);
+    await btn(doc(wh), '出具').click();
+    await confirmPopup(wh, '确定出具形式发票红冲“' + no + '”？出具后原形式发票按红冲金额减少（不记应收）。');
+    await expectState(wh, '已出具');
+    await expect.poll(() => headerValue(wh, '红冲金额')).toBe('20.00');
+    expect((await lines(wh)).map((l) => l['可红冲'])).toEqual(['30.00']);
+    await shot(wh, '08-proforma-withdrawn');
   });
 });
 
