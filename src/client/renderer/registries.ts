@@ -1,4 +1,4 @@
-// The five registries and the built-in types. Every type is lazily loaded: a screen fetches only the
+// The registries and the built-in types. Every type is lazily loaded: a screen fetches only the
 // chunks of the types its schema names (the common light ones share a chunk). To add one: write the
 // module (default export of the
 // registry's value type) and register it here — or at start-up from anywhere:
@@ -9,6 +9,7 @@
 //   sections.register('chart', () => import('./detail/chart'));
 
 import type { ActionDef } from './actions/types';
+import type { ChartPartDef } from './charts/types';
 import type { ColumnTypeDef } from './columns/types';
 import type { SectionDef } from './detail/types';
 import type { LineEditorDef } from './document/editors/types';
@@ -20,6 +21,8 @@ export const widgets = new Registry<WidgetDef>('控件');
 export const actions = new Registry<ActionDef>('操作');
 export const sections = new Registry<SectionDef>('区块类型');
 export const lineEditors = new Registry<LineEditorDef>('行编辑器');
+/** Chart parts named from schemas (`line`, `bar`, …), drawn by charts/Chart.tsx. */
+export const chartParts = new Registry<ChartPartDef>('图表类型');
 
 // Built-ins. Common light types share a chunk (./*/basic.ts); heavier ones have their own.
 const basicColumn = () => import('./columns/basic');
@@ -88,3 +91,8 @@ lineEditors
   .register('money', () => basicLineEditor().then((m) => m.money))
   .register('lookup', () => import('./document/editors/lookup'))
   .register('units', () => import('./document/editors/units'));
+
+const svgChart = () => import('./charts/svgParts');
+chartParts
+  .register('line', () => svgChart().then((m) => m.line))
+  .register('bar', () => svgChart().then((m) => m.bar));
