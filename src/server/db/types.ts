@@ -621,6 +621,26 @@ export interface FacilitatorTable {
   remark: string | null;
 }
 
+export interface FileShareTable {
+  id: Generated<number>;
+  companyId: number;
+  token: string;
+  kind: string;
+  mediaId: string | null;
+  exportJobId: number | null;
+  fileName: string;
+  fileSize: number | null;
+  contentType: string;
+  createdAt: string;
+  createdBy: number;
+  expiresAt: string;
+  maxDownloads: number | null;
+  downloadCount: Generated<number>;
+  lastDownloadAt: string | null;
+  revokedAt: string | null;
+  revokedBy: number | null;
+}
+
 export interface FinanceAllocationTable {
   id: Generated<number>;
   companyId: number;
@@ -2232,6 +2252,7 @@ export interface DB {
   exchangeRate: ExchangeRateTable;
   exportJob: ExportJobTable;
   facilitator: FacilitatorTable;
+  fileShare: FileShareTable;
   financeAllocation: FinanceAllocationTable;
   idempotencyKey: IdempotencyKeyTable;
   inboundPlan: InboundPlanTable;
