@@ -37,6 +37,9 @@ export const AUDIT_ACTION_LABELS = {
   change: '订单变更',
   // an administrator ended the sessions of one device of an account (系统工具 → 设备)
   endSessions: '结束会话',
+  // a file shared by a public link (/a/{id}), and the link revoked before it expired
+  share: '分享',
+  revoke: '撤销分享',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;

@@ -48,9 +48,12 @@ export interface Catalog {
   families: Record<Family, EndpointEntry[]>;
 }
 
-/** The URL a call goes to. Auth splits into /auth/public (no token) and /auth/api. */
+/** Families with public codes: login and label peeks (auth), shared files (storage). */
+export const PUBLIC_FAMILIES: readonly Family[] = ['auth', 'storage'];
+
+/** The URL a call goes to. Auth and storage split into /<family>/public (no token) and /<family>/api. */
 export function endpointPath(family: Family, entry: Pick<EndpointEntry, 'code' | 'permission'>): string {
-  if (family === 'auth') return `/auth/${entry.permission === 'public' ? 'public' : 'api'}/${entry.code}`;
+  if (entry.permission === 'public' && PUBLIC_FAMILIES.includes(family)) return `/${family}/public/${entry.code}`;
   return `/${family}/api/${entry.code}`;
 }
 

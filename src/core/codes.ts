@@ -123,6 +123,13 @@ export const BUSINESS_CODES = {
   EXPORT_FILE_GONE_4183: '导出任务“{name}”的文件已不存在，请重新导出',
   EXPORT_JOB_BUSY_4184: '您已有 {count} 个导出任务正在进行，请等待完成后再导出',
   EXPORT_JOB_EXPIRED_4185: '导出任务不存在，或已超过保留期限（导出文件保留 {days} 天）被自动清理，请重新导出',
+  // shared files (/a/{id}, storage 9802xx): what someone opening a link is told, and the sharer's refusals
+  SHARE_NOT_FOUND_4301: '链接不存在，请向发送链接的人确认链接是否完整',
+  SHARE_EXPIRED_4302: '链接已过期，请联系分享人重新分享',
+  SHARE_REVOKED_4303: '链接已被分享人撤销，请联系分享人',
+  SHARE_EXHAUSTED_4304: '链接的下载次数已用完（共 {max} 次），请联系分享人重新分享',
+  SHARE_FILE_GONE_4305: '分享的文件已不存在（已被删除或已过保留期限），请联系分享人重新分享',
+  SHARE_ALREADY_REVOKED_4306: '该分享链接已撤销，无需再次撤销',
   // print marks (oms 023803)
   PRINT_DOC_TYPE_4191: '单据类型“{docType}”不能打印，可选：{allowed}',
   PRINT_DOC_NOT_FOUND_4192: '{doc} {refs} 不存在或不属于本公司，未记录打印',

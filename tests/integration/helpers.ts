@@ -25,7 +25,7 @@ export interface CallOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   query?: Record<string, string>;
-  /** Public auth calls go to /auth/public. */
+  /** Public calls go to /<family>/public (login, label peeks, shared files). */
   public?: boolean;
   ip?: string;
   payload?: string | Buffer;
@@ -97,7 +97,7 @@ export async function startTestServer(env: Record<string, string> = {}, existing
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', CLIENT_DIR: path.join(dataDir, 'no-client'), ...env });
   const server = await createServer(config, options);
   const inject = async (family: Family, code: string, body: unknown, token: string | null | undefined, opts: CallOptions = {}) => {
-    const prefix = family === 'auth' ? (opts.public ? '/auth/public' : '/auth/api') : `/${family}/api`;
+    const prefix = `/${family}/${opts.public ? 'public' : 'api'}`;
     const qs = opts.query ? '?' + new URLSearchParams(opts.query).toString() : '';
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (token) headers.token = token;

@@ -198,8 +198,13 @@ function contextFor(ctx: CallContext, family: Family, entry: EndpointEntry): Cal
 
 // -------------------------------------------------------------------------------------------- running
 
+/** Where a company's export files lie: DATA_DIR/exports/<company id>/. */
+export function exportsFolder(dataDir: string, companyId: number): string {
+  return path.join(dataDir, 'exports', String(companyId));
+}
+
 function exportsDir(ctx: CallContext): string {
-  return path.join(ctx.config.dataDir, 'exports', String(ctx.caller!.company.id));
+  return exportsFolder(ctx.config.dataDir, ctx.caller!.company.id);
 }
 
 async function runJob(ctx: CallContext, id: number, handler: OpHandler, body: Record<string, unknown>): Promise<void> {

@@ -132,14 +132,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const handle = async (family: Family, req: FastifyRequest, reply: FastifyReply) => {
     const code = (req.params as { code: string }).code;
-    const isPublicUrl = req.url.startsWith('/auth/public/');
+    const isPublicUrl = req.url.startsWith(`/${family}/public/`);
     // Every /api/ call proves who it is before anything else is looked at, so an anonymous caller learns
     // nothing from the answer: known code, unknown code, wrong family or wrong method all answer 5012.
     const token = isPublicUrl ? null : requestToken(req, family, code);
     const caller = isPublicUrl ? null : await authenticate(database.db, token, req.ip);
     (req as FastifyRequest & { caller?: Caller | null }).caller = caller;
     const ep = bound.get(`${family}:${code}`);
-    if (!ep || (family === 'auth' && isPublicUrl !== (ep.entry.permission === 'public'))) {
+    // A public code answers only under /<family>/public/, every other code only under /<family>/api/.
+    if (!ep || isPublicUrl !== (ep.entry.permission === 'public')) {
       throw bizError('COMMON_API_NOT_EXIST_4005', { code: String(code).slice(0, 20) });
     }
     if (req.method !== ep.entry.method) throw bizError('COMMON_METHOD_4006', { code, method: req.method });
@@ -191,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   app.route({ method: ['GET', 'POST'], url: '/auth/public/:code', handler: dispatch('auth') });
   app.route({ method: ['GET', 'POST'], url: '/auth/api/:code', handler: dispatch('auth') });
+  app.route({ method: ['GET', 'POST'], url: '/storage/public/:code', handler: dispatch('storage') });
   app.route({ method: ['GET', 'POST'], url: '/storage/api/:code', handler: dispatch('storage') });
 
   app.get('/api/catalog', async (req) => {

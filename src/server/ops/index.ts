@@ -22,6 +22,7 @@ import { productDetailOps } from './product-detail-ops.ts';
 import { settingsOps } from './settings-ops.ts';
 import { stockOps } from './stock-ops.ts';
 import { storageOps } from './storage-ops.ts';
+import { shareOps } from './share-ops.ts';
 import { exportJobOps } from './export-job-ops.ts';
 import { reportOps } from './report-ops.ts';
 import { systemOps } from './system-ops.ts';
@@ -40,6 +41,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...authOps(() => rightCodes),
     ...settingsOps(deps),
     ...storageOps(deps),
+    ...shareOps(deps),
     ...masterDataOps(deps),
     ...basicSettingsOps(deps),
     ...stockOps(deps),

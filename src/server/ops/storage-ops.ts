@@ -9,7 +9,7 @@ import { nowIso } from '../db/connection.ts';
 import { bizError } from '../http/errors.ts';
 import { FileResponse } from '../http/file-response.ts';
 import { ImageDecodeError, mediaStore } from '../storage/media-store.ts';
-import { DEFAULT_IMAGE_SIZE, formatBytes, IMAGE_SIZES, newMediaId, newStoredName, parseMediaParam, sanitizeOriginalName } from '../storage/names.ts';
+import { DEFAULT_IMAGE_SIZE, formatBytes, IMAGE_SIZES, mediaDisplayName, newMediaId, newStoredName, parseMediaParam, sanitizeOriginalName } from '../storage/names.ts';
 import { ALLOWED_DESCRIPTION, GIF, JPEG, PDF, PNG, sniffType, WEBP, XLS, XLSX, type SniffedType } from '../storage/sniff.ts';
 import type { OpsDeps } from './index.ts';
 
@@ -62,12 +62,6 @@ async function readCapped(part: MultipartFile, max: number): Promise<Buffer> {
   }
   if (over || part.file.truncated) throw tooLarge(max);
   return Buffer.concat(chunks, total);
-}
-
-function displayName(row: MediaRow, ext?: string): string {
-  const name = row.originalName || `${row.id}.${row.ext}`;
-  if (!ext || ext === row.ext) return name;
-  return `${name.replace(/\.[^.]*$/, '') || row.id}.${ext}`;
 }
 
 async function upload(ctx: CallContext): Promise<UploadResult> {
@@ -151,12 +145,12 @@ async function image(ctx: CallContext): Promise<FileResponse> {
   // the browser never opens it as a page of this origin.
   const inline = type.kind === 'image';
 
-  if (param.size === 0) return new FileResponse(displayName(row), type.mime, await openStream(original), inline, IMAGE_CACHE);
+  if (param.size === 0) return new FileResponse(mediaDisplayName(row), type.mime, await openStream(original), inline, IMAGE_CACHE);
   if (type.kind !== 'image') throw bizError('STORAGE_NOT_IMAGE_4046');
   if (!fs.existsSync(original)) throw notExist();
   try {
     const scaled = await store.scaled(row.storedName, type.sharpFormat!, param.size);
-    return new FileResponse(displayName(row, scaled.ext), scaled.mime, await fs.promises.readFile(scaled.file), true, IMAGE_CACHE);
+    return new FileResponse(mediaDisplayName(row, scaled.ext), scaled.mime, await fs.promises.readFile(scaled.file), true, IMAGE_CACHE);
   } catch (e) {
     if (e instanceof ImageDecodeError) throw bizError('STORAGE_DAMAGED_4047');
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw notExist();

@@ -68,3 +68,10 @@ export function formatBytes(n: number): string {
   const shown = Number.isInteger(v) ? String(v) : v.toFixed(1).replace(/\.0$/, '');
   return `${shown} ${units[i]}`;
 }
+
+/** The name a media file is downloaded under: the uploader's name, or its id; with `ext`, that extension. */
+export function mediaDisplayName(row: { id: string; ext: string; originalName: string | null }, ext?: string): string {
+  const name = row.originalName || `${row.id}.${row.ext}`;
+  if (!ext || ext === row.ext) return name;
+  return `${name.replace(/\.[^.]*$/, '') || row.id}.${ext}`;
+}
