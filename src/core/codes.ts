@@ -222,6 +222,7 @@ export const SILENT_CODES: readonly string[] = [
   'PLO_NOT_EXIST_4037',
 ];
 
+/** Shared-link refusals (SHARE_*) are shown by the page that asked: /a/{id} makes them its content. */
 export function isSilentCode(code: string): boolean {
-  return SILENT_CODES.includes(code) || code.startsWith('PRODUCT_');
+  return SILENT_CODES.includes(code) || code.startsWith('PRODUCT_') || code.startsWith('SHARE_');
 }

@@ -156,6 +156,10 @@ describe('revoking', () => {
 
     expect((await t.call('storage', S.revoke, { id: made.id }, other)).code).toBe('COMMON_NOT_FOUND_4004');
     expect((await myShares(other)).map((s) => s.id)).not.toContain(made.id);
+    const companyWide = async (token: string) => (await ok(t.call('storage', '980206', { page: 1, pageSize: 100 }, token))).list as any[];
+    expect((await companyWide(other)).map((s) => s.id)).not.toContain(made.id);
+    expect((await companyWide(admin)).find((s) => s.id === made.id)).toMatchObject({ createdByName: 'admin', status: 'active' });
+    expect((await t.call('storage', '980206', { page: 1 }, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
     expect((await page(id)).code).toBe('200');
 
     const revoked = await ok(t.call('storage', S.revoke, { id: made.id }, admin));

@@ -75,7 +75,9 @@ actions
   .register('form', () => import('./actions/form'))
   .register('import', () => import('./actions/import'))
   .register('list', () => import('./actions/list'))
-  .register('labels', () => import('./actions/labels'));
+  .register('labels', () => import('./actions/labels'))
+  .register('share', () => import('./actions/share').then((m) => m.share))
+  .register('copyLink', () => import('./actions/share').then((m) => m.copyLinkAction));
 
 sections
   .register('descriptions', () => import('./detail/descriptions'))

@@ -3,7 +3,7 @@
 
 /** Any logged-in user (spec §2). */
 export const ANY_USER = '1';
-/** Reachable without a token; only /qrCodeLoad uses it (spec §2). */
+/** Reachable without a token: /qrCodeLoad and /a/:id (spec §2: the download page is public). */
 export const PUBLIC = 'public';
 
 export function permissionCodeOf(route: string): string {

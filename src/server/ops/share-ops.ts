@@ -1,4 +1,4 @@
-// Shared links (storage 980201–980205): binding only; the rules live in src/server/domain/sharing/.
+// Shared links (storage 980201–980206): binding only; the rules live in src/server/domain/sharing/.
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { CREATE_INPUT, createShare, ID_INPUT, LIST_INPUT, listShares, revokeShare, type CreateInput, type ListInput } from '../domain/sharing/file-shares.ts';
@@ -9,6 +9,7 @@ export function shareOps(_deps: OpsDeps): Record<string, OpHandler> {
   return {
     'share.create': { input: CREATE_INPUT, run: (ctx, input: CreateInput) => createShare(ctx, input) },
     'share.list': acceptingFilters({ input: LIST_INPUT, run: (ctx, input: ListInput) => listShares(ctx, input) }),
+    'share.listAll': acceptingFilters({ input: LIST_INPUT, run: (ctx, input: ListInput) => listShares(ctx, input, true) }),
     'share.revoke': { input: ID_INPUT, run: (ctx, input: { id: number }) => revokeShare(ctx, input.id) },
     'share.page': { input: TOKEN_INPUT, run: (ctx, input: { id: string }) => sharePage(ctx, input.id) },
     'share.download': { input: TOKEN_INPUT, run: (ctx, input: { id: string }) => shareDownload(ctx, input.id) },

@@ -1,5 +1,6 @@
-// Shared links, the sharer's side (storage 980201–980203): make a link to a file the caller may reach, list
-// the links (one's own; with reportForms.download.shareAll every link of the company) and revoke one. A link
+// Shared links, the sharer's side (storage 980201–980203, 980206): make a link to a file the caller may
+// reach, list the links (one's own; with reportForms.download.shareAll every link of the company) and revoke
+// one (one's own; with that right any of the company's). A link
 // lives 1, 7 or 30 days (default 7) by the server's clock, never past the day its file is swept (an export
 // is kept EXPORT_RETENTION_DAYS); it may be limited to a number of downloads. Making and revoking are audited.
 //
@@ -104,12 +105,13 @@ export async function createShare(ctx: CallContext, input: CreateInput) {
   };
 }
 
-export async function listShares(ctx: CallContext, input: ListInput) {
+/** The caller's own links (我的分享), or with `all` every link of the company (全部分享, its own right). */
+export async function listShares(ctx: CallContext, input: ListInput, all = false) {
   const caller = ctx.caller!;
   const now = serverNow().toISOString();
   const tenant = TypedTenant.of(ctx.tenant);
   let q = tenant.select('fileShare');
-  if (!holdsRight(caller, SHARE_ALL_RIGHT)) q = q.where('fileShare.createdBy', '=', caller.accountId);
+  if (!all) q = q.where('fileShare.createdBy', '=', caller.accountId);
   if (input.keyword?.trim()) q = q.where('fileShare.fileName', 'like', `%${input.keyword.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const used = sql<boolean>`${sql.ref('fileShare.maxDownloads')} is not null and ${sql.ref('fileShare.downloadCount')} >= ${sql.ref('fileShare.maxDownloads')}`;
   switch (input.status) {
