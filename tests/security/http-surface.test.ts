@@ -1,8 +1,12 @@
 // What the HTTP surface shows an outsider (issue 19, items 5, 9 and 10): where an access token is taken
 // from, what an anonymous caller can learn, the Referrer-Policy on every answer, and how uploaded files
-// (a PDF that holds JavaScript) are served.
+// (a PDF that holds JavaScript) are served. Issue 17: of every code in the catalog, an anonymous caller
+// reaches exactly the public ones — login, the label peek and a shared file's page and download.
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpointPath, type Family } from '../../src/core/catalog.ts';
+import { loadCatalog } from '../../src/server/catalog/load-catalog.ts';
+import { allDocumentDefinitions, withDocumentEndpoints } from '../../src/server/documents/index.ts';
 import { startTestServer, type TestServer } from '../integration/helpers.ts';
 
 let s: TestServer;
@@ -113,5 +117,35 @@ describe('item 10: uploaded files are never run from the app origin', () => {
     const r = await s.raw('cdm', '013405', {}, demo);
     expect(String(r.headers['content-disposition'])).toMatch(/^attachment;/);
     expect(String(r.headers['content-security-policy'])).toMatch(/(^|;\s*)sandbox(;|$)/);
+  });
+});
+
+describe('issue 17: without a token, only the public codes answer', () => {
+  const catalog = withDocumentEndpoints(loadCatalog(), allDocumentDefinitions());
+  const all = (Object.entries(catalog.families) as [Family, typeof catalog.families.auth][]).flatMap(([family, entries]) => entries.map((e) => ({ family, e })));
+
+  it('answers every code but login, the label peek and the shared file\'s page and download with 5012', async () => {
+    expect(all.length).toBeGreaterThan(300);
+    const reached: string[] = [];
+    for (const { family, e } of all) {
+      const r = await s.app.inject({ method: e.method, url: endpointPath(family, e), headers: { 'content-type': 'application/json' }, payload: e.method === 'POST' ? '{}' : undefined });
+      if (envelope(r.body).code !== '5012') reached.push(`${family}:${e.code}`);
+    }
+    expect(reached.sort()).toEqual(['auth:990103', 'auth:990120', 'storage:980204', 'storage:980205']);
+  });
+
+  it('serves a private code under no public path, and a public code under no private one', async () => {
+    for (const { family, e } of all.filter((x) => x.e.permission !== 'public')) {
+      const r = await s.app.inject({ method: 'POST', url: `/${family}/public/${e.code}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
+      expect(envelope(r.body).code, `${family}:${e.code}`).toBe('COMMON_API_NOT_EXIST_4005');
+    }
+    for (const [family, code] of [['storage', '980204'], ['storage', '980205'], ['auth', '990120']] as const) {
+      expect((await s.call(family, code, { id: 'x' }, demo)).code, `${family}:${code} under /api/`).toBe('COMMON_API_NOT_EXIST_4005');
+    }
+  });
+
+  it('tells a shared link\'s page nothing about links it does not hold', async () => {
+    const r = await s.call('storage', '980204', { id: 'AAAAAAAAAAAAAAAAAAAAAA' }, null, { public: true });
+    expect(r).toMatchObject({ code: 'SHARE_NOT_FOUND_4301', data: null });
   });
 });

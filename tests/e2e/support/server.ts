@@ -18,6 +18,8 @@ export interface TestServer {
 export interface ServerOptions {
   accessTokenTtl?: number;
   refreshTokenTtl?: number;
+  /** More environment for the server process (e.g. TEST_HOOK_CLOCK_FILE, to move its clock). */
+  env?: Record<string, string>;
 }
 
 async function waitUntilReady(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -50,6 +52,7 @@ export async function startServer(options: ServerOptions = {}): Promise<TestServ
   };
   if (options.accessTokenTtl !== undefined) env.ACCESS_TOKEN_TTL = String(options.accessTokenTtl);
   if (options.refreshTokenTtl !== undefined) env.REFRESH_TOKEN_TTL = String(options.refreshTokenTtl);
+  Object.assign(env, options.env ?? {});
 
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
