@@ -105,6 +105,7 @@ describe.skipIf(!hasChromium)('shared files: /a/{id} (e2e)', () => {
     expect(text).toMatch(/部门.*\.xlsx/);
     expect(text).toContain('剩余下载次数');
     expect(text).toContain('3 次');
+    expect(text).toMatch(/有效期至\s*\d{4}-\d{2}-\d{2} \d{2}:\d{2}（UTC[+-]\d+）/);
     expect(text).not.toContain('演示贸易');
     await shot(guest, '03-guest-page');
 

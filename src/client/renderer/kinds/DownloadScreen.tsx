@@ -32,12 +32,20 @@ interface DownloadScreenPart {
 
 type State = { status: 'loading' } | { status: 'ready'; record: Row } | { status: 'refused'; message: string };
 
-/** An instant in the viewer's own time zone: an anonymous viewer has no company to take one from. */
+/** "UTC+8", "UTC-3:30": the zone a time is shown in, so a link passed between countries reads right. */
+function zoneOf(d: dayjs.Dayjs): string {
+  const m = d.utcOffset();
+  const h = Math.floor(Math.abs(m) / 60);
+  const rest = Math.abs(m) % 60;
+  return `UTC${m < 0 ? '-' : '+'}${h}${rest ? `:${String(rest).padStart(2, '0')}` : ''}`;
+}
+
+/** An instant in the viewer's own time zone (named): an anonymous viewer has no company to take one from. */
 function show(item: DownloadItem, value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';
   if (item.type === 'datetime') {
     const d = dayjs(value as string);
-    return d.isValid() ? d.format('YYYY-MM-DD HH:mm') : String(value);
+    return d.isValid() ? `${d.format('YYYY-MM-DD HH:mm')}（${zoneOf(d)}）` : String(value);
   }
   return String(value);
 }
