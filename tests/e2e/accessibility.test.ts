@@ -1,6 +1,6 @@
 // axe-core (npm) over one screen of each kind the renderer and the shell draw (issue 22 item 8): the
-// login page, the home page, a list, a form in a modal, a form page, a detail page, a document and a
-// report. No critical and no serious violation; the counts by impact are printed (moderate and minor
+// login page, the home page, a list, a form in a modal, a form page, a detail page, a document, a
+// report and the download page of a shared file. No critical and no serious violation; the counts by impact are printed (moderate and minor
 // ones are reported, not failed).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -107,5 +107,23 @@ describe.skipIf(!hasChromium)('accessibility: axe-core on one screen of each kin
     await waitForScreen(page, '采购报表');
     await page.locator('.ant-table').first().waitFor();
     expect(record('report', await axe(page))).toEqual([]);
+  });
+
+  it('download page (/a/{id}, a shared export, opened without a login)', async () => {
+    const job = await apiOk(page, 'cdm', '019901', { api: 'cdm:012905', body: {} });
+    let shared: { path: string } | null = null;
+    await expect.poll(async () => {
+      const made = await page.evaluate(async (id) => {
+        const res = await fetch('/storage/api/980201', { method: 'POST', headers: { 'content-type': 'application/json', token: localStorage.getItem('tbo.accessToken') ?? '' }, body: JSON.stringify({ kind: 'export', exportJobId: id }) });
+        return (await res.json()) as { code: string; data: { path: string } };
+      }, job.id);
+      if (made.code === '200') shared = made.data;
+      return made.code;
+    }, { timeout: 20_000, interval: 300 }).toBe('200');
+    const { context, page: guest } = await e2e.newPage();
+    await guest.goto(shared!.path);
+    await guest.locator('.download-page-button').waitFor();
+    expect(record('download', await axe(guest))).toEqual([]);
+    await context.close();
   });
 });

@@ -172,6 +172,29 @@ describe('revoking', () => {
   });
 });
 
+describe('sharers of one company', () => {
+  it('sees and revokes only their own links; the holder of 全部分享 revokes anyone\'s', async () => {
+    const role = await ok(t.call('cdm', '013303', { name: '分享员', rights: ['reportForms.download', 'reportForms.download.share', 'baseConfig.department.export'] }, admin));
+    await ok(t.call('cdm', '013403', { userName: 'sharer', password: 'secret-111', roleIds: [role.id] }, admin));
+    const sharer = await t.login('demo', 'sharer', 'secret-111');
+    const theirs = await ok(share({ kind: 'export', exportJobId: (await finishedExport(sharer)).id }, sharer));
+    const adminExport = await finishedExport();
+    const mine = await ok(share({ kind: 'export', exportJobId: adminExport.id }));
+    // the admin's export is not the sharer's to share
+    expect((await share({ kind: 'export', exportJobId: adminExport.id }, sharer)).code).toBe('COMMON_NOT_FOUND_4004');
+
+    expect((await myShares(sharer)).map((x) => x.id)).toEqual([theirs.id]);
+    expect((await myShares(admin)).map((x) => x.id)).not.toContain(theirs.id);
+    expect((await t.call('storage', '980206', { page: 1 }, sharer)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await t.call('storage', S.revoke, { id: mine.id }, sharer)).code).toBe('COMMON_NOT_FOUND_4004');
+    expect((await page(tokenOf(mine.path))).code).toBe('200');
+
+    await ok(t.call('storage', S.revoke, { id: theirs.id }, admin));
+    expect((await page(tokenOf(theirs.path))).code).toBe('SHARE_REVOKED_4303');
+    expect((await myShares(sharer, { status: 'revoked' }))[0]).toMatchObject({ id: theirs.id, revokedByName: 'admin' });
+  });
+});
+
 describe('what a link holder can learn', () => {
   it('refuses unknown and malformed ids alike, and throttles an address trying many', async () => {
     const ip = '203.0.113.9';
