@@ -41,6 +41,8 @@ const ADDED_ROUTES: Record<string, string[]> = {
   // receiving note made from a return
   '/market': ['salesReturn', 'salesReturnDetail/{id}'],
   '/entrepot': ['returnReceiving/{id}'],
+  // issue 17: the sharer's list of shared links and the company's (the public page is spec §2's /a/{id})
+  '/reportForms': ['download/share', 'download/shareAll'],
 };
 
 const specRoutes = [...Object.entries(SPEC_ROUTES), ...Object.entries(ADDED_ROUTES)].flatMap(([prefix, list]) =>
@@ -74,7 +76,8 @@ describe('screen files', () => {
   });
 
   it('give each route its permission code by the convention (codes 1 and public aside)', () => {
-    const special: Record<string, string> = { '/navigation': '1', '/history': '1', '/a/:id': '1', '/qrCodeLoad': 'public' };
+    // /a/:id is a public download page (spec §2 lists it with the standalone and public routes)
+    const special: Record<string, string> = { '/navigation': '1', '/history': '1', '/a/:id': 'public', '/qrCodeLoad': 'public' };
     for (const s of screens) expect(s.permission, s.route).toBe(special[s.route] ?? permissionCodeOf(s.route));
   });
 

@@ -93,7 +93,7 @@ export default function DownloadScreen({ file }: ScreenProps) {
       <>
         <div className="download-page-file">
           <FileOutlined className="download-page-icon" aria-hidden />
-          <Typography.Title level={3} className="download-page-name">
+          <Typography.Title level={1} className="download-page-name">
             {part.titleField ? String(record[part.titleField] ?? '') : file.title}
           </Typography.Title>
         </div>
