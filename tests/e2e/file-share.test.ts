@@ -155,5 +155,13 @@ describe.skipIf(!hasChromium)('shared files: /a/{id} (e2e)', () => {
     const firstRow = page.locator('.renderer-list .ant-table-row').nth(1);
     await expect.poll(async () => (await rowByTitle(page, firstRow)).状态).toBe('已过期');
     await shot(page, '08-my-shares-expired');
+
+    // 全部分享: every link of the company, with who shared it (the administrator holds that right).
+    await btn(page, '全部分享').click();
+    await waitForScreen(page, '全部分享');
+    await page.locator('.renderer-list .ant-table-row').first().waitFor();
+    const all = await rowByTitle(page, page.locator('.renderer-list .ant-table-row').first());
+    expect(all).toMatchObject({ 分享人: 'admin', 状态: '已撤销' });
+    await shot(page, '09-all-shares');
   });
 });

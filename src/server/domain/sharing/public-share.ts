@@ -7,10 +7,10 @@
 //
 // A download is counted when it starts, by one conditional UPDATE (still valid, count below the limit):
 // of two downloads racing for the last allowed one exactly one gets the file.
+import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import { serverNow } from '../../clock.ts';
 import { typed, type TypedDB } from '../../db/typed.ts';
-import { sql } from 'kysely';
 import { bizError } from '../../http/errors.ts';
 import { FileResponse } from '../../http/file-response.ts';
 import { sizeText } from '../export-jobs.ts';
@@ -80,9 +80,9 @@ export async function shareDownload(ctx: CallContext, token: string): Promise<Fi
   if (Number(counted.numUpdatedRows) !== 1) {
     stream.destroy();
     // Someone else took the last download (or the sharer revoked it) since the row was read: say which.
-    const now2 = await db.selectFrom('fileShare').selectAll().where('id', '=', share.id).executeTakeFirstOrThrow();
-    refuseUnusable(now2, now);
-    throw bizError('SHARE_EXHAUSTED_4304', { max: Number(now2.maxDownloads) });
+    const current = await db.selectFrom('fileShare').selectAll().where('id', '=', share.id).executeTakeFirstOrThrow();
+    refuseUnusable(current, now);
+    throw bizError('SHARE_EXHAUSTED_4304', { max: Number(current.maxDownloads) });
   }
   return new FileResponse(share.fileName, share.contentType, stream);
 }
