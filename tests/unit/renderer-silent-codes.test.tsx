@@ -62,7 +62,8 @@ describe('silent codes are shown by the action that made the call', () => {
       expect(errorToasts()).toEqual([msg]);
     }
     expect(server.bodies('021404')).toHaveLength(silentCodes.length);
-  });
+    // One confirm dialog per code (about 30): ~15 s on a quiet machine, past a minute on a loaded one.
+  }, 240_000);
 
   it('a silent refusal without a message shows the registry text; one about a line names the line and product', async () => {
     await openDraftNote();
