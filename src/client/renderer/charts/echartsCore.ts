@@ -4,10 +4,10 @@
 // parts' chunks: /login and the shell never fetch it.
 import { BarChart, GaugeChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { init, use } from 'echarts/core';
+import { init, use as installParts } from 'echarts/core';
 import { SVGRenderer } from 'echarts/renderers';
 
-use([SVGRenderer, GridComponent, TooltipComponent, LegendComponent, LineChart, BarChart, PieChart, GaugeChart]);
+installParts([SVGRenderer, GridComponent, TooltipComponent, LegendComponent, LineChart, BarChart, PieChart, GaugeChart]);
 
 export { init };
 export type { EChartsType } from 'echarts/core';
