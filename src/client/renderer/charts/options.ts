@@ -85,8 +85,13 @@ function asGauge(d: ChartData): GaugeData {
 
 const named = (s: { name: string }, i: number) => s.name || `系列${i + 1}`;
 
+/** The tooltip's frame: one class to find it by (tests, print styles), no slide when animations are off. */
+function tipFrame(ctx: OptionContext): TooltipComponentOption {
+  return { confine: true, className: 'renderer-chart-tooltip', transitionDuration: ctx.animation ? 0.4 : 0 };
+}
+
 function tooltip(ctx: OptionContext, trigger: 'axis' | 'item'): TooltipComponentOption {
-  return { trigger, confine: true, valueFormatter: (v) => formatValue(v, ctx) };
+  return { ...tipFrame(ctx), trigger, valueFormatter: (v) => formatValue(v, ctx) };
 }
 
 function categoryChart(d: SeriesData, ctx: OptionContext, kind: 'line' | 'bar' | 'stackedBar'): ChartOption {
@@ -128,7 +133,7 @@ export function pieOption(d: ChartData, ctx: OptionContext): ChartOption {
   const { name, items } = asItems(d);
   return {
     animation: ctx.animation,
-    tooltip: { trigger: 'item', confine: true, formatter: (p) => pieTip(p as PieTipParams, ctx) },
+    tooltip: { ...tipFrame(ctx), trigger: 'item', formatter: (p) => pieTip(p as PieTipParams, ctx) },
     legend: { type: 'scroll', orient: 'vertical', left: 8, top: 'middle', formatter: (n: string) => shortLabel(n, 16) },
     series: [
       {
@@ -165,7 +170,7 @@ export function gaugeOption(d: ChartData, ctx: OptionContext): ChartOption {
   const g = asGauge(d);
   return {
     animation: ctx.animation,
-    tooltip: { trigger: 'item', confine: true, valueFormatter: (v) => formatValue(v, ctx) },
+    tooltip: tooltip(ctx, 'item'),
     series: [
       {
         type: 'gauge',
@@ -192,7 +197,7 @@ export function chinaMapOption(d: ChartData, ctx: OptionContext): ChartOption {
   const max = Math.max(1, ...placed.map((i) => i.value));
   return {
     animation: ctx.animation,
-    tooltip: { trigger: 'item', confine: true, formatter: (p) => mapTip(p as PieTipParams, name, ctx) },
+    tooltip: { ...tipFrame(ctx), trigger: 'item', formatter: (p) => mapTip(p as PieTipParams, name, ctx) },
     visualMap: {
       type: 'continuous',
       min: 0,
