@@ -33,6 +33,12 @@ export interface OptionContext {
   animation: boolean;
 }
 
+/**
+ * Series colours: the app's blue first, then antd's green, gold, magenta and purple — distinct from each
+ * other and readable on white and on the wall screen's dark background alike.
+ */
+export const PALETTE = ['#1677ff', '#52c41a', '#faad14', '#eb2f96', '#722ed1', '#13c2c2', '#fa541c', '#2f54eb'];
+
 /** A value as the tooltip shows it: 12,345.60 元. Missing values show as -. */
 export function formatValue(v: unknown, ctx: Pick<OptionContext, 'decimals' | 'unit'>): string {
   const n = Array.isArray(v) ? v[v.length - 1] : v;
@@ -103,6 +109,7 @@ function categoryChart(d: SeriesData, ctx: OptionContext, kind: 'line' | 'bar' |
   );
   return {
     animation: ctx.animation,
+    color: PALETTE,
     tooltip: tooltip(ctx, 'axis'),
     legend: legend ? { top: 0, type: 'scroll' } : { show: false },
     grid: { left: 12, right: 24, top: legend ? 36 : 16, bottom: 8, containLabel: true },
@@ -133,6 +140,7 @@ export function pieOption(d: ChartData, ctx: OptionContext): ChartOption {
   const { name, items } = asItems(d);
   return {
     animation: ctx.animation,
+    color: PALETTE,
     tooltip: { ...tipFrame(ctx), trigger: 'item', formatter: (p) => pieTip(p as PieTipParams, ctx) },
     legend: { type: 'scroll', orient: 'vertical', left: 8, top: 'middle', formatter: (n: string) => shortLabel(n, 16) },
     series: [
@@ -170,6 +178,7 @@ export function gaugeOption(d: ChartData, ctx: OptionContext): ChartOption {
   const g = asGauge(d);
   return {
     animation: ctx.animation,
+    color: PALETTE,
     tooltip: tooltip(ctx, 'item'),
     series: [
       {
@@ -197,6 +206,7 @@ export function chinaMapOption(d: ChartData, ctx: OptionContext): ChartOption {
   const max = Math.max(1, ...placed.map((i) => i.value));
   return {
     animation: ctx.animation,
+    color: PALETTE,
     tooltip: { ...tipFrame(ctx), trigger: 'item', formatter: (p) => mapTip(p as PieTipParams, name, ctx) },
     visualMap: {
       type: 'continuous',
