@@ -137,6 +137,10 @@ describe('data → option, per part', () => {
     expect(tip(o).formatter({ name: '广西', value: 4 })).toBe('客户数<br/>广西：4');
     // a province without data shows 0, not NaN
     expect(tip(o).formatter({ name: '西藏', value: NaN })).toBe('客户数<br/>西藏：0');
+    // more is darker on white, brighter on the dark wall screen
+    const scale = (theme: 'light' | 'dark') => (chinaMapOption({ items: [] }, { decimals: 0, animation: false, theme }).visualMap as any).inRange.color;
+    expect(scale('light')[2]).toBe('#0958d9');
+    expect(scale('dark')[0]).toBe('#15325b');
   });
 });
 

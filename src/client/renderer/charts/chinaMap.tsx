@@ -19,8 +19,8 @@ installParts([MapChart, VisualMapContinuousComponent]);
 registerMap(CHINA_MAP, china as unknown as Parameters<typeof registerMap>[1]);
 
 function ChinaMap(p: ChartPartProps) {
-  const { data, decimals, unit } = p;
-  const ctx = useMemo(() => optionContext({ data, decimals, unit }), [data, decimals, unit]);
+  const { data, decimals, unit, theme } = p;
+  const ctx = useMemo(() => optionContext({ data, decimals, unit, theme }), [data, decimals, unit, theme]);
   const option = useMemo(() => chinaMapOption(data, ctx), [data, ctx]);
   const unplaced = useMemo(() => provinceItems(asItems(data).items).unplaced, [data]);
   return (

@@ -31,6 +31,8 @@ export interface OptionContext {
   unit?: string;
   /** Animations (off in end-to-end runs: a screenshot must not catch a bar half grown). */
   animation: boolean;
+  /** The wall screen's dark look: colour scales run from dark (little) to bright (much) there. */
+  theme?: 'light' | 'dark';
 }
 
 /**
@@ -147,8 +149,9 @@ export function pieOption(d: ChartData, ctx: OptionContext): ChartOption {
       {
         type: 'pie',
         name: name ?? '',
-        radius: ['35%', '68%'],
-        center: ['60%', '52%'],
+        // room on both sides for the slices' labels (name and share)
+        radius: ['30%', '58%'],
+        center: ['58%', '52%'],
         data: items.map((i) => ({ name: i.name, value: i.value })),
         label: { formatter: (p) => `${shortLabel(p.name ?? '', 12)} ${(p.percent ?? 0).toFixed(1)}%` },
       },
@@ -216,7 +219,8 @@ export function chinaMapOption(d: ChartData, ctx: OptionContext): ChartOption {
       bottom: 8,
       calculable: false,
       text: ['高', '低'],
-      inRange: { color: ['#e6f4ff', '#69b1ff', '#0958d9'] },
+      // more is darker on white and brighter on the dark wall screen
+      inRange: { color: ctx.theme === 'dark' ? ['#15325b', '#1668dc', '#8dc5f8'] : ['#e6f4ff', '#69b1ff', '#0958d9'] },
       formatter: (v) => axisValue(Number(v), ctx.decimals),
     },
     series: [

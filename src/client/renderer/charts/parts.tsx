@@ -15,13 +15,13 @@ export function chartLabel(d: ChartData, fallback: string): string {
 }
 
 export function optionContext(p: ChartPartProps): OptionContext {
-  return { decimals: p.decimals ?? 2, unit: p.unit, animation: chartAnimation() };
+  return { decimals: p.decimals ?? 2, unit: p.unit, animation: chartAnimation(), theme: p.theme };
 }
 
 export function echartsPart(build: (d: ChartData, ctx: OptionContext) => ChartOption, fallback: string): ChartPartDef {
   function Part(p: ChartPartProps) {
-    const { data, decimals, unit } = p;
-    const option = useMemo(() => build(data, optionContext({ data, decimals, unit })), [data, decimals, unit]);
+    const { data, decimals, unit, theme } = p;
+    const option = useMemo(() => build(data, optionContext({ data, decimals, unit, theme })), [data, decimals, unit, theme]);
     return <EChart option={option} height={p.height} theme={p.theme} label={chartLabel(data, fallback)} />;
   }
   return { component: Part };
