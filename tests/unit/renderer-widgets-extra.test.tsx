@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The widgets and the chart added for the basic-settings screens, on their own: tags, keyValue,
-// htmlPreview (the sandboxed frame and what it asks for), and the SVG line chart's arithmetic. Each is
+// htmlPreview (the sandboxed frame and what it asks for), and the chart section's request body. Each is
 // used from a schema form or section with no screen code.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import FormScreen from '../../src/client/renderer/kinds/FormScreen';
