@@ -392,8 +392,14 @@ describe.skipIf(!hasChromium)('basic settings (e2e)', () => {
     await waitForScreen(page, '汇率变动记录');
     await choose(page, page.locator('.renderer-filter-bar .ant-form-item', { hasText: '币种' }), '美元');
     await btn(page, '查询').click();
-    await expect.poll(() => page.locator('.renderer-line-chart svg circle').count()).toBe(6);
-    await page.locator('.renderer-line-chart svg').hover({ position: { x: 500, y: 120 } });
+    // the line of the rates: every date posted on its x axis, a point's rate in the tooltip with 4 decimals
+    const chart = page.locator('.renderer-chart-section .renderer-chart');
+    await chart.locator('svg path').first().waitFor({ state: 'attached' });
+    await expect.poll(async () => (await chart.locator('svg text').allTextContents()).filter((t) => t.startsWith('2026-'))).toEqual(
+      expect.arrayContaining(['2026-02-01', '2026-03-01', '2026-04-01', '2026-05-01', '2026-06-01']),
+    );
+    await chart.hover({ position: { x: 500, y: 120 } });
+    await expect.poll(async () => ((await chart.locator('.renderer-chart-tooltip').count()) ? chart.locator('.renderer-chart-tooltip').innerText() : '')).toMatch(/汇率\s*7\.\d{4}\b/);
     await screenshot(page, 'base-config-dynamic-exchange');
 
     await openList(page, '/baseConfig/department', '部门');

@@ -47,7 +47,7 @@ describe.skipIf(!hasChromium)('reports: daily closing and sales (e2e)', () => {
     expect([seen.订单数, seen.销售金额]).toEqual(['1', '600.00']);
     expect(seen.日终库存金额).toBe(money(api.list[0].stockValue));
     expect(Number(api.list[0].stockValue)).toBeGreaterThan(0);
-    await page.locator('.renderer-report-chart svg').first().waitFor();
+    await page.locator('.renderer-report-chart .renderer-chart svg').first().waitFor();
     await shot(page, '01-clapper-today');
   });
 
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('reports: daily closing and sales (e2e)', () => {
     expect((await rowByTitle(table, client)).销售金额).toBe('600.00');
     const all = table.locator('.ant-table-summary tr', { hasText: '全部合计' });
     expect(await cells(all)).toEqual(expect.arrayContaining(['600.00']));
-    await page.locator('.renderer-report-chart svg').first().waitFor();
+    await page.locator('.renderer-report-chart .renderer-chart svg').first().waitFor();
     await shot(page, '04-sale-by-client');
 
     await page.getByPlaceholder('商品编码 / 条码 / 名称').focus();
@@ -120,7 +120,7 @@ describe.skipIf(!hasChromium)('reports: daily closing and sales (e2e)', () => {
     await r.waitFor();
     const seen = await rowByTitle(page.locator('.renderer-list').first(), r);
     expect(seen.销售金额).toBe('600.00');
-    await page.locator('.renderer-report-chart svg').first().waitFor();
+    await page.locator('.renderer-report-chart .renderer-chart svg').first().waitFor();
     await shot(page, '06-summary');
     await page.goto('/reportForms/preSale_report');
     await waitForScreen(page, '预售报表');

@@ -1,5 +1,5 @@
 // 客户分布, 销售分布 and 单据对比's version mode in Chromium (issue 17), from the demo company: the
-// administrator sees the demo clients by province (上海市 among them) with a chart, switches to 按城市;
+// administrator sees the demo clients by province (上海市 among them) on the map of China, switches to 按城市 (bars);
 // 销售分布 shows the demo's confirmed order's region; on 单据对比 they choose 销售订单, type only the demo
 // order's number and see its two versions (草稿 → 已确认) from the audit trail.
 // Screenshots: test-output/e2e/system-maps/NN-*.png.
@@ -38,10 +38,14 @@ describe.skipIf(!hasChromium)('system tools: 客户分布, 销售分布, 单据�
     expect(sh.clientCount).toBeGreaterThan(0);
     await row(table, '上海市').first().waitFor();
     await expect.poll(async () => (await rowByTitle(table, row(table, '上海市').first())).客户数).toBe(String(sh.clientCount));
-    await page.locator('.renderer-report-chart svg').first().waitFor();
+    // by province the chart is the map of China (its province outlines drawn), by city bars
+    await page.locator('.renderer-report-chart .renderer-china-map svg path').first().waitFor({ state: 'attached' });
+    expect(await page.locator('.renderer-china-map svg path').count()).toBeGreaterThanOrEqual(34);
     await shot(page, '01-client-map');
     await grouping(page, '按城市').click();
     await expect.poll(() => page.locator('.ant-table-thead th', { hasText: '城市' }).count()).toBe(1);
+    await expect.poll(() => page.locator('.renderer-china-map').count()).toBe(0);
+    await page.locator('.renderer-report-chart .renderer-chart svg').first().waitFor();
     const city = await rowByTitle(table, row(table, '上海市').first());
     expect([city.省份, city.城市]).toEqual(['上海市', '上海市']);
   });
@@ -55,6 +59,7 @@ describe.skipIf(!hasChromium)('system tools: 客户分布, 销售分布, 单据�
     const table = page.locator('.renderer-list').first();
     await row(table, first.region).first().waitFor();
     await expect.poll(async () => (await rowByTitle(table, row(table, first.region).first())).订单数).toBe(String(first.orderCount));
+    await page.locator('.renderer-report-chart .renderer-china-map svg path').first().waitFor({ state: 'attached' });
     await shot(page, '02-sale-map');
   });
 

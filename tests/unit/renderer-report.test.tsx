@@ -13,9 +13,13 @@ import type { ReportScreenPart } from '../../src/client/renderer/types';
 import type { ScreenFile, ScreenRoute } from '../../src/client/router/screenTypes';
 import purchaseScreen from '../../schemas/screens/reportForms/purchase_new.json';
 import downloadScreen from '../../schemas/screens/reportForms/download.json';
+import { chartsDrawn, recordCharts } from './chart-recorder';
 import { button, buttons, click, headers, login, mount, polyfillDom, resetAll, rows, server, text, toasts, type, unmount, until } from './renderer-harness';
 
-beforeAll(polyfillDom);
+beforeAll(() => {
+  polyfillDom();
+  recordCharts();
+});
 beforeEach(resetAll);
 afterEach(unmount);
 
@@ -69,10 +73,21 @@ describe('report kind', () => {
       ['全部合计', '', '1,234,567', '98,765,432.10', '17', '83.60', '7', '8.64'],
     ]);
     expect(text()).toContain('共 57 条');
-    // the chart: a bar per measure and group, named by its series
-    const svg = document.querySelector('.renderer-report-chart svg')!;
-    expect(svg.getAttribute('aria-label')).toBe('订购金额、收货金额、开票金额');
-    expect(svg.querySelectorAll('.renderer-bar-group rect')).toHaveLength(6);
+    // the chart: bars (the schema names no part for suppliers), a series per measure over the groups shown
+    expect(chartsDrawn()).toEqual([
+      {
+        type: 'bar',
+        data: {
+          labels: ['甲厂', '乙厂'],
+          series: [
+            { name: '订购金额', values: [0.1, 0.2] },
+            { name: '收货金额', values: [12.37, 71.23] },
+            { name: '开票金额', values: [8.64, 0] },
+          ],
+        },
+        height: 260,
+      },
+    ]);
   });
 
   it('another grouping: its columns, its value sent, the typed search kept, the old order dropped; months as a line', async () => {
@@ -96,7 +111,9 @@ describe('report kind', () => {
     expect(headers()).toEqual(['月份', '订购数量', '订购金额', '收货数量', '收货金额', '开票数量', '开票金额']);
     expect((document.querySelector('.renderer-filter-bar input') as HTMLInputElement).value).toBe('五金');
     expect(summaryRows()[1]).toEqual(['全部合计', '19', '88.37', '17', '83.60', '7', '8.64']);
-    expect(document.querySelector('.renderer-report-chart svg')!.getAttribute('aria-label')).toBe('订购金额');
+    // months: the part the schema names for them (types.month = line), over the month rows
+    await until(() => chartsDrawn()[0]?.type === 'line', 'line chart');
+    expect(chartsDrawn()).toMatchObject([{ type: 'line', data: { labels: ['2026-03', '2026-04'], series: [{ name: '订购金额', values: [12.37, 76] }, {}, {}] } }]);
   });
 
   it('导出 downloads now with the grouping and conditions; 后台导出 starts an export-centre job and says where to find it', async () => {

@@ -1,13 +1,12 @@
 // @vitest-environment jsdom
 // The widgets and the chart added for the basic-settings screens, on their own: tags, keyValue,
-// htmlPreview (the sandboxed frame and what it asks for), and the SVG line chart's arithmetic. Each is
+// htmlPreview (the sandboxed frame and what it asks for), and the chart section's request body. Each is
 // used from a schema form or section with no screen code.
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import FormScreen from '../../src/client/renderer/kinds/FormScreen';
 import { escapeHtml, previewBody, previewDocument, PREVIEW_CSP } from '../../src/client/renderer/widgets/htmlPreview';
 import { objectOf, pairsOf } from '../../src/client/renderer/widgets/keyValue';
 import { tagList } from '../../src/client/renderer/widgets/tags';
-import { labelIndices, nearestIndex, niceStep, niceTicks, pointsOf, scale } from '../../src/client/renderer/charts/lineChart';
 import { chartBody } from '../../src/client/renderer/detail/chart';
 import { actions, sections, widgets } from '../../src/client/renderer/registries';
 import type { ScreenFile, ScreenRoute } from '../../src/client/router/screenTypes';
@@ -129,33 +128,8 @@ describe('htmlPreview', () => {
   });
 });
 
-describe('line chart arithmetic', () => {
-  it('nice steps and ticks cover the data', () => {
-    expect(niceStep(10, 5)).toBe(2);
-    expect(niceStep(0.12, 5)).toBeCloseTo(0.025);
-    const t = niceTicks(7.09, 7.25);
-    expect(t.lo).toBeLessThanOrEqual(7.09);
-    expect(t.hi).toBeGreaterThanOrEqual(7.25);
-    expect(t.ticks[0]).toBe(t.lo);
-    expect(t.ticks.every((v) => String(v).length < 8)).toBe(true); // no 7.1000000000001
-    const flat = niceTicks(5, 5);
-    expect(flat.lo).toBeLessThan(5);
-    expect(flat.hi).toBeGreaterThan(5);
-  });
-
-  it('scales, label spacing, nearest point, points from rows', () => {
-    expect(scale(0, 10, 100, 200)(5)).toBe(150);
-    expect(labelIndices(3, 6)).toEqual([0, 1, 2]);
-    const idx = labelIndices(100, 5);
-    expect(idx[0]).toBe(0);
-    expect(idx[idx.length - 1]).toBe(99);
-    expect(idx).toHaveLength(5);
-    expect(nearestIndex(150, 3, 100, 200)).toBe(1);
-    expect(nearestIndex(-50, 3, 100, 200)).toBe(0);
-    expect(pointsOf([{ date: 'a', value: '1.5' }, { date: 'b', value: null }, { date: 'c', value: 2 }], 'date', 'value')).toEqual([
-      { x: 'a', y: 1.5 },
-      { x: 'c', y: 2 },
-    ]);
+describe('chart section body', () => {
+  it('is the template filled from the conditions, empty values left out', () => {
     expect(chartBody({ currencyId: '{currencyId}', from: '{rateDate.0}', to: '{rateDate.1}' }, { currencyId: 2, rateDate: ['2026-01-01', null] })).toEqual({ currencyId: 2, from: '2026-01-01' });
   });
 });

@@ -57,7 +57,7 @@ describe('screen format: renderer types and meta-schema agree', () => {
 });
 
 describe('screen format: every registered name is a name the meta-schema allows, and back', () => {
-  it('widgets, column types, line editors, actions and detail sections', async () => {
+  it('widgets, column types, line editors, actions, detail sections and chart parts', async () => {
     const r = await import('../../src/client/renderer/registries');
     const enumOf = (v: any) => [...(v?.enum ?? [])].sort();
     const pairs: Array<[string, string[], string[]]> = [
@@ -66,6 +66,7 @@ describe('screen format: every registered name is a name the meta-schema allows,
       ['line editors (lineColumn.editor)', r.lineEditors.types(), enumOf(meta.$defs.lineColumn.properties.editor)],
       ['actions (action.action)', r.actions.types(), enumOf(meta.$defs.action.properties.action)],
       ['detail sections (section.type)', r.sections.types(), enumOf(meta.$defs.section.properties.type)],
+      ['chart parts (chartType)', r.chartParts.types(), enumOf(meta.$defs.chartType)],
     ];
     for (const [what, registered, allowed] of pairs) expect([...registered].sort(), what).toEqual(allowed);
   });

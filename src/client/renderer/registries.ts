@@ -94,7 +94,13 @@ lineEditors
   .register('lookup', () => import('./document/editors/lookup'))
   .register('units', () => import('./document/editors/units'));
 
-const svgChart = () => import('./charts/svgParts');
+// ECharts-drawn parts: one chunk for the category, pie and gauge parts; the map (with its outlines)
+// its own. Only a screen that draws a chart fetches either.
+const echartsParts = () => import('./charts/parts');
 chartParts
-  .register('line', () => svgChart().then((m) => m.line))
-  .register('bar', () => svgChart().then((m) => m.bar));
+  .register('line', () => echartsParts().then((m) => m.line))
+  .register('bar', () => echartsParts().then((m) => m.bar))
+  .register('stackedBar', () => echartsParts().then((m) => m.stackedBar))
+  .register('pie', () => echartsParts().then((m) => m.pie))
+  .register('gauge', () => echartsParts().then((m) => m.gauge))
+  .register('chinaMap', () => import('./charts/chinaMap'));

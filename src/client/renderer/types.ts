@@ -7,6 +7,9 @@ import type { Condition } from '../../core/conditions';
 /** An endpoint reference such as "cdm:012101". */
 export type ApiRef = string;
 
+/** A registered chart part (charts/: line, bar, stackedBar, pie, gauge, chinaMap), drawn by <Chart>. */
+export type ChartType = string;
+
 /** Gates shared by columns, filters, fields and actions. All must pass for the part to show. */
 export interface Gated {
   /** Function-right code (or several: any suffices). '1' always passes. */
@@ -465,6 +468,8 @@ export interface AuditSection extends Gated {
 export interface ChartSection extends Gated {
   type: 'chart';
   title?: string;
+  /** Chart part drawing the points (default line). */
+  chartType?: ChartType;
   api: ApiRef;
   /** Body template, "{field}" placeholders from the record / conditions. */
   body?: Record<string, unknown>;
@@ -475,6 +480,8 @@ export interface ChartSection extends Gated {
   name?: string;
   /** Decimals of the y values shown (default 2). */
   decimals?: number;
+  /** Unit after values in tooltips (e.g. 元). */
+  unit?: string;
   /** Height in px (default 280). */
   height?: number;
   /** Call only while this holds on the record / conditions; otherwise show `hint`. */
@@ -597,12 +604,16 @@ export interface ReportChart {
   title?: string;
   /** Row property naming the group on the x axis (default 'label'). */
   x?: string;
-  /** Measures drawn: field and series name. A line draws the first. */
+  /** Measures drawn: field and series name. Pie and chinaMap draw the first. */
   series: { field: string; name: string }[];
-  /** Groupings drawn as a line (e.g. ["month"]); the others as bars. */
-  line?: string[];
+  /** Chart part for every grouping without its own entry in `types` (default bar). */
+  type?: ChartType;
+  /** Chart part per grouping, e.g. {"month": "line", "province": "chinaMap"}. */
+  types?: Record<string, ChartType>;
   height?: number;
   decimals?: number;
+  /** Unit after values in tooltips (e.g. 元). */
+  unit?: string;
 }
 
 /** The report kind: filters, a grouping choice, a summary table with totals over every group, an

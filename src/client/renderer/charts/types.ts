@@ -12,6 +12,8 @@ export interface SeriesData {
 /** Pie and map: named values (a map's names are province names as 广东 / 广东省, either form). */
 export interface ItemsData {
   items: { name: string; value: number }[];
+  /** What the values are (e.g. 客户数): the tooltip's heading and the chart's accessible name. */
+  name?: string;
 }
 
 /** Gauge: one value against a maximum. */

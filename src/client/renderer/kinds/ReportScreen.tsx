@@ -42,6 +42,9 @@ export function reportProblems(report: ReportScreenPart): SchemaProblem[] {
   (report.chart?.series ?? []).forEach((s, i) => {
     if (!measures.has(s.field)) problems.push({ path: `chart.series[${i}].field`, message: `图表字段 "${s.field}" 不是报表的列` });
   });
+  for (const g of Object.keys(report.chart?.types ?? {})) {
+    if (!seen.has(g)) problems.push({ path: `chart.types.${g}`, message: `汇总方式 "${g}" 不存在` });
+  }
   return problems;
 }
 
