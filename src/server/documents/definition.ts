@@ -248,7 +248,7 @@ export interface DocumentDefinition {
   table: string;
   /** true: the engine creates (and extends) the tables from the fields; false: migrations own them */
   managed?: boolean;
-  /** more indexes of a managed header table (camelCase fields; company_id comes first), created when missing */
+  /** more indexes of a managed header table (camelCase fields or a transition's `<stamp>At`; company_id comes first), created when missing */
   indexes?: string[][];
   statuses: Record<string, StatusDef>;
   /** status of a new document (default draft) */
@@ -340,7 +340,9 @@ export function definitionProblems(def: DocumentDefinition): string[] {
   for (const u of def.followUps ?? []) for (const s of u.statuses) if (!has(s)) out.push(`${where}: 后续单据 ${u.label} 的状态 ${s} 未声明`);
   for (const f of [...(def.audit ?? []), ...Object.keys(def.names ?? {})]) if (!def.header[f]) out.push(`${where}: 字段 ${f} 不是表头字段`);
   for (const l of def.links ?? []) if (!def.header[l.field]) out.push(`${where}: 关联字段 ${l.field} 不是表头字段`);
-  for (const cols of def.indexes ?? []) for (const f of cols) if (!def.header[f]) out.push(`${where}: 索引字段 ${f} 不是表头字段`);
+  // an index may also name a transition's time stamp (postedAt: read by the instant a document was posted)
+  const stampAt = new Set([...Object.values(def.transitions).flatMap((t) => (t.stamp ? [`${t.stamp}At`] : [])), ...(def.stampsAlso ?? []).map((s) => `${s}At`)]);
+  for (const cols of def.indexes ?? []) for (const f of cols) if (!def.header[f] && !stampAt.has(f)) out.push(`${where}: 索引字段 ${f} 不是表头字段`);
   for (const cols of def.lines.indexes ?? []) for (const f of cols) if (!def.lines.fields[f]) out.push(`${where}: 索引字段 ${f} 不是明细字段`);
   if (!/^[A-Z]{1,4}$/.test(def.prefix)) out.push(`${where}: 单号前缀应为 1–4 个大写字母`);
   return out;

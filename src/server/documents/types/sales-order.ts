@@ -123,6 +123,8 @@ export const salesOrder = defineDocument({
   prefix: 'SO',
   table: 'salesOrder',
   managed: true,
+  // sales by order date (reports, 数据大屏)
+  indexes: [['orderDate']],
   statuses: {
     draft: { label: '草稿', color: 'default' },
     confirmed: { label: '已确认', color: 'blue' },
