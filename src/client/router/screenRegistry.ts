@@ -17,6 +17,7 @@ export const kindRenderers: Partial<Record<ScreenKind, LazyScreen>> = {
   detail: lazyChunk(() => import('../renderer/kinds/DetailScreen')),
   document: lazyChunk(() => import('../renderer/kinds/DocumentScreen')),
   report: lazyChunk(() => import('../renderer/kinds/ReportScreen')),
+  dashboard: lazyChunk(() => import('../renderer/kinds/DashboardScreen')),
 };
 
 /** Screens that are not data screens; a screen file names one with `"kind": "custom", "component"`. */
