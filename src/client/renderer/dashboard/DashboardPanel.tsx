@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Chart } from '../charts/Chart';
 import type { ChartData } from '../charts/types';
+import { fillText } from '../template';
 import { changeOf, showValue } from './format';
 import type { ChartPanel, DashboardPanel, KpiPanel, TopPanel } from './types';
 
@@ -56,7 +57,10 @@ function Kpi({ panel, data, currency }: { panel: KpiPanel; data: Answer; currenc
             <span className={`dash-${change!.direction}`}>{ARROW[change!.direction]} {change!.text}</span>
           )}
         </div>
-      ) : null}
+      ) : (
+        // the same place as a comparison, so every tile's value stands at the same height
+        <div className="dash-kpi-compare">{panel.note && data ? fillText(panel.note, data) : '\u00a0'}</div>
+      )}
     </Frame>
   );
 }
@@ -80,6 +84,10 @@ function Top({ panel, data, currency }: { panel: TopPanel; data: Answer; currenc
       <div className="dash-panel-body">
         {data && rows.length === 0 ? <div className="dash-empty">{panel.empty ?? '暂无数据'}</div> : (
           <table className="dash-table">
+            <colgroup>
+              <col style={{ width: 44 }} />
+              {panel.columns.map((c) => <col key={c.field} style={c.width ? { width: c.width } : undefined} />)}
+            </colgroup>
             <thead>
               <tr>
                 <th className="dash-rank">#</th>

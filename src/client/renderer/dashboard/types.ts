@@ -11,6 +11,8 @@ export interface KpiPanel {
   format?: DashboardFormat;
   /** the value it is compared with (yesterday, last month to date) */
   compare?: { field: string; label: string };
+  /** a line under the value instead of a comparison, "{field}" placeholders from the answer */
+  note?: string;
   unit?: string;
   span?: number;
   rows?: number;
@@ -34,6 +36,8 @@ export interface TopColumn {
   title: string;
   format?: DashboardFormat;
   align?: 'left' | 'right';
+  /** px; columns without one share what is left (give the figures one, the name takes the rest) */
+  width?: number;
 }
 
 export interface TopPanel {

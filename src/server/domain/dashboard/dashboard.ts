@@ -28,20 +28,18 @@ export type Wall = 'sales' | 'all';
 const yuan = (cents: bigint) => Number(cents) / 100;
 const count = (n: bigint) => Number(n);
 
-/** The month's sales per day of the month, this month against last month. */
+/** The month's sales per day of this month (1日…its last day), this month so far against last month. */
 function trend(byDay: Map<string, Tally>, p: Periods) {
-  const lastMonthDays = daysFrom(p.lastMonthStart, p.monthStart).slice(0, -1);
-  const monthDays = Math.max(lastMonthDays.length, Number(p.today.slice(8)));
+  const [y, m] = p.monthStart.split('-').map(Number) as [number, number];
+  const monthDays = new Date(Date.UTC(y, m, 0)).getUTCDate();
   const labels = Array.from({ length: monthDays }, (_, i) => `${i + 1}日`);
-  const at = (prefix: string, upTo: string) => labels.map((_, i) => {
-    const day = `${prefix}-${String(i + 1).padStart(2, '0')}`;
-    return day <= upTo ? yuan(byDay.get(day)?.cents ?? 0n) : 0;
-  });
+  const day = (prefix: string, i: number) => `${prefix}-${String(i + 1).padStart(2, '0')}`;
+  const lastMonthDays = daysFrom(p.lastMonthStart, p.monthStart).length - 1;
   return {
     labels,
     series: [
-      { name: '本月', values: at(p.monthStart.slice(0, 7), p.today).slice(0, Number(p.today.slice(8))) },
-      { name: '上月', values: at(p.lastMonthStart.slice(0, 7), lastMonthDays.at(-1)!).slice(0, lastMonthDays.length) },
+      { name: '本月', values: labels.slice(0, Number(p.today.slice(8))).map((_, i) => yuan(byDay.get(day(p.monthStart.slice(0, 7), i))?.cents ?? 0n)) },
+      { name: '上月', values: labels.slice(0, lastMonthDays).map((_, i) => yuan(byDay.get(day(p.lastMonthStart.slice(0, 7), i))?.cents ?? 0n)) },
     ],
   };
 }
