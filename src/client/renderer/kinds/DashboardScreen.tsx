@@ -60,7 +60,8 @@ export default function DashboardScreen({ file }: ScreenProps) {
       startRefreshLoop({
         every,
         load: async () => {
-          const env = await callApiRef<Answer>(ref, {});
+          // quiet: a failure is the header's mark, not a toast or a modal over an unattended wall
+          const env = await callApiRef<Answer>(ref, {}, { quiet: true });
           const at = new Date().toISOString();
           if (env.code === OK && env.data) setStatus({ data: env.data, updatedAt: at, failedAt: null });
           else setStatus((s) => ({ ...s, failedAt: at }));
