@@ -25,6 +25,8 @@ const { values: args } = parseArgs({
     days: { type: 'string', default: '60' },
     runs: { type: 'string', default: '30' },
     pg: { type: 'boolean', default: false },
+    // SQLite only: keep the filled database in this folder and reuse it on the next run (for profiling)
+    keep: { type: 'string' },
   },
   strict: true,
 });
@@ -74,6 +76,7 @@ function writer(db: Server['database']['db'], table: string, columns: string[]) 
 
 async function run(label: string, dataDir: string, databaseUrl?: string): Promise<void> {
   console.log(`== ${label} ==`);
+  const reuse = !databaseUrl && fs.existsSync(path.join(dataDir, 'app.sqlite'));
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', CLIENT_DIR: path.join(dataDir, 'no-client'), LOGIN_MAX_FAILURES: '1000', LIST_PAGE_CACHE: 'off' });
   const server = await createServer(config, { seed: true });
   try {
@@ -81,6 +84,12 @@ async function run(label: string, dataDir: string, databaseUrl?: string): Promis
     const token = String((login.json() as { data: { accessToken: string } }).data.accessToken);
     const db = server.database.db;
     const companyId = Number((await db.selectFrom('company').select('id').where('code', '=', 'demo').executeTakeFirstOrThrow()).id);
+    if (reuse) {
+      console.log(`  数据：沿用 ${dataDir}`);
+      console.log(`  数据大屏 销售 oms 023201：${await timed(server, token, '023201')}`);
+      console.log(`  数据大屏 全部 oms 023202：${await timed(server, token, '023202')}`);
+      return;
+    }
     const currencyId = Number((await db.selectFrom('currency').select('id').where('companyId', '=', companyId).where('isBase', '=', 1).executeTakeFirstOrThrow()).id);
     const started = Date.now();
     const now = Date.now();
@@ -154,11 +163,11 @@ async function run(label: string, dataDir: string, databaseUrl?: string): Promis
 }
 
 async function main(): Promise<void> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dashboard-'));
+  const dir = args.keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dashboard-'));
   try {
     await run('SQLite', dir);
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
   }
   if (!args.pg) return;
   const admin = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');

@@ -13,8 +13,8 @@ import type { CallContext } from '../../catalog/context.ts';
 import { TypedTenant } from '../../db/typed.ts';
 import { tz } from '../procurement/common.ts';
 import {
-  overdueReceivables, periodTallies, receiptsByDay, receivableBalance, salesByDay, salesByProvince, shipments, stockValue, topClients,
-  topProducts, warehouseWorkload, type Ranked, type Tally,
+  clientsAndProvinces, overdueReceivables, periodTallies, receiptsByDay, receivableBalance, salesByDay, shipments, stockValue, topProducts,
+  warehouseWorkload, type Ranked, type Tally,
 } from './figures.ts';
 import { daysFrom, periodsOf, type Periods } from './periods.ts';
 
@@ -63,8 +63,8 @@ export async function dashboard(ctx: CallContext, wall: Wall) {
   const p = periodsOf(companyToday(tzHours), tzHours);
   const tenant = TypedTenant.of(ctx.tenant);
   const dialect = ctx.database.dialect;
-  const [header, sales, receipts, products, clients, regions] = await Promise.all([
-    companyHeader(ctx), salesByDay(tenant, p), receiptsByDay(tenant, p), topProducts(tenant, dialect, p, TOP_N), topClients(tenant, p, TOP_N), salesByProvince(tenant, p),
+  const [header, sales, receipts, products, { top: clients, provinces: regions }] = await Promise.all([
+    companyHeader(ctx), salesByDay(tenant, p), receiptsByDay(tenant, p), topProducts(tenant, dialect, p, TOP_N), clientsAndProvinces(tenant, p, TOP_N),
   ]);
   const s = periodTallies(sales, p);
   const r = periodTallies(receipts, p);

@@ -83,52 +83,75 @@ export interface Ranked {
   qty: bigint;
 }
 
-/** This month's best-selling products by amount (company currency), ties by code. */
-export async function topProducts(tenant: TypedTenant, dialect: Dialect, p: Periods, n: number): Promise<Ranked[]> {
-  const amount = sql<string>`sum(${lineBase(dialect)})`;
-  const rows = await tenant.select('salesOrderLine')
-    .innerJoin('salesOrder', (j) => j.onRef('salesOrder.id', '=', 'salesOrderLine.orderId').onRef('salesOrder.companyId', '=', 'salesOrderLine.companyId'))
-    .innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
-    .select(['product.id', 'product.code', 'product.name', amount.as('cents'), sql<string>`sum(${sql.ref('salesOrderLine.qty')})`.as('qty')])
-    .where('salesOrder.orderDate', '>=', p.monthStart).where('salesOrder.orderDate', '<=', p.today)
-    .where('salesOrder.status', 'in', SOLD_STATUSES)
-    .groupBy(['product.id', 'product.code', 'product.name'])
-    .orderBy(amount, 'desc').orderBy('product.code').limit(n).execute();
-  return rows.map((r) => ({ id: Number(r.id), code: String(r.code), name: String(r.name), cents: big(r.cents), qty: big(r.qty) }));
+/** Names of rows of a table by id (the few a top-N list shows, or the clients of a month). */
+async function namesOf(tenant: TypedTenant, table: 'product' | 'client', ids: number[]) {
+  const out = new Map<number, { code: string; name: string; address: string | null }>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    if (table === 'product') {
+      for (const r of await tenant.select('product').select(['id', 'code', 'name']).where('id', 'in', chunk).execute()) out.set(Number(r.id), { code: r.code, name: r.name, address: null });
+    } else {
+      for (const r of await tenant.select('client').select(['id', 'code', 'name', 'address']).where('id', 'in', chunk).execute()) out.set(Number(r.id), { code: r.code, name: r.name, address: r.address });
+    }
+  }
+  return out;
 }
 
-/** This month's best clients by sold amount, ties by code; qty is their order count. */
-export async function topClients(tenant: TypedTenant, p: Periods, n: number): Promise<Ranked[]> {
-  const amount = sql<string>`sum(${sql.ref('salesOrder.totalAmountBase')})`;
+/** Best first by amount; ties by code. */
+const byAmountThenCode = (a: Ranked, b: Ranked) => (b.cents > a.cents ? 1 : b.cents < a.cents ? -1 : a.code.localeCompare(b.code));
+
+/**
+ * This month's best-selling products by amount (company currency). Summed per product id from the
+ * order and line indexes alone (sales-order.ts declares them); the names of the few shown read after.
+ * The SQL order keeps `n + 20` candidates so that ties at the edge are settled by code.
+ */
+export async function topProducts(tenant: TypedTenant, dialect: Dialect, p: Periods, n: number): Promise<Ranked[]> {
+  const amount = sql<string>`sum(${lineBase(dialect)})`;
   const rows = await tenant.select('salesOrder')
-    .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
-    .select((eb) => ['client.id', 'client.code', 'client.name', amount.as('cents'), eb.fn.countAll<number>().as('orders')])
+    .innerJoin('salesOrderLine', (j) => j.onRef('salesOrderLine.orderId', '=', 'salesOrder.id').onRef('salesOrderLine.companyId', '=', 'salesOrder.companyId'))
+    .select(['salesOrderLine.productId', amount.as('cents'), sql<string>`sum(${sql.ref('salesOrderLine.qty')})`.as('qty')])
     .where('salesOrder.orderDate', '>=', p.monthStart).where('salesOrder.orderDate', '<=', p.today)
     .where('salesOrder.status', 'in', SOLD_STATUSES)
-    .groupBy(['client.id', 'client.code', 'client.name'])
-    .orderBy(amount, 'desc').orderBy('client.code').limit(n).execute();
-  return rows.map((r) => ({ id: Number(r.id), code: String(r.code), name: String(r.name), cents: big(r.cents), qty: big(r.orders) }));
+    .groupBy('salesOrderLine.productId')
+    .orderBy(amount, 'desc').orderBy('salesOrderLine.productId').limit(n + 20).execute();
+  const names = await namesOf(tenant, 'product', rows.map((r) => Number(r.productId)));
+  return rows.flatMap((r) => {
+    const p = names.get(Number(r.productId));
+    return p ? [{ id: Number(r.productId), code: p.code, name: p.name, cents: big(r.cents), qty: big(r.qty) }] : [];
+  }).sort(byAmountThenCode).slice(0, n);
 }
 
 /**
- * This month's sales by province: the order's delivery address, else its client's (system/region-map's
- * division table). Grouped by the two address texts in the database first, so the reading in JS is per
- * distinct address, not per order.
+ * This month's sold orders per client: the best clients by amount (ties by code; qty is their order
+ * count) and sales by province — the order's delivery address, else its client's (system/region-map's
+ * division table). One read of the order index grouped by client and delivery address; the clients'
+ * addresses after, per distinct address, not per order.
  */
-export async function salesByProvince(tenant: TypedTenant, p: Periods): Promise<Map<string, bigint>> {
+export async function clientsAndProvinces(tenant: TypedTenant, p: Periods, n: number): Promise<{ top: Ranked[]; provinces: Map<string, bigint> }> {
   const rows = await tenant.select('salesOrder')
-    .leftJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
-    .select((eb) => ['salesOrder.deliveryAddress', 'client.address', eb.fn.sum<string>('salesOrder.totalAmountBase').as('cents')])
+    .select((eb) => ['salesOrder.clientId', 'salesOrder.deliveryAddress', eb.fn.sum<string>('salesOrder.totalAmountBase').as('cents'), eb.fn.countAll<number>().as('orders')])
     .where('salesOrder.orderDate', '>=', p.monthStart).where('salesOrder.orderDate', '<=', p.today)
     .where('salesOrder.status', 'in', SOLD_STATUSES)
-    .groupBy(['salesOrder.deliveryAddress', 'client.address']).execute();
-  const out = new Map<string, bigint>();
+    .groupBy(['salesOrder.clientId', 'salesOrder.deliveryAddress']).execute();
+  const perClient = new Map<number, { cents: bigint; orders: bigint }>();
+  for (const r of rows) {
+    const c = perClient.get(Number(r.clientId)) ?? { cents: 0n, orders: 0n };
+    c.cents += big(r.cents);
+    c.orders += big(r.orders);
+    perClient.set(Number(r.clientId), c);
+  }
+  const clients = await namesOf(tenant, 'client', [...perClient.keys()]);
+  const provinces = new Map<string, bigint>();
   for (const r of rows) {
     let region = regionOf(r.deliveryAddress);
-    if (region.province === '未识别') region = regionOf(r.address);
-    out.set(region.province, (out.get(region.province) ?? 0n) + big(r.cents));
+    if (region.province === '未识别') region = regionOf(clients.get(Number(r.clientId))?.address);
+    provinces.set(region.province, (provinces.get(region.province) ?? 0n) + big(r.cents));
   }
-  return out;
+  const top = [...perClient].flatMap(([id, v]) => {
+    const c = clients.get(id);
+    return c ? [{ id, code: c.code, name: c.name, cents: v.cents, qty: v.orders }] : [];
+  }).sort(byAmountThenCode).slice(0, n);
+  return { top, provinces };
 }
 
 /** Stock value (on hand × 参考价, cents) at the end of `day`: the latest snapshot plus the moves since. */
@@ -141,21 +164,28 @@ export async function receivableBalance(tenant: Tenant, day: string, tzHours: nu
   return sumValues(await receivablesAtEndOf(tenant, day, tzHours));
 }
 
-/** Open client receivables due before today: total, items, and the clients owing most. */
+/**
+ * Open client receivables due before today: total, items, clients, and the clients owing most — one
+ * range read of migration 033's index grouped by client, the few names after.
+ */
 export async function overdueReceivables(tenant: TypedTenant, today: string, n: number) {
-  const open = sql<string>`sum(${sql.ref('openItem.amountBase')} - ${sql.ref('openItem.allocatedBase')})`;
-  const base = () => tenant.select('openItem')
+  const rows = await tenant.select('openItem')
+    .select((eb) => ['openItem.partyId', sql<string>`sum(${sql.ref('openItem.amountBase')} - ${sql.ref('openItem.allocatedBase')})`.as('cents'),
+      eb.fn.countAll<number>().as('n'), eb.fn.min<string>('openItem.dueDate').as('oldest')])
     .where('openItem.side', '=', 'receivable').where('openItem.partyType', '=', 'client')
-    .where('openItem.status', '=', 'open').where('openItem.dueDate', '<', today);
-  const total = await base().select((eb) => [open.as('cents'), eb.fn.countAll<number>().as('n'), sql<number>`count(distinct ${sql.ref('openItem.partyId')})`.as('clients')]).executeTakeFirst();
-  const top = await base()
-    .innerJoin('client', (j) => j.onRef('client.id', '=', 'openItem.partyId').onRef('client.companyId', '=', 'openItem.companyId'))
-    .select((eb) => ['client.id', 'client.code', 'client.name', open.as('cents'), eb.fn.min('openItem.dueDate').as('oldest')])
-    .groupBy(['client.id', 'client.code', 'client.name'])
-    .orderBy(open, 'desc').orderBy('client.code').limit(n).execute();
+    .where('openItem.status', '=', 'open').where('openItem.dueDate', '<', today)
+    .groupBy('openItem.partyId').execute();
+  const owing = rows.map((r) => ({ id: Number(r.partyId), cents: big(r.cents), items: big(r.n), oldest: String(r.oldest) }))
+    .sort((a, b) => (b.cents > a.cents ? 1 : b.cents < a.cents ? -1 : a.id - b.id));
+  // candidates past n so that ties at the edge are settled by code
+  const names = await namesOf(tenant, 'client', owing.slice(0, n + 20).map((o) => o.id));
+  const top = owing.slice(0, n + 20).flatMap((o) => {
+    const c = names.get(o.id);
+    return c ? [{ ...o, code: c.code, name: c.name }] : [];
+  }).sort((a, b) => (b.cents > a.cents ? 1 : b.cents < a.cents ? -1 : a.code.localeCompare(b.code))).slice(0, n);
   return {
-    cents: big(total?.cents), items: big(total?.n), clients: big(total?.clients),
-    top: top.map((r) => ({ id: Number(r.id), code: String(r.code), name: String(r.name), cents: big(r.cents), oldest: String(r.oldest) })),
+    cents: owing.reduce((a, o) => a + o.cents, 0n), items: owing.reduce((a, o) => a + o.items, 0n), clients: BigInt(owing.length),
+    top: top.map((o) => ({ id: o.id, code: o.code, name: o.name, cents: o.cents, oldest: o.oldest })),
   };
 }
 
