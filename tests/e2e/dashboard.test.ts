@@ -1,13 +1,13 @@
 // 数据大屏 in Chromium at 1920×1080 from the demo company (issue 16): the administrator types /d, lands on
 // /dataReport, full screen and dark, with the demo's figures (today's confirmed order of 600.00); a sales
 // order confirmed through the API between refreshes shows after the page's clock moves 30 s (one new
-// request, none before); a refresh that fails keeps the figures and marks 数据更新失败 hh:mm; /dA opens the
+// request, none before); a refresh that fails keeps the figures and marks 数据更新失败 hh:mm (no toast); /dA opens the
 // whole-company wall. The page's clock is Playwright's (page.clock): no real waiting for the 30 s.
 // Screenshots: test-output/e2e/dashboard/NN-*.png (read by eye: dark, readable, nothing overlapping).
 import type { Page, Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiOk } from './support/antd';
-import { ADMIN, hasChromium, login, pathOf, screenshot, waitForTitle } from './support/browser';
+import { ADMIN, hasChromium, login, pathOf, screenshot, toastTexts, waitForTitle } from './support/browser';
 import { setupE2e } from './support/setup';
 
 const SHOT_DIR = 'dashboard';
@@ -96,6 +96,9 @@ describe.skipIf(!hasChromium)('数据大屏 (e2e)', () => {
     const status = page.getByTestId('dash-status');
     await expect.poll(() => status.textContent()).toMatch(/^数据更新失败 \d\d:\d\d$/);
     expect(await page.getByTestId('kpi-salesToday').textContent()).toBe(`¥${shown(before)}`);
+    // only the mark: no toast, no modal over an unattended wall
+    expect(await toastTexts(page)).toEqual([]);
+    expect(await page.locator('.ant-modal:visible').count()).toBe(0);
     await page.mouse.move(0, 0);
     await screenshot(page, `${SHOT_DIR}/02-refresh-failed`);
     // the server back: the next refresh clears the mark
