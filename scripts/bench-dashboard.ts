@@ -25,7 +25,8 @@ const { values: args } = parseArgs({
     days: { type: 'string', default: '60' },
     runs: { type: 'string', default: '30' },
     pg: { type: 'boolean', default: false },
-    // SQLite only: keep the filled database in this folder and reuse it on the next run (for profiling)
+    // keep the filled databases (SQLite in this folder, PostgreSQL as database dash_bench_keep) and reuse
+    // them on the next run (for profiling)
     keep: { type: 'string' },
   },
   strict: true,
@@ -74,9 +75,9 @@ function writer(db: Server['database']['db'], table: string, columns: string[]) 
   };
 }
 
-async function run(label: string, dataDir: string, databaseUrl?: string): Promise<void> {
+async function run(label: string, dataDir: string, databaseUrl?: string, reusePg = false): Promise<void> {
   console.log(`== ${label} ==`);
-  const reuse = !databaseUrl && fs.existsSync(path.join(dataDir, 'app.sqlite'));
+  const reuse = databaseUrl ? reusePg : fs.existsSync(path.join(dataDir, 'app.sqlite'));
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', CLIENT_DIR: path.join(dataDir, 'no-client'), LOGIN_MAX_FAILURES: '1000', LIST_PAGE_CACHE: 'off' });
   const server = await createServer(config, { seed: true });
   try {
@@ -172,22 +173,25 @@ async function main(): Promise<void> {
   if (!args.pg) return;
   const admin = new URL(process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres');
   admin.pathname = '/postgres';
-  const name = `dash_bench_${process.pid}`;
+  const name = args.keep ? 'dash_bench_keep' : `dash_bench_${process.pid}`;
   const c = new pg.Client({ connectionString: admin.toString() });
   await c.connect();
-  await c.query(`create database ${name}`);
+  const exists = (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+  if (!exists) await c.query(`create database ${name}`);
   await c.end();
   const url = new URL(admin.toString());
   url.pathname = `/${name}`;
   const pgDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dashboard-pg-'));
   try {
-    await run('PostgreSQL', pgDir, url.toString());
+    await run('PostgreSQL', pgDir, url.toString(), exists);
   } finally {
     fs.rmSync(pgDir, { recursive: true, force: true });
-    const d = new pg.Client({ connectionString: admin.toString() });
-    await d.connect();
-    await d.query(`drop database if exists ${name} with (force)`);
-    await d.end();
+    if (!args.keep) {
+      const d = new pg.Client({ connectionString: admin.toString() });
+      await d.connect();
+      await d.query(`drop database if exists ${name} with (force)`);
+      await d.end();
+    }
   }
 }
 
