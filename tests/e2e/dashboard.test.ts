@@ -116,6 +116,9 @@ describe.skipIf(!hasChromium)('数据大屏 (e2e)', () => {
     expect(Number(api.stockValue)).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('kpi-receivable').textContent()).toMatch(/\d/);
     expect(await page.locator('[data-panel="overdueReceivable"] .dash-kpi-compare').textContent()).toBe(`${api.overdueItems} 笔 · ${api.overdueClients} 个客户`);
+    // this month's figures beside today's
+    expect(await page.locator('[data-panel="ordersToday"] .dash-panel-aside').textContent()).toBe(`本月 ${api.ordersMonth} 单`);
+    expect(await page.locator('[data-panel="receiptsToday"] .dash-panel-aside').textContent()).toBe(`本月 ¥${shown(api.receiptsMonth)}`);
     await page.mouse.move(0, 0);
     await screenshot(page, `${SHOT_DIR}/03-company-wall`);
   });

@@ -1,7 +1,7 @@
 // How the wall writes figures: separators, 万 from a million (so a tile never overflows), the change in
 // percent against the compared figure, and nothing invented when there is nothing to compare with.
 import { describe, expect, it } from 'vitest';
-import { changeOf, showValue } from '../../src/client/renderer/dashboard/format';
+import { changeOf, fillFigures, showValue } from '../../src/client/renderer/dashboard/format';
 
 describe('dashboard figures as shown', () => {
   it('money with separators below a million, in 万 from a million; counts and percents', () => {
@@ -23,5 +23,12 @@ describe('dashboard figures as shown', () => {
     expect(changeOf('0.00', '0.00')).toEqual({ direction: 'flat', text: '0.0%' });
     expect(changeOf('5.00', '-5.00')).toEqual({ direction: 'up', text: '200.0%' });
     expect(changeOf(undefined, '1')).toEqual({ direction: 'flat', text: '' });
+  });
+
+  it('figures in a tile\'s note or aside are written as tiles write them', () => {
+    const data = { ordersMonth: 12345, receiptsMonth: '2500000.00', small: '1234.5', name: '甲' };
+    expect(fillFigures('本月 {ordersMonth|count} 单', data)).toBe('本月 12,345 单');
+    expect(fillFigures('本月 {receiptsMonth|money} · {small|money}', data, '¥')).toBe('本月 ¥250.00万 · ¥1,234.50');
+    expect(fillFigures('{name} {missing|money}', data, '¥')).toBe('甲 —');
   });
 });

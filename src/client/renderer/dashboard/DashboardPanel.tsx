@@ -3,8 +3,7 @@
 import { useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Chart } from '../charts/Chart';
 import type { ChartData } from '../charts/types';
-import { fillText } from '../template';
-import { changeOf, showValue } from './format';
+import { changeOf, fillFigures, showValue } from './format';
 import type { ChartPanel, DashboardPanel, KpiPanel, TopPanel } from './types';
 
 type Answer = Record<string, unknown> | null;
@@ -26,11 +25,14 @@ function useBodyHeight(): [React.RefObject<HTMLDivElement>, number] {
   return [ref, height];
 }
 
-function Frame({ panel, children, className }: { panel: DashboardPanel; children: ReactNode; className?: string }) {
+function Frame({ panel, children, className, aside }: { panel: DashboardPanel; children: ReactNode; className?: string; aside?: string }) {
   const style: CSSProperties = { gridColumn: `span ${panel.span ?? 3}`, gridRow: `span ${panel.rows ?? 1}` };
   return (
     <section className={`dash-panel ${className ?? ''}`} style={style} data-panel={panel.field}>
-      <h2 className="dash-panel-title">{panel.title}</h2>
+      <h2 className="dash-panel-title">
+        <span>{panel.title}</span>
+        {aside ? <span className="dash-panel-aside">{aside}</span> : null}
+      </h2>
       {children}
     </section>
   );
@@ -44,7 +46,7 @@ function Kpi({ panel, data, currency }: { panel: KpiPanel; data: Answer; currenc
   const change = panel.compare ? changeOf(raw, data?.[panel.compare.field]) : null;
   const before = panel.compare ? showValue(data?.[panel.compare.field], panel.format) : null;
   return (
-    <Frame panel={panel} className="dash-kpi">
+    <Frame panel={panel} className="dash-kpi" aside={panel.aside && data ? fillFigures(panel.aside, data, currency) : undefined}>
       <div className="dash-kpi-value" title={raw === undefined ? '' : String(raw)} data-testid={`kpi-${panel.field}`}>
         {panel.format === 'money' && currency && raw !== undefined ? <span className="dash-kpi-currency">{currency}</span> : null}
         {shown.text}
@@ -59,7 +61,7 @@ function Kpi({ panel, data, currency }: { panel: KpiPanel; data: Answer; currenc
         </div>
       ) : (
         // the same place as a comparison, so every tile's value stands at the same height
-        <div className="dash-kpi-compare">{panel.note && data ? fillText(panel.note, data) : '\u00a0'}</div>
+        <div className="dash-kpi-compare">{panel.note && data ? fillFigures(panel.note, data, currency) : '\u00a0'}</div>
       )}
     </Frame>
   );

@@ -42,3 +42,13 @@ export function changeOf(now: unknown, before: unknown): Change {
   if (text === '0.0%') return { direction: 'flat', text };
   return { direction: pct.isPositive() ? 'up' : 'down', text };
 }
+
+const FIGURE = /\{([A-Za-z][A-Za-z0-9]*)(?:\|(money|count|percent))?\}/g;
+
+/** "本月 {ordersMonth|count} 单" filled from the answer, each figure written as a tile writes it. */
+export function fillFigures(template: string, data: Record<string, unknown>, currency = ''): string {
+  return template.replace(FIGURE, (_, field: string, format?: DashboardFormat) => {
+    const s = showValue(data[field], format ?? 'text');
+    return `${format === 'money' && currency && s.text !== '—' ? currency : ''}${s.text}${s.suffix}`;
+  });
+}

@@ -11,8 +11,11 @@ export interface KpiPanel {
   format?: DashboardFormat;
   /** the value it is compared with (yesterday, last month to date) */
   compare?: { field: string; label: string };
-  /** a line under the value instead of a comparison, "{field}" placeholders from the answer */
+  /** a line under the value instead of a comparison; "{field}" or "{field|money}" ("|count", "|percent")
+   *  placeholders from the answer */
   note?: string;
+  /** a short figure at the right of the title (e.g. 本月 {ordersMonth|count} 单), placeholders as in note */
+  aside?: string;
   unit?: string;
   span?: number;
   rows?: number;
