@@ -1,6 +1,6 @@
 // axe-core (npm) over one screen of each kind the renderer and the shell draw (issue 22 item 8): the
 // login page, the home page, a list, a form in a modal, a form page, a detail page, a document, a
-// report and the download page of a shared file. No critical and no serious violation; the counts by impact are printed (moderate and minor
+// report, the download page of a shared file and the dashboard. No critical and no serious violation; the counts by impact are printed (moderate and minor
 // ones are reported, not failed).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -125,5 +125,11 @@ describe.skipIf(!hasChromium)('accessibility: axe-core on one screen of each kin
     await guest.locator('.download-page-button').waitFor();
     expect(record('download', await axe(guest))).toEqual([]);
     await context.close();
+  });
+
+  it('dashboard (数据大屏, the dark wall screen)', async () => {
+    await page.goto('/dataReport/all');
+    await page.getByTestId('kpi-salesToday').filter({ hasText: /\d/ }).waitFor();
+    expect(record('dashboard', await axe(page))).toEqual([]);
   });
 });

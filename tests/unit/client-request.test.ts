@@ -263,6 +263,20 @@ describe('answers (spec §8)', () => {
     expect(NETWORK_ERROR_TEXT).toBe('后台接口无响应');
   });
 
+  it("a quiet call (the wall screen's refresh) shows no toast and no modal, yet a session that ended still goes to /login", async () => {
+    handler = () => 'network';
+    expect((await callApi('oms', '023804', {}, { quiet: true })).code).toBe(CLIENT_NETWORK);
+    handler = () => ({ status: 500, data: { code: '500', msg: 'E-43', data: null } });
+    expect((await callApi('oms', '023804', {}, { quiet: true })).code).toBe('500');
+    handler = () => env('COMMON_NO_RIGHT_4003', '无权限');
+    expect((await callApi('oms', '023804', {}, { quiet: true })).code).toBe('COMMON_NO_RIGHT_4003');
+    expect(seen.toasts).toEqual([]);
+    expect(seen.modals).toEqual([]);
+    handler = () => env('5011', '登录已失效');
+    expect((await callApi('oms', '023804', {}, { quiet: true })).code).toBe('5011');
+    expect(seen.logins).toBe(1);
+  });
+
   it('a body that is not an envelope (e.g. a proxy error page) counts as no answer', async () => {
     handler = () => ({ status: 502, data: '<html>Bad Gateway</html>', headers: { 'content-type': 'text/html' } });
     const res = await callApi('oms', '023804', {});

@@ -57,6 +57,10 @@ export interface CallOptions {
   /** Idempotent codes: the submission's key, when the caller keeps one (e.g. per form instance);
    *  otherwise the core takes one per call (see idempotency.ts). */
   idempotencyKey?: string;
+  /** A background call whose caller shows its failures itself (the wall screen's refresh): no toasts
+   *  and no server-error modal, which nobody in front of an unattended screen would close. A session
+   *  that ended still goes to /login. */
+  quiet?: boolean;
 }
 
 export interface FileResult {
@@ -232,7 +236,7 @@ async function execute<T>(family: Family, entry: EndpointEntry, body: unknown, o
       case 'aborted':
         return clientEnvelope(CLIENT_ABORTED) as Envelope<T>;
       case 'network':
-        getPresenter().toast('error', NETWORK_ERROR_TEXT);
+        if (!options.quiet) getPresenter().toast('error', NETWORK_ERROR_TEXT);
         return clientEnvelope(CLIENT_NETWORK, NETWORK_ERROR_TEXT) as Envelope<T>;
       case 'fileError': {
         const text = template ? TEMPLATE_FAILED_TEXT : EXPORT_FAILED_TEXT;
@@ -258,7 +262,7 @@ async function execute<T>(family: Family, entry: EndpointEntry, body: unknown, o
       if (r.ok) continue;
       return env as Envelope<T>;
     }
-    presentEnvelope(env, { publicCall });
+    presentEnvelope(env, { publicCall, quiet: options.quiet });
     return env as Envelope<T>;
   }
 }

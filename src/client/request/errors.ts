@@ -4,6 +4,7 @@
 //   500             the server-error modal with the message, a copy and a close button
 //   silent codes    nothing: handed back to the caller (isSilentCode)
 //   anything else   the server's message as an error toast (stays until dismissed)
+// A quiet call (CallOptions.quiet) shows none of the toasts or the modal; it still ends a session.
 
 import { ACCESS_REFUSED, OK, SERVER_ERROR, SESSION_ENDED, TOKEN_INVALID, isSilentCode, type Envelope } from '../../core/codes';
 import { CLIENT_ABORTED, CLIENT_DUPLICATE } from './envelope';
@@ -14,6 +15,8 @@ import { SERVER_ERROR_TITLE } from './texts';
 export interface PresentContext {
   /** The call needs no token (/auth/public/*): 5011/5019 are then shown, not a logout. */
   publicCall: boolean;
+  /** CallOptions.quiet: refusals and server errors are the caller's to show. */
+  quiet?: boolean;
 }
 
 export function presentEnvelope(env: Envelope, ctx: PresentContext): void {
@@ -33,10 +36,10 @@ export function presentEnvelope(env: Envelope, ctx: PresentContext): void {
       if (ctx.publicCall) p.toast('error', env.msg || env.code);
       return;
     case SERVER_ERROR:
-      p.serverError(SERVER_ERROR_TITLE, env.msg);
+      if (!ctx.quiet) p.serverError(SERVER_ERROR_TITLE, env.msg);
       return;
     default:
-      if (isSilentCode(env.code)) return;
+      if (isSilentCode(env.code) || ctx.quiet) return;
       p.toast('error', env.msg || env.code);
   }
 }

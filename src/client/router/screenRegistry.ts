@@ -18,6 +18,7 @@ export const kindRenderers: Partial<Record<ScreenKind, LazyScreen>> = {
   document: lazyChunk(() => import('../renderer/kinds/DocumentScreen')),
   report: lazyChunk(() => import('../renderer/kinds/ReportScreen')),
   download: lazyChunk(() => import('../renderer/kinds/DownloadScreen')),
+  dashboard: lazyChunk(() => import('../renderer/kinds/DashboardScreen')),
 };
 
 /** Screens that are not data screens; a screen file names one with `"kind": "custom", "component"`. */

@@ -30,7 +30,7 @@ export const MENU_GROUP_TITLES: Record<MenuGroup, string> = {
   system: '系统工具',
 };
 
-export type ScreenKind = 'placeholder' | 'list' | 'form' | 'detail' | 'document' | 'report' | 'download' | 'custom';
+export type ScreenKind = 'placeholder' | 'list' | 'form' | 'detail' | 'document' | 'report' | 'download' | 'dashboard' | 'custom';
 
 /** What routing needs from a screen file: path, title, right and place. In the entry chunk. */
 export interface ScreenRoute {

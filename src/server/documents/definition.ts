@@ -196,7 +196,7 @@ export interface LineDef {
   fields: Record<string, FieldDef>;
   /** more columns of a referenced row shown with each line: reference field → columns of its resource */
   reads?: Record<string, string[]>;
-  /** more indexes of the line table (camelCase fields; company_id comes first), for lookups by a field */
+  /** more indexes of the line table (camelCase fields or the parent column; company_id comes first), for lookups by a field */
   indexes?: string[][];
   /**
    * Inputs of a line that are not stored as they come (e.g. big/mid/small packs the validate hook turns
@@ -248,7 +248,7 @@ export interface DocumentDefinition {
   table: string;
   /** true: the engine creates (and extends) the tables from the fields; false: migrations own them */
   managed?: boolean;
-  /** more indexes of a managed header table (camelCase fields; company_id comes first), created when missing */
+  /** more indexes of a managed header table (camelCase fields, `status` or a transition's `<stamp>At`; company_id comes first), created when missing */
   indexes?: string[][];
   statuses: Record<string, StatusDef>;
   /** status of a new document (default draft) */
@@ -340,8 +340,10 @@ export function definitionProblems(def: DocumentDefinition): string[] {
   for (const u of def.followUps ?? []) for (const s of u.statuses) if (!has(s)) out.push(`${where}: 后续单据 ${u.label} 的状态 ${s} 未声明`);
   for (const f of [...(def.audit ?? []), ...Object.keys(def.names ?? {})]) if (!def.header[f]) out.push(`${where}: 字段 ${f} 不是表头字段`);
   for (const l of def.links ?? []) if (!def.header[l.field]) out.push(`${where}: 关联字段 ${l.field} 不是表头字段`);
-  for (const cols of def.indexes ?? []) for (const f of cols) if (!def.header[f]) out.push(`${where}: 索引字段 ${f} 不是表头字段`);
-  for (const cols of def.lines.indexes ?? []) for (const f of cols) if (!def.lines.fields[f]) out.push(`${where}: 索引字段 ${f} 不是明细字段`);
+  // an index may also name the status or a transition's time stamp (postedAt: read by the instant a document was posted)
+  const stampAt = new Set(['status', ...Object.values(def.transitions).flatMap((t) => (t.stamp ? [`${t.stamp}At`] : [])), ...(def.stampsAlso ?? []).map((s) => `${s}At`)]);
+  for (const cols of def.indexes ?? []) for (const f of cols) if (!def.header[f] && !stampAt.has(f)) out.push(`${where}: 索引字段 ${f} 不是表头字段`);
+  for (const cols of def.lines.indexes ?? []) for (const f of cols) if (!def.lines.fields[f] && f !== (def.lines.parent ?? 'docId')) out.push(`${where}: 索引字段 ${f} 不是明细字段`);
   if (!/^[A-Z]{1,4}$/.test(def.prefix)) out.push(`${where}: 单号前缀应为 1–4 个大写字母`);
   return out;
 }

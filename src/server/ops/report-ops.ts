@@ -1,6 +1,6 @@
 // Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, invoicing (开票报表, oms 023121/023122), receivables and payables (应收/应付报表, 023123–023126), money in and out (财务报表, 023127/023128), daily closing and summary reports, each a list
 // (the list contract plus `totals` over every group) and an export of the whole report (also runnable in the
-// export centre); the daily closing itself (日结, oms 023105); and 批量导出 (oms 023110/023111).
+// export centre); the daily closing itself (日结, oms 023105); and 批量导出 (oms 023110/023111); the wall-screen dashboard (数据大屏, oms 023201/023202, domain/dashboard/).
 // The logic lives in src/server/domain/reports/.
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
@@ -12,6 +12,7 @@ import { exportInvoicingReport, INVOICING_REPORT_INPUT, invoicingReport, type In
 import { exportPayableReport, exportReceivableReport, type OpenItemsReportInput, PAYABLE_REPORT_INPUT, payableReport, RECEIVABLE_REPORT_INPUT, receivableReport } from '../domain/reports/open-items-report.ts';
 import { CASH_REPORT_INPUT, cashReport, exportCashReport, type CashReportInput } from '../domain/reports/cash-report.ts';
 import { exportStockReport, STOCK_REPORT_INPUT, stockReport, type StockReportInput } from '../domain/reports/stock-report.ts';
+import { DASHBOARD_INPUT, dashboard } from '../domain/dashboard/dashboard.ts';
 import { EXPORT_ALL_INPUT, exportAll, startExportAll, type ExportAllInput } from '../domain/reports/export-all.ts';
 import { keptList } from '../resources/page-cache.ts';
 import { targetsOf } from './export-job-ops.ts';
@@ -51,6 +52,9 @@ export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
     'report.summaryExport': acceptingFilters({ input: SUMMARY_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => exportSummaryReport(ctx, input) }),
     'report.exportAllStart': { input: EXPORT_ALL_INPUT, run: (ctx, input: ExportAllInput) => startExportAll(ctx, targets, input) },
     'report.exportAll': { input: EXPORT_ALL_INPUT, run: (ctx, input: ExportAllInput) => exportAll(ctx, targets, input) },
+    // 数据大屏: figures of now, read on every refresh (not kept pages)
+    'dashboard.sales': { input: DASHBOARD_INPUT, run: (ctx) => dashboard(ctx, 'sales') },
+    'dashboard.all': { input: DASHBOARD_INPUT, run: (ctx) => dashboard(ctx, 'all') },
     'report.closeDay': { input: CLOSING_INPUT, run: (ctx, input: ClosingInput) => closeDay(ctx, input) },
   };
 }

@@ -237,7 +237,8 @@ export const deliveryNote = defineDocument({
   prefix: 'DN',
   table: 'deliveryNote',
   managed: true,
-  indexes: [['taskId'], ['orderId']],
+  // postedAt: shipments by the instant they left (daily closing report, 数据大屏)
+  indexes: [['taskId'], ['orderId'], ['postedAt']],
   statuses: { draft: { label: '草稿', color: 'default' }, posted: { label: '已发货', color: 'blue' }, signed: { label: '已签收', color: 'green' }, cancelled: { label: '已作废', color: 'red' } },
   editable: ['draft'],
   removable: ['draft'],

@@ -14,6 +14,8 @@ export const payDocument = defineDocument({
   prefix: 'SK',
   table: 'payDocument',
   managed: true,
+  // receipts and payments by date (reports, 数据大屏)
+  indexes: [['payDate']],
   statuses: {
     draft: { label: '草稿', color: 'default' },
     posted: { label: '已过账', color: 'green' },
