@@ -157,6 +157,7 @@ export interface ClientTable {
   backOrderPolicy: Generated<string>;
   paymentDays: Generated<number>;
   chequeBounces: Generated<number>;
+  channel: Generated<string>;
 }
 
 export interface CompanyTable {
