@@ -57,6 +57,8 @@ async function at(iso: string) {
   sales = await t.login('demo', 'sales', 'demo123');
   finance = await t.login('demo', 'finance', 'demo123');
   clerk = await t.login('demo', 'clerk', 'demo123');
+  // the logins took real time (password hashing): back to the instant asked for
+  vi.setSystemTime(new Date(iso));
 }
 
 async function order(clientId: number, orderDate: string, lines: Array<{ productId: number; qty: number; price: string }>, extra: Record<string, unknown> = {}, confirm = true) {

@@ -107,7 +107,8 @@ async function appUsageGroups(ctx: CallContext, catalog: Catalog, rights: RightI
 
   // calls: what this process counted so far is in the table first
   await monitorOf(ctx.database)?.flushUsage();
-  const keyExpr = period ? sql<string>`substr(${sql.ref('apiUsageMinute.minute')}, 1, 10)` : by === 'account' ? sql<string>`''` : sql<string>`${sql.ref('apiUsageMinute.endpoint')}`;
+  // by account the account is the key (PostgreSQL refuses a constant in GROUP BY: the endpoint stands in)
+  const keyExpr = period ? sql<string>`substr(${sql.ref('apiUsageMinute.minute')}, 1, 10)` : sql<string>`${sql.ref('apiUsageMinute.endpoint')}`;
   let usage = tenant.select('apiUsageMinute')
     .where('apiUsageMinute.minute', '>=', from).where('apiUsageMinute.minute', '<', `${to} 99`);
   if (accounts) usage = usage.where('apiUsageMinute.accountId', 'in', accounts);

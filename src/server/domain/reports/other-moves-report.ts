@@ -102,7 +102,8 @@ async function otherMovesGroups(ctx: CallContext, input: OtherMovesInput) {
   const by = input.groupBy;
   const period = PERIODS.has(by);
   // periods: the hour recorded (UTC), turned into the company day here; an offset of part of an hour needs the minute
-  const instant = sql`substr(${sql.ref('stockMove.createdAt')}, 1, ${Number.isInteger(tzHours) ? 13 : 16})`;
+  // (the length written into the SQL, not bound: PostgreSQL matches the GROUP BY to the select by its text)
+  const instant = sql`substr(${sql.ref('stockMove.createdAt')}, 1, ${sql.raw(Number.isInteger(tzHours) ? '13' : '16')})`;
   const key = by === 'type' ? moveType : period ? instant : sql.ref(GROUP_REF[by]!);
   const value = (side: '>' | '<') => {
     const qty = sql`case when ${sql.ref('stockMove.qty')} ${sql.raw(side)} 0 then ${sql.ref('stockMove.qty')} else 0 end`;
