@@ -66,9 +66,9 @@ async function expectCell(page: Page, text: string | RegExp, column: string, exp
   await expect.poll(async () => (await rowByTitle(table(page), row(table(page), text).first()))[column], { timeout: 10_000 }).toBe(expected);
 }
 
-/** 全部合计 is shown with `value` in it, and the chart is drawn. */
-async function totalsAndChart(page: Page, value: string): Promise<void> {
-  const all = table(page).locator('.ant-table-summary tr', { hasText: '全部合计' });
+/** The grand totals row (全部合计, or 合计 where page sums mean nothing) holds `value`, and the chart is drawn. */
+async function totalsAndChart(page: Page, value: string, label = '全部合计'): Promise<void> {
+  const all = table(page).locator('.ant-table-summary tr', { hasText: label });
   await expect.poll(async () => cells(all), { timeout: 10_000 }).toEqual(expect.arrayContaining([value]));
   await page.locator('.renderer-report-chart').first().locator('svg, canvas').first().waitFor();
 }
@@ -230,8 +230,9 @@ describe.skipIf(!hasChromium)('report walks by role (e2e)', () => {
     expect(await row(table(page), 'sales').count()).toBe(1);
     await typeFilter(page, '账号（可输入一部分）', 'fin');
     await expect.poll(async () => (await table(page).locator('tr.ant-table-row').allInnerTexts()).map((t) => t.split(/\s/)[0]), { timeout: 10_000 }).toEqual(['finance']);
-    // one user left: 活跃用户数 1 in 全部合计
-    await totalsAndChart(page, '1');
+    // one user left: 活跃用户数 1 in 合计 (a distinct count: no 本页合计 of it)
+    await totalsAndChart(page, '1', '合计');
+    expect(await table(page).locator('.ant-table-summary tr', { hasText: '本页合计' }).count()).toBe(0);
     await shot(page, 'app-by-user');
     await groupBy(page, '按模块', '报表');
     await row(table(page), '（登录，不分模块）').first().waitFor();

@@ -5,8 +5,8 @@
 //   every grouping its schema offers against figures worked out by hand, totals = the sum of the rows = the
 //   order lines summed here, drafts left out, the channel filter;
 // - 其他出入库: opening stock (one cancelled: its reversal counts under 期初入库, out), adjustments in and out
-//   (one at 23:59:59 company time: that day's), picking's moves between locations; a purchase receipt and the
-//   delivery are left out; each grouping by hand, totals against the ledger summed here by document;
+//   (one at 23:59:59 company time: that day's), a sales return received, goods returned to the supplier,
+//   picking's moves between locations; a purchase receipt and the delivery are left out; each grouping by hand, totals against the ledger summed here by document;
 //   with no dates this month so far; more than 366 days refused in Chinese;
 // - 应用使用统计: logins, devices, active users, calls and failed calls by day, user and module against the
 //   sessions and the per-minute aggregate read here; distinct counts in the grand totals counted once;
@@ -26,7 +26,9 @@ const DN = { save: '024103' };
 const INIT = { save: '022603', cancel: '022605' };
 const ADJUST = { save: '022703' };
 const PO = { save: '020203', get: '020202', confirm: '020205' };
-const RN = { save: '021403' };
+const RN = { save: '021403', get: '021402' };
+const RP = { save: '021703', confirm: '021704', ship: '021705' };
+const SR = { save: '021103', get: '021102', confirm: '021105', receivable: '021110' };
 const EXPORT_JOBS = { start: '019901', list: '019902', download: '019903' };
 
 let t: TestServer;
@@ -136,7 +138,19 @@ beforeAll(async () => {
   const po = await ok(t.call('oms', PO.save, { supplierId: supplier, warehouseId: w1, orderDate: D2, lines: [{ productId: pB, qty: 7, price: '0.5' }] }, demo));
   await ok(t.call('oms', PO.confirm, { id: po.id, version: po.version }, demo));
   const got = await ok(t.call('oms', PO.get, { id: po.id }, demo));
-  await ok(t.call('oms', RN.save, { orderId: po.id, post: true, lines: [{ orderLineId: got.lines[0].id, countedQty: 7, locationId: loc1 }] }, demo));
+  const note = await ok(t.call('oms', RN.save, { orderId: po.id, post: true, lines: [{ orderLineId: got.lines[0].id, countedQty: 7, locationId: loc1 }] }, demo));
+  // 3 of them returned to the supplier (采购退货出库)
+  const received = await ok(t.call('oms', RN.get, { id: note.id }, demo));
+  const plan = await ok(t.call('oms', RP.save, { receivingNoteId: note.id, reason: '质量问题', lines: [{ receivingLineId: received.lines[0].id, qty: 3, locationId: loc1 }] }, demo));
+  await ok(t.call('oms', RP.confirm, { id: plan.id }, demo));
+  await ok(t.call('oms', RP.ship, { id: plan.id }, demo));
+  // 2 A of the direct client's order come back (销售退货入库)
+  const shipped = await ok(t.call('oms', SO.get, { id: o1.id }, demo));
+  const ret = await ok(t.call('oms', SR.save, { orderId: o1.id, reason: '质量问题', lines: [{ orderLineId: shipped.lines[0].id, qty: 2 }] }, demo));
+  const retDoc = await ok(t.call('oms', SR.get, { id: ret.id }, demo));
+  await ok(t.call('oms', SR.confirm, { id: ret.id, version: retDoc.version }, demo));
+  const open = await ok(t.call('oms', SR.receivable, { returnId: ret.id }, demo));
+  await ok(t.call('oms', RN.save, { returnId: ret.id, lines: [{ returnLineId: open.lines[0].returnLineId, countedQty: 2, locationId: loc1 }], post: true }, demo));
   // demo2 has data of its own that must never show
   const w9 = (await ok(t.call('cdm', '011003', { code: 'X9', name: '别家仓' }, demo2))).id;
   const p9 = (await ok(t.call('cdm', '010203', { code: 'X9', name: '别家商品', unitSmall: '个', price: '9.00' }, demo2))).id;
@@ -223,12 +237,14 @@ async function ledgerOther(filter: (m: { docType: string; returnId: unknown; war
 }
 
 describe('其他出入库报表', () => {
-  it('by type: opening stock (its cancellation out), adjustments, picking between locations; purchase receipts and deliveries left out', async () => {
+  it('by type: opening stock (its cancellation out), adjustments, returns in and out, picking between locations; purchase receipts and deliveries left out', async () => {
     const data = await ok(call(R.other, 'type'));
     const rows = Object.fromEntries(data.list.map((r: any) => [r.moveType, OTHER_MEASURES.map((f) => r[f])]));
     expect(rows).toEqual({
       init: [160, '310.00', 10, '10.00', 150, '300.00'],
       adjust: [2, '2.00', 3, '7.50', -1, '-5.50'],
+      salesReturn: [2, '5.00', 0, '0.00', 2, '5.00'],
+      purchaseReturn: [0, '0.00', 3, '3.00', -3, '-3.00'],
       // picking took the 10 A of the delivery from their location to the staging area: the same in and out
       transfer: [10, '25.00', 10, '25.00', 0, '0.00'],
     });
@@ -240,12 +256,12 @@ describe('其他出入库报表', () => {
 
   it('by day (23:59:59 company time is that day\'s), week, month, warehouse, product and category', async () => {
     const expected: Record<string, [string, unknown[][]]> = {
-      day: ['day', [[D1, 152, '302.00', 3, '7.50', 149, '294.50'], [D2, 20, '35.00', 20, '35.00', 0, '0.00']]],
-      week: ['week', [[D1, 172, '337.00', 23, '42.50', 149, '294.50']]],
-      month: ['month', [['2027-05', 172, '337.00', 23, '42.50', 149, '294.50']]],
-      warehouse: ['warehouseCode', [['ORW1', 162, '327.00', 13, '32.50', 149, '294.50'], ['ORW2', 10, '10.00', 10, '10.00', 0, '0.00']]],
-      product: ['productCode', [['OR1', 110, '275.00', 13, '32.50', 97, '242.50'], ['OR2', 62, '62.00', 10, '10.00', 52, '52.00']]],
-      category: ['categoryName', [['（未指定）', 62, '62.00', 10, '10.00', 52, '52.00'], ['其他报表类', 110, '275.00', 13, '32.50', 97, '242.50']]],
+      day: ['day', [[D1, 152, '302.00', 3, '7.50', 149, '294.50'], [D2, 22, '40.00', 23, '38.00', -1, '2.00']]],
+      week: ['week', [[D1, 174, '342.00', 26, '45.50', 148, '296.50']]],
+      month: ['month', [['2027-05', 174, '342.00', 26, '45.50', 148, '296.50']]],
+      warehouse: ['warehouseCode', [['ORW1', 164, '332.00', 16, '35.50', 148, '296.50'], ['ORW2', 10, '10.00', 10, '10.00', 0, '0.00']]],
+      product: ['productCode', [['OR1', 112, '280.00', 13, '32.50', 99, '247.50'], ['OR2', 62, '62.00', 13, '13.00', 49, '49.00']]],
+      category: ['categoryName', [['（未指定）', 62, '62.00', 13, '13.00', 49, '49.00'], ['其他报表类', 112, '280.00', 13, '32.50', 99, '247.50']]],
     };
     const all = await ledgerOther();
     for (const [groupBy, [label, rows]] of Object.entries(expected)) {
@@ -264,7 +280,7 @@ describe('其他出入库报表', () => {
     expect(pick(day1, ['moveType', 'inQty', 'outQty']).sort()).toEqual([['adjust', 2, 3], ['init', 150, 0]]);
     const noDates = await ok(t.call('oms', R.other, { page: 1, pageSize: 50, groupBy: 'month' }, demo));
     expect(noDates).toMatchObject({ from: '2027-05-01', to: D2 });
-    expect(pick(noDates, ['month', 'inQty'])).toEqual([['2027-05', 172]]);
+    expect(pick(noDates, ['month', 'inQty'])).toEqual([['2027-05', 174]]);
     const long = await call(R.other, 'type', { dateRange: ['2026-01-01', D2] });
     expect(long.code).toBe('COMMON_VALIDATION_4000');
     expect(long.msg).toContain('日期范围不能超过 366 天');
@@ -353,7 +369,7 @@ describe('exports, rights and companies', () => {
     const other = await t.raw('oms', R.otherExport, { groupBy: 'warehouse', filters: { dateRange: RANGE } }, demo);
     expect(await xlsxRows(other.rawPayload)).toEqual([
       ['仓库编码', '仓库', '入库数量', '入库金额（参考价）', '出库数量', '出库金额（参考价）', '净入库数量', '净入库金额'],
-      ['ORW1', '其他一仓', 162, 327, 13, 32.5, 149, 294.5], ['ORW2', '其他二仓', 10, 10, 10, 10, 0, 0], ['合计', null, 172, 337, 23, 42.5, 149, 294.5],
+      ['ORW1', '其他一仓', 164, 332, 16, 35.5, 148, 296.5], ['ORW2', '其他二仓', 10, 10, 10, 10, 0, 0], ['合计', null, 174, 342, 26, 45.5, 148, 296.5],
     ]);
     const app = await t.raw('oms', R.appExport, { groupBy: 'month', filters: { dateRange: RANGE } }, demo);
     const appRows = await xlsxRows(app.rawPayload);
@@ -373,7 +389,7 @@ describe('exports, rights and companies', () => {
     expect(mine.map((j: any) => j.status)).toEqual(['done', 'done', 'done']);
     const file = await t.raw('cdm', EXPORT_JOBS.download, { id: ids[1] }, demo);
     expect(file.statusCode).toBe(200);
-    expect((await xlsxRows(file.rawPayload)).at(-1)).toEqual(['合计', 172, 337, 23, 42.5, 149, 294.5]);
+    expect((await xlsxRows(file.rawPayload)).at(-1)).toEqual(['合计', 174, 342, 26, 45.5, 148, 296.5]);
     // the sales role may start 直销's export, not 其他's
     expect((await t.call('cdm', EXPORT_JOBS.start, { api: `oms:${R.otherExport}`, body: { groupBy: 'month' } }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
   });
