@@ -340,7 +340,9 @@ describe('应用使用统计', () => {
     expect(pick(byUser, ['userName', 'logins', 'calls'])).toEqual(expected);
     expect(byUser.list.find((r: any) => r.userName === 'sales')).toMatchObject({ devices: 1, activeUsers: 1 });
 
-    // read again: the call just made is in the aggregate now
+    // the export centre's list (a call any user may make) is the 报表 module's: the screens calling it are
+    await ok(t.call('cdm', EXPORT_JOBS.list, { page: 1, pageSize: 5 }, demo));
+    // read again: the calls just made are in the aggregate now
     ({ sessions, minutes } = await usageRead());
     const byModule = await ok(call(R.app, 'module'));
     const names = byModule.list.map((r: any) => r.moduleName);
@@ -348,7 +350,8 @@ describe('应用使用统计', () => {
     const login = byModule.list.find((r: any) => r.module === 'login');
     expect([login.logins, login.calls]).toEqual([sessions.length, 0]);
     // the report calls made above are the 报表 module's; every call is in some module
-    const reports = minutes.filter((m) => m.endpoint.startsWith('oms:0231')).reduce((n, m) => n + Number(m.calls), 0);
+    const reports = minutes.filter((m) => m.endpoint.startsWith('oms:0231') || m.endpoint === `cdm:${EXPORT_JOBS.list}`).reduce((n, m) => n + Number(m.calls), 0);
+    expect(minutes.some((m) => m.endpoint === `cdm:${EXPORT_JOBS.list}`)).toBe(true);
     expect(byModule.list.find((r: any) => r.module === 'reportForms').calls).toBe(reports);
     expect(sumOf(byModule.list, 'calls')).toBe(minutes.reduce((n, m) => n + Number(m.calls), 0));
 

@@ -4,17 +4,20 @@
 //   active users: distinct accounts that logged in or made a call;
 //   calls and failed calls (an answer other than success) from the per-minute API aggregate
 //   (api_usage_minute, whose minutes are company-local already), never from a row per request.
-// Grouped by day, week, month, user (account) or module (the menu section of the right a call needs; logins
-// belong to no module and stand in a row of their own) — the groupings of its screen schema
+// Grouped by day, week, month, user (account) or module (the menu section of the right a call needs, or of
+// the screens calling it; logins belong to no module and stand in a row of their own) — the groupings of its screen schema
 // (schemas/screens/reportForms/app.json). Devices and active users are distinct counts: the grand totals
 // count each once over the whole range, not the sum of the rows. With no range, this month so far; at most
 // 366 days; filtered by user name (any part of it).
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import type { Catalog } from '../../../core/catalog.ts';
 import { companyDateRange, formatDate } from '../../../core/format.ts';
 import { MENU_GROUP_TITLES, type MenuGroup } from '../../../core/menu-groups.ts';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
-import type { RightInfo } from '../../catalog/rights-catalog.ts';
+import { SCHEMAS_DIR } from '../../catalog/load-catalog.ts';
+import { walkJson, type RightInfo } from '../../catalog/rights-catalog.ts';
 import { TypedTenant } from '../../db/typed.ts';
 import { tz } from '../procurement/common.ts';
 import { monitorOf } from '../system/monitor.ts';
@@ -25,7 +28,7 @@ import { groupByInput, screenGroupings } from './screen-groupings.ts';
 
 const SCREEN = 'reportForms/app';
 const LOGIN_ROW = 'login';
-const OTHER_MODULE = 'other';
+const SHARED_MODULE = 'shared';
 
 export const APP_USAGE_MEASURES: Measure[] = [
   { field: 'logins', title: '登录次数', kind: 'qty' },
@@ -52,15 +55,39 @@ export interface AppUsageInput extends ReportPaging {
   user?: string | null;
 }
 
-/** The module of each endpoint ("family:code"): the menu section of the screen that declares its right. */
+/** The menu sections whose screen files call each endpoint ("family:code"), read once from the screens. */
+let callersOf: Map<string, Set<string>> | undefined;
+function screenGroupsOfEndpoints(): Map<string, Set<string>> {
+  if (callersOf) return callersOf;
+  callersOf = new Map();
+  for (const file of walkJson(path.join(SCHEMAS_DIR, 'screens'))) {
+    const text = fs.readFileSync(file, 'utf8');
+    const group = (JSON.parse(text) as { menu?: { group?: string } }).menu?.group;
+    if (!group || !(group in MENU_GROUP_TITLES)) continue;
+    for (const m of text.matchAll(/"((?:cdm|oms|auth|storage):\d{6})"/g)) {
+      if (!callersOf.has(m[1]!)) callersOf.set(m[1]!, new Set());
+      callersOf.get(m[1]!)!.add(group);
+    }
+  }
+  return callersOf;
+}
+
+/**
+ * The module of each endpoint ("family:code"): the menu section of the screen that declares the right it
+ * needs; for a call any user may make (options, the export centre), the section of the screens that call
+ * it when they are all of one; else 通用 (the session, menus, options shared by several sections).
+ */
 function moduleOfEndpoint(catalog: Catalog, rights: RightInfo[]): Map<string, string> {
   const group = new Map(rights.map((r) => [r.code, r.group]));
+  const callers = screenGroupsOfEndpoints();
   const out = new Map<string, string>();
   for (const [family, entries] of Object.entries(catalog.families)) {
     for (const e of entries) {
+      const key = `${family}:${e.code}`;
+      const only = callers.get(key)?.size === 1 ? [...callers.get(key)!][0] : undefined;
       // a right no screen declares (an endpoint's own) belongs to the section its code starts with
-      const g = group.get(e.permission) ?? e.permission.split('.')[0];
-      out.set(`${family}:${e.code}`, g && g in MENU_GROUP_TITLES ? g : OTHER_MODULE);
+      const g = group.get(e.permission) ?? only ?? e.permission.split('.')[0];
+      out.set(key, g && g in MENU_GROUP_TITLES ? g : SHARED_MODULE);
     }
   }
   return out;
@@ -120,7 +147,7 @@ async function appUsageGroups(ctx: CallContext, catalog: Catalog, rights: RightI
   const modules = by === 'module' ? moduleOfEndpoint(catalog, rights) : undefined;
   for (const r of rows) {
     const account = Number(r.accountId);
-    const key = period ? periodKey(by, String(r.k)) : by === 'account' ? String(account) : modules!.get(String(r.k)) ?? OTHER_MODULE;
+    const key = period ? periodKey(by, String(r.k)) : by === 'account' ? String(account) : modules!.get(String(r.k)) ?? SHARED_MODULE;
     t.groups.add(key, {}, { calls: BigInt(String(r.calls ?? 0)), failed: BigInt(String(r.failed ?? 0)) });
     note(t, key, account);
   }
@@ -154,7 +181,7 @@ async function label(ctx: CallContext, by: string, list: Group[]): Promise<void>
     }
   } else {
     for (const g of list) {
-      const name = g.key === LOGIN_ROW ? '（登录，不分模块）' : MENU_GROUP_TITLES[g.key as MenuGroup] ?? '其他';
+      const name = g.key === LOGIN_ROW ? '（登录，不分模块）' : MENU_GROUP_TITLES[g.key as MenuGroup] ?? '通用（会话、菜单、选项）';
       g.labels = { module: g.key, moduleName: name, label: name };
     }
   }
