@@ -12,6 +12,7 @@
 //   sessions and the per-minute aggregate read here; distinct counts in the grand totals counted once;
 // - each exports its .xlsx with a 合计 line, also through the export centre; rights; companies kept apart.
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companyDateRange, formatDate } from '../../src/core/format.ts';
 import { exportJobsIdle } from '../../src/server/domain/export-jobs.ts';
@@ -395,6 +396,17 @@ describe('exports, rights and companies', () => {
     expect((await xlsxRows(file.rawPayload)).at(-1)).toEqual(['合计', 174, 342, 26, 45.5, 148, 296.5]);
     // the sales role may start 直销's export, not 其他's
     expect((await t.call('cdm', EXPORT_JOBS.start, { api: `oms:${R.otherExport}`, body: { groupBy: 'month' } }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
+  });
+
+  it('批量导出 takes the three in one job, one .zip', async () => {
+    const job = await ok(t.call('oms', '023110', { reports: ['direct_selling', 'other', 'app'], dateRange: RANGE }, demo));
+    await exportJobsIdle();
+    const file = await t.raw('cdm', EXPORT_JOBS.download, { id: job.id }, demo);
+    expect(file.statusCode).toBe(200);
+    const zip = await JSZip.loadAsync(file.rawPayload);
+    expect(Object.keys(zip.files).map((n) => n.replace(/_\d{8}\.xlsx$/, '')).sort()).toEqual(['其他出入库报表_按类型', '应用使用统计_按日', '直销报表_按月'].sort());
+    // the sales role holds 直销's export, not 其他's
+    expect((await t.call('oms', '023110', { reports: ['direct_selling', 'other'] }, sales)).code).toBe('COMMON_NO_RIGHT_4003');
   });
 
   it('rights: sales holds 直销 but not 其他 or 应用使用; finance holds 其他; the clerk none', async () => {
