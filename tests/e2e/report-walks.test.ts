@@ -1,5 +1,6 @@
 // The reports of issue 16 walked in Chromium from the demo company, each by the role user who holds it: 开票
 // and 直销 by 销售员 (sales), 应收, 应付, 财务 and 其他出入库 by 会计 (finance), 应用使用统计 by the administrator.
+// 销售员 also makes a client a dealer on the client form (销售渠道) and sees its sales move to 经销.
 // On each: open it, switch the grouping by clicking, type a filter, read a row against the report's own
 // call, see 全部合计 and the chart, start 后台导出 and find the file finished in 导出中心 (only the account that
 // started it sees it). The demo's confirmed order is shipped first (its plan confirmed, picked — the cups short,
@@ -7,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXPORT_CENTRE_TEXT } from '../../src/client/renderer/actions/export';
-import { apiOk, btn, cells, row, rowByTitle } from './support/antd';
+import { apiOk, btn, cells, choose, item, row, rowByTitle } from './support/antd';
 import { ADMIN, expectToast, hasChromium, login, screenshot, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 
@@ -152,6 +153,25 @@ describe.skipIf(!hasChromium)('report walks by role (e2e)', () => {
     await totalsAndChart(page, '300.00');
     await shot(page, 'direct-selling-by-client');
     await exportToCentre(page, '导出直销报表', 'direct-selling');
+  });
+
+  it('the client form\'s 销售渠道: 上海优品 made a dealer (经销 chosen, Ctrl+S) moves its 600.00 to the 经销 columns', async () => {
+    const page = sales!;
+    await page.goto('/market/client');
+    await waitForScreen(page, '客户');
+    const client = row(table(page), '上海优品百货有限公司').first();
+    await btn(client, '编辑').click();
+    const dialog = page.locator('.ant-modal:visible');
+    await choose(page, item(dialog, '销售渠道'), '经销');
+    await shot(page, 'client-channel-form');
+    await page.keyboard.press('Control+s');
+    await expect.poll(() => page.locator('.ant-modal:visible').count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(async () => (await rowByTitle(table(page), client)).销售渠道, { timeout: 10_000 }).toBe('经销');
+    await open(page, '/reportForms/direct_selling', '直销报表');
+    await groupBy(page, '按客户', '上海优品百货有限公司');
+    const seen = await rowByTitle(table(page), row(table(page), '上海优品百货有限公司').first());
+    expect([seen.直销金额, seen.经销数量, seen.经销金额, seen.销售金额合计]).toEqual(['0.00', '512', '600.00', '600.00']);
+    await shot(page, 'direct-selling-dealer');
   });
 
   it('应收账龄报表 (finance): by client, a typed date range; figures as the report answers them; exported', async () => {
