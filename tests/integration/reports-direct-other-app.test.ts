@@ -356,7 +356,7 @@ describe('应用使用统计', () => {
     expect(byModule.list.find((r: any) => r.module === 'reportForms').calls).toBe(reports);
     expect(sumOf(byModule.list, 'calls')).toBe(minutes.reduce((n, m) => n + Number(m.calls), 0));
 
-    const onlySales = await ok(call(R.app, 'account', { user: 'sale' }));
+    const onlySales = await ok(call(R.app, 'account', { user: 'SALE' }));
     expect(pick(onlySales, ['userName'])).toEqual([['sales']]);
     expect((await ok(call(R.app, 'day', { user: 'nobody' }))).totals).toMatchObject({ logins: 0, calls: 0, activeUsers: 0 });
   });

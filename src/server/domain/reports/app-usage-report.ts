@@ -113,7 +113,10 @@ async function appUsageGroups(ctx: CallContext, catalog: Catalog, rights: RightI
   const { from, to } = daysOrThisMonth(input.dateRange, tzHours);
   const tenant = TypedTenant.of(ctx.tenant);
   const typed = input.user?.trim().replace(/[%_\\]/g, '');
-  const accounts = typed ? (await tenant.select('account').select('id').where('userName', 'like', `%${typed}%`).execute()).map((a) => a.id) : undefined;
+  // any part of the user name, in any case (PostgreSQL's LIKE tells cases apart, SQLite's does not)
+  const accounts = typed
+    ? (await tenant.select('account').select('id').where(sql<boolean>`lower(${sql.ref('account.userName')}) like ${`%${typed.toLowerCase()}%`}`).execute()).map((a) => a.id)
+    : undefined;
   if (accounts && !accounts.length) accounts.push(0); // no such user: no rows (account 0 is never a user)
   const by = input.groupBy;
   const period = PERIODS.has(by);
