@@ -351,6 +351,7 @@ export interface DailyClosingTable {
   version: Generated<number>;
   closedAt: string;
   closedBy: number | null;
+  movesSummarised: Generated<number>;
 }
 
 export interface DefaultLocationTable {
@@ -2039,6 +2040,16 @@ export interface StockMoveTable {
   committedQty: Generated<number>;
 }
 
+export interface StockMoveDayTable {
+  companyId: number;
+  day: string;
+  productId: number;
+  warehouseId: number;
+  moveType: string;
+  inQty: number;
+  outQty: number;
+}
+
 export interface StockSnapshotTable {
   companyId: number;
   day: string;
@@ -2311,6 +2322,7 @@ export interface DB {
   stockInit: StockInitTable;
   stockInitLine: StockInitLineTable;
   stockMove: StockMoveTable;
+  stockMoveDay: StockMoveDayTable;
   stockSnapshot: StockSnapshotTable;
   stockSummary: StockSummaryTable;
   stockTake: StockTakeTable;

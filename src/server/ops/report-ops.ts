@@ -29,7 +29,7 @@ const INVOICING_REPORT_TABLES = ['deliveryNote', 'deliveryNoteLine', 'salesInvoi
 const OPEN_ITEMS_REPORT_TABLES = ['openItem', 'financeAllocation', 'client', 'supplier', 'company'];
 const CASH_REPORT_TABLES = ['payDocument', 'company'];
 const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'presalePlan', 'company'];
-const OTHER_MOVES_TABLES = ['stockMove', 'receivingNote', 'product', 'category', 'warehouse', 'company'];
+const OTHER_MOVES_TABLES = ['stockMove', 'stockMoveDay', 'dailyClosing', 'receivingNote', 'product', 'category', 'warehouse', 'company'];
 
 /** 其他出入库: the days made explicit before the page is kept, so "this month so far" is never served from another day. */
 const otherMovesKept = keptList('report.otherMoves', OTHER_MOVES_TABLES, OTHER_MOVES_INPUT, (ctx, input: OtherMovesInput) => otherMovesReport(ctx, input));
