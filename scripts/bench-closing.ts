@@ -3,7 +3,9 @@
 // (written straight into stock_move, spread evenly over the last `--days` days, `--products` products in two
 // warehouses). Timed over the server's request path (app.inject): 日结报表 for today by warehouse before any
 // closing (it reads every move up to today), the closing of each past day, the same report after (yesterday's
-// snapshot + today's moves), 日结报表 by day over 30 days and 综合汇总报表 by month over the whole range — beside
+// snapshot + today's moves), 日结报表 by day over 30 days, 综合汇总报表 by month over the whole range and
+// 其他出入库报表 (the moves are adjustments) by day over 30 days before and after the closing and by product
+// for today — beside
 // a plain 50-row product list of the same run.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,7 +76,7 @@ async function run(label: string, dataDir: string, databaseUrl?: string): Promis
     const rows: unknown[][] = [];
     for (let i = 0; i < MOVES; i++) {
       const at = new Date(now - span + Math.floor(((i + 1) / MOVES) * span) - 1000).toISOString();
-      rows.push([companyId, products[i % products.length], warehouses[i % 2], null, i % 3 === 2 ? -1 : 2, 0, 'adjust', 'bench', i, null, null, at]);
+      rows.push([companyId, products[i % products.length], warehouses[i % 2], null, i % 3 === 2 ? -1 : 2, 0, 'adjust', 'stockAdjust', i, null, null, at]);
       if (rows.length === 50_000 || i === MOVES - 1) {
         await insertMany(db, 'stock_move', ['company_id', 'product_id', 'warehouse_id', 'location_id', 'qty', 'reserved_qty', 'kind', 'doc_type', 'doc_id', 'doc_line', 'account_id', 'created_at'], rows);
         rows.length = 0;
@@ -86,6 +88,8 @@ async function run(label: string, dataDir: string, databaseUrl?: string): Promis
     const byWarehouse = { page: 1, pageSize: 50, groupBy: 'warehouse', filters: { dateRange: [today, today] } };
     console.log(`  商品列表 50 行（对照）cdm 010201：${await timed(server, token, 'cdm', '010201', { page: 1, pageSize: 50 })}`);
     console.log(`  日结报表 按仓库 今天，未日结（读全部流水）：${await timed(server, token, 'oms', '023103', byWarehouse, Math.min(RUNS, 5))}`);
+    const otherByDay = { page: 1, pageSize: 50, groupBy: 'day', filters: { dateRange: [companyDay(-29), today] } };
+    console.log(`  其他出入库报表 按日 30 天，未日结（读 30 天流水）：${await timed(server, token, 'oms', '023133', otherByDay, Math.min(RUNS, 5))}`);
     const t0 = Date.now();
     const closeMs: number[] = [];
     for (let d = -DAYS; d <= -1; d++) closeMs.push((await call(server, token, 'oms', '023105', { day: companyDay(d) })).ms);
@@ -94,6 +98,9 @@ async function run(label: string, dataDir: string, databaseUrl?: string): Promis
     console.log(`  日结报表 按仓库 今天，已日结到昨天（快照 + 今天流水）：${await timed(server, token, 'oms', '023103', byWarehouse)}`);
     console.log(`  日结报表 按日 30 天：${await timed(server, token, 'oms', '023103', { page: 1, pageSize: 50, groupBy: 'day', filters: { dateRange: [companyDay(-29), today] } })}`);
     console.log(`  综合汇总报表 按月 ${DAYS} 天：${await timed(server, token, 'oms', '023108', { page: 1, pageSize: 50, groupBy: 'month', filters: { dateRange: [companyDay(-DAYS + 1), today] } })}`);
+    // 其他出入库报表: closed days from the closing's per-day sums, today from its moves (the bench's moves are adjustments)
+    console.log(`  其他出入库报表 按日 30 天，已日结到昨天（每日汇总 + 今天流水）：${await timed(server, token, 'oms', '023133', otherByDay)}`);
+    console.log(`  其他出入库报表 按商品 今天：${await timed(server, token, 'oms', '023133', { page: 1, pageSize: 50, groupBy: 'product', filters: { dateRange: [today, today] } })}`);
     console.log(`  日结（重做昨天）：${await timed(server, token, 'oms', '023105', { day: companyDay(-1) }, 5)}`);
   } finally {
     await server.close();

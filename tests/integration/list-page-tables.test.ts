@@ -218,6 +218,14 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], method: 'bank' },
     ]),
+    'report.directSelling': ['day', 'week', 'month', 'client', 'product', 'category', 'staff', 'warehouse'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], channel: 'direct', clientId: client.id, salesmanId: staff.id, warehouseId: wh, categoryId: category.id, product: 'KPP' },
+    ]),
+    'report.otherMoves': ['type', 'day', 'week', 'month', 'product', 'category', 'warehouse'].flatMap((groupBy) => [
+      { page: 1, pageSize: 5, groupBy },
+      { page: 1, pageSize: 5, groupBy, dateRange: [day, day], moveType: 'adjust', warehouseId: wh, categoryId: category.id, product: 'KPP' },
+    ]),
   };
 }
 

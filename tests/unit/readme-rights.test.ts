@@ -10,17 +10,17 @@ const row = (user: string, company = 'demo') => readme.split('\n').find((l) => l
 describe('README rights table', () => {
   it('the clerk row lists exactly the rights the seed grants', () => {
     const rightsCell = row('clerk').split('|')[4] ?? '';
-    const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z.]+)`/g)].map((m) => m[1]);
+    const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z_.]+)`/g)].map((m) => m[1]);
     expect(listed.sort()).toEqual([...CLERK_RIGHTS].sort());
   });
   it('the sales row lists exactly the rights the seed grants', () => {
     const rightsCell = row('sales').split('|')[4] ?? '';
-    const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z.]+)`/g)].map((m) => m[1]);
+    const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z_.]+)`/g)].map((m) => m[1]);
     expect(listed.sort()).toEqual([...SALES_RIGHTS].sort());
   });
   it('the store row lists exactly the rights the seed grants', () => {
     const rightsCell = row('store').split('|')[4] ?? '';
-    const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z.]+)`/g)].map((m) => m[1]);
+    const listed = [...rightsCell.replace(/\(.*\)/, '').matchAll(/`([a-zA-Z_.]+)`/g)].map((m) => m[1]);
     expect(listed.sort()).toEqual([...STORE_RIGHTS].sort());
   });
   it('the finance row lists exactly the rights the seed grants', () => {

@@ -1,34 +1,12 @@
 // Types of screen files (schemas/meta/screen.schema.json) as the client reads them: a few routing keys
 // at start-up, the whole file when the screen opens.
 
-export const MENU_GROUPS = [
-  'common',
-  'commodity',
-  'procurement',
-  'market',
-  'entrepot',
-  'financial',
-  'reportForms',
-  'baseConfig',
-  'system',
-] as const;
+import { MENU_GROUPS, MENU_GROUP_TITLES, type MenuGroup } from '../../core/menu-groups';
 
-export type MenuGroup = (typeof MENU_GROUPS)[number];
+export { MENU_GROUPS, MENU_GROUP_TITLES, type MenuGroup };
+
 /** Drawn without the layout and never listed in the menu. */
 export type ScreenGroup = MenuGroup | 'standalone';
-
-/** Menu section names, in menu order. */
-export const MENU_GROUP_TITLES: Record<MenuGroup, string> = {
-  common: '常用功能',
-  commodity: '商品',
-  procurement: '采购',
-  market: '销售',
-  entrepot: '仓库',
-  financial: '财务',
-  reportForms: '报表',
-  baseConfig: '基础设置',
-  system: '系统工具',
-};
 
 export type ScreenKind = 'placeholder' | 'list' | 'form' | 'detail' | 'document' | 'report' | 'download' | 'dashboard' | 'custom';
 

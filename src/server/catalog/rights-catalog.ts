@@ -14,7 +14,8 @@ export interface RightInfo {
   group?: string;
 }
 
-function walkJson(dir: string): string[] {
+/** Every .json file under a folder (the screen files). */
+export function walkJson(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
     const p = path.join(dir, d.name);

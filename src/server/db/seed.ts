@@ -96,6 +96,10 @@ export const SALES_RIGHTS = [
   'reportForms.sale.export',
   'reportForms.makeBallot',
   'reportForms.makeBallot.export',
+  'reportForms.direct_selling',
+  'reportForms.direct_selling.export',
+  // 导出中心: where the reports' background exports land
+  'reportForms.download',
 ];
 
 /** The demo accountant's role 会计: receipts and payments (post, reverse, allocate, cheques), opening balances, receivables and payables, advances, cheques, the daily closing and its report. */
@@ -140,6 +144,10 @@ export const FINANCE_RIGHTS = [
   'reportForms.dealWith.export',
   'reportForms.finance',
   'reportForms.finance.export',
+  // stock moved outside purchases and sales, valued (opening stock, variances, adjustments, returns)
+  'reportForms.other',
+  'reportForms.other.export',
+  'reportForms.download',
 ];
 
 interface CompanySeed {

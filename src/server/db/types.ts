@@ -157,6 +157,7 @@ export interface ClientTable {
   backOrderPolicy: Generated<string>;
   paymentDays: Generated<number>;
   chequeBounces: Generated<number>;
+  channel: Generated<string>;
 }
 
 export interface CompanyTable {
@@ -350,6 +351,7 @@ export interface DailyClosingTable {
   version: Generated<number>;
   closedAt: string;
   closedBy: number | null;
+  movesSummarised: Generated<number>;
 }
 
 export interface DefaultLocationTable {
@@ -2058,6 +2060,16 @@ export interface StockMoveTable {
   committedQty: Generated<number>;
 }
 
+export interface StockMoveDayTable {
+  companyId: number;
+  day: string;
+  productId: number;
+  warehouseId: number;
+  moveType: string;
+  inQty: number;
+  outQty: number;
+}
+
 export interface StockSnapshotTable {
   companyId: number;
   day: string;
@@ -2331,6 +2343,7 @@ export interface DB {
   stockInit: StockInitTable;
   stockInitLine: StockInitLineTable;
   stockMove: StockMoveTable;
+  stockMoveDay: StockMoveDayTable;
   stockSnapshot: StockSnapshotTable;
   stockSummary: StockSummaryTable;
   stockTake: StockTakeTable;

@@ -1,4 +1,4 @@
-// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, invoicing (开票报表, oms 023121/023122), receivables and payables (应收/应付报表, 023123–023126), money in and out (财务报表, 023127/023128), daily closing and summary reports, each a list
+// Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, invoicing (开票报表, oms 023121/023122), receivables and payables (应收/应付报表, 023123–023126), money in and out (财务报表, 023127/023128), direct and dealer sales (直销报表, 023131/023132), other stock moves (其他出入库报表, 023133/023134), usage (应用使用统计, 023135/023136), daily closing and summary reports, each a list
 // (the list contract plus `totals` over every group) and an export of the whole report (also runnable in the
 // export centre); the daily closing itself (日结, oms 023105); and 批量导出 (oms 023110/023111); the wall-screen dashboard (数据大屏, oms 023201/023202, domain/dashboard/).
 // The logic lives in src/server/domain/reports/.
@@ -13,6 +13,11 @@ import { exportPayableReport, exportReceivableReport, type OpenItemsReportInput,
 import { CASH_REPORT_INPUT, cashReport, exportCashReport, type CashReportInput } from '../domain/reports/cash-report.ts';
 import { exportStockReport, STOCK_REPORT_INPUT, stockReport, type StockReportInput } from '../domain/reports/stock-report.ts';
 import { DASHBOARD_INPUT, dashboard } from '../domain/dashboard/dashboard.ts';
+import { DIRECT_SELLING_INPUT, directSellingReport, exportDirectSellingReport, type DirectSellingInput } from '../domain/reports/direct-selling-report.ts';
+import { exportOtherMovesReport, OTHER_MOVES_INPUT, otherMovesReport, type OtherMovesInput } from '../domain/reports/other-moves-report.ts';
+import { APP_USAGE_INPUT, appUsageReport, exportAppUsageReport, type AppUsageInput } from '../domain/reports/app-usage-report.ts';
+import { daysOrThisMonth } from '../domain/reports/report-days.ts';
+import { tz } from '../domain/procurement/common.ts';
 import { EXPORT_ALL_INPUT, exportAll, startExportAll, type ExportAllInput } from '../domain/reports/export-all.ts';
 import { keptList } from '../resources/page-cache.ts';
 import { targetsOf } from './export-job-ops.ts';
@@ -25,6 +30,10 @@ const INVOICING_REPORT_TABLES = ['deliveryNote', 'deliveryNoteLine', 'salesInvoi
 const OPEN_ITEMS_REPORT_TABLES = ['openItem', 'financeAllocation', 'client', 'supplier', 'company'];
 const CASH_REPORT_TABLES = ['payDocument', 'company'];
 const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'presalePlan', 'company'];
+const OTHER_MOVES_TABLES = ['stockMove', 'stockMoveDay', 'dailyClosing', 'receivingNote', 'product', 'category', 'warehouse', 'company'];
+
+/** 其他出入库: the days made explicit before the page is kept, so "this month so far" is never served from another day. */
+const otherMovesKept = keptList('report.otherMoves', OTHER_MOVES_TABLES, OTHER_MOVES_INPUT, (ctx, input: OtherMovesInput) => otherMovesReport(ctx, input));
 
 export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
   const targets = targetsOf(deps);
@@ -44,6 +53,20 @@ export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
     'report.payable': acceptingFilters(keptList('report.payable', OPEN_ITEMS_REPORT_TABLES, PAYABLE_REPORT_INPUT, (ctx, input: OpenItemsReportInput) => payableReport(ctx, input))),
     'report.payableExport': acceptingFilters({ input: PAYABLE_REPORT_INPUT, run: (ctx, input: OpenItemsReportInput) => exportPayableReport(ctx, input) }),
     'report.cash': acceptingFilters(keptList('report.cash', CASH_REPORT_TABLES, CASH_REPORT_INPUT, (ctx, input: CashReportInput) => cashReport(ctx, input))),
+    'report.directSelling': acceptingFilters(keptList('report.directSelling', SALE_REPORT_TABLES, DIRECT_SELLING_INPUT, (ctx, input: DirectSellingInput) => directSellingReport(ctx, input))),
+    'report.directSellingExport': acceptingFilters({ input: DIRECT_SELLING_INPUT, run: (ctx, input: DirectSellingInput) => exportDirectSellingReport(ctx, input) }),
+    'report.otherMoves': acceptingFilters({
+      input: OTHER_MOVES_INPUT,
+      run: (ctx, input: OtherMovesInput) => {
+        const { from, to } = daysOrThisMonth(input.dateRange, tz(ctx));
+        return otherMovesKept.run(ctx, { ...input, dateRange: [from, to] });
+      },
+    }),
+    'report.otherMovesExport': acceptingFilters({ input: OTHER_MOVES_INPUT, run: (ctx, input: OtherMovesInput) => exportOtherMovesReport(ctx, input) }),
+    // not kept: the API usage aggregate is written by the process monitor's flush, outside the table write
+    // log a kept page trusts, and sessions are opened by logins, which do not note writes either
+    'report.appUsage': acceptingFilters({ input: APP_USAGE_INPUT, run: (ctx, input: AppUsageInput) => appUsageReport(ctx, deps.catalog, deps.rights, input) }),
+    'report.appUsageExport': acceptingFilters({ input: APP_USAGE_INPUT, run: (ctx, input: AppUsageInput) => exportAppUsageReport(ctx, deps.catalog, deps.rights, input) }),
     'report.cashExport': acceptingFilters({ input: CASH_REPORT_INPUT, run: (ctx, input: CashReportInput) => exportCashReport(ctx, input) }),
     // not kept pages: with no dates they are today's, and its balances read the ledger since the last closing
     'report.clapper': acceptingFilters({ input: CLAPPER_REPORT_INPUT, run: (ctx, input: ClapperReportInput) => clapperReport(ctx, input) }),

@@ -1,6 +1,7 @@
 // 日结 (daily closing): the closing balances of a day — on hand per product × warehouse and each client's
 // open receivables — kept as snapshots (migration 028) so that reports over stock and money read one
-// snapshot plus the movements since, never the whole ledger.
+// snapshot plus the movements since, never the whole ledger; and the day's own moves summed per product ×
+// warehouse × move type (stock_move_day, migration 034: move-types.ts) for reports over many days' moves.
 //
 // A day's balances are taken as recorded by the end of that company day: stock moves by the instant they
 // were posted; receivable items by the instant they were entered (less their amount from the instant they
@@ -20,6 +21,7 @@ import { validationError } from '../../http/errors.ts';
 import { realDate } from '../../resources/fields.ts';
 import { tz } from '../procurement/common.ts';
 import { big, type Row } from './common.ts';
+import { summariseMoveDay } from './move-types.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = any;
@@ -39,6 +41,9 @@ export function parseDay(v: unknown, field: string, title: string): string {
 
 /** The last instant of a company day (UTC ISO), compared with created_at texts. */
 export const endOfDay = (day: string, tzHours: number) => companyDayRange(day, tzHours)[1];
+
+/** The calendar day before "YYYY-MM-DD". */
+export const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
 export type Window = { after?: string; upTo: string };
 
@@ -178,7 +183,9 @@ export async function closeDay(ctx: CallContext, input: ClosingInput) {
     const recvRows = [...recv].filter(([, v]) => v !== 0n).map(([k, v]) => ({ day, clientId: Number(k), balance: v.toString() }));
     for (let i = 0; i < stockRows.length; i += CHUNK) await tenant.insert('stockSnapshot', stockRows.slice(i, i + CHUNK)).execute();
     for (let i = 0; i < recvRows.length; i += CHUNK) await tenant.insert('receivableSnapshot', recvRows.slice(i, i + CHUNK)).execute();
-    await tenant.update('dailyClosing').set({ prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: recvRows.length }).where('id', '=', closingId).execute();
+    // the day's own moves per product × warehouse × type (stock_move_day), for reports over many days' moves
+    await summariseMoveDay(tenant, day, endOfDay(dayBefore(day), tzHours), endOfDay(day, tzHours));
+    await tenant.update('dailyClosing').set({ prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: recvRows.length, movesSummarised: 1 }).where('id', '=', closingId).execute();
     await ctx.audit({ action: 'close', entity: 'dailyClosing', recordId: closingId, recordLabel: `日结 ${day}` }, trx);
     return { id: closingId, day, prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: recvRows.length, closedAt: now };
   });

@@ -20,7 +20,7 @@ import { tz } from '../procurement/common.ts';
 import { DATE_RANGE_INPUT, dayRange } from './common.ts';
 
 /** The reports a batch may hold (screen file names under schemas/screens/reportForms/). */
-export const BATCH_REPORTS = ['sale', 'clapper', 'summaryAll', 'preSale_report', 'purchase_new', 'storage', 'makeBallot', 'receivable', 'dealWith', 'finance'] as const;
+export const BATCH_REPORTS = ['sale', 'clapper', 'summaryAll', 'preSale_report', 'purchase_new', 'storage', 'makeBallot', 'receivable', 'dealWith', 'finance', 'direct_selling', 'other', 'app'] as const;
 
 export const EXPORT_ALL_INPUT = {
   type: 'object',

@@ -92,7 +92,11 @@ export function lineBase(dialect: Dialect) {
     : sql`(${sql.ref('salesOrderLine.amount')} * ${sql.ref('salesOrder.exchangeRate')} + 500000) / 1000000`;
 }
 
-async function saleGroups(ctx: CallContext, input: SaleReportInput, presale = false) {
+/**
+ * The sold lines a sale-style report reads, its filters applied, and the column its grouping keys on:
+ * shared by 销售报表, 预售报表 and 直销报表 (direct-selling-report.ts), which add their own conditions.
+ */
+export async function soldLines(ctx: CallContext, input: SaleReportInput, presale = false): Promise<{ q: Q; ref: string; period: boolean }> {
   const tenant: Tenant = ctx.tenant;
   const range = dayRange(input.dateRange, tz(ctx));
   await mustExist(tenant, 'client', input.clientId, 'clientId', '客户');
@@ -117,18 +121,26 @@ async function saleGroups(ctx: CallContext, input: SaleReportInput, presale = fa
   const typed = input.product?.trim();
   if (typed) q = q.where('salesOrderLine.productId', 'in', productsTyped(tenant, typed));
   const period = PERIODS.has(input.groupBy);
-  const ref = period ? 'salesOrder.orderDate' : GROUP_REF[input.groupBy]!;
+  return { q, ref: period ? 'salesOrder.orderDate' : GROUP_REF[input.groupBy]!, period };
+}
+
+/** A group key of a sold-lines row: the period of its day, or the id of its record ("0": none). */
+export function soldKey(groupBy: string, period: boolean, k: unknown): string {
+  return period ? periodKey(groupBy, String(k)) : k === null || k === undefined ? '0' : String(Number(k));
+}
+
+async function saleGroups(ctx: CallContext, input: SaleReportInput, presale = false) {
+  const { q, ref } = await soldLines(ctx, input, presale);
   const rows = (await q.select((eb: Q) => [
     `${ref} as k`, eb.fn.sum('salesOrderLine.presaleQty').as('presaleQty'), eb.fn.sum('salesOrderLine.qty').as('qty'), eb.fn.sum('salesOrderLine.shippedQty').as('shippedQty'),
     sql`sum(${lineBase(ctx.database.dialect)})`.as('amount'),
   ]).groupBy(ref).execute()) as Row[];
   const groups = new Groups(presale ? PRESALE_MEASURES : SALE_MEASURES);
   for (const r of rows) {
-    const key = period ? periodKey(input.groupBy, String(r.k)) : r.k === null || r.k === undefined ? '0' : String(Number(r.k));
-    groups.add(key, {}, { ...(presale ? { presaleQty: big(r.presaleQty) } : {}), qty: big(r.qty), shippedQty: big(r.shippedQty), amount: big(r.amount) });
+    groups.add(soldKey(input.groupBy, PERIODS.has(input.groupBy), r.k), {}, { ...(presale ? { presaleQty: big(r.presaleQty) } : {}), qty: big(r.qty), shippedQty: big(r.shippedQty), amount: big(r.amount) });
   }
   const list = groups.list();
-  await labelGroups(tenant, input.groupBy, list);
+  await labelGroups(ctx.tenant, input.groupBy, list);
   return list;
 }
 
