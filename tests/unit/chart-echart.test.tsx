@@ -103,6 +103,8 @@ describe('<Chart> over ECharts', () => {
     expect(watching.live).toBe(false);
     expect(charts[1]!.theme).toBe('dark');
     expect(charts[1]!.el.className).toContain('renderer-chart-dark');
+    // no box of the theme's own background on the wall's panels
+    expect(charts[1]!.options.at(-1)!.option.backgroundColor).toBe('transparent');
 
     await unmount();
     expect(charts[1]!.disposed).toBe(true);

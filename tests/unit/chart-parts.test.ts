@@ -83,6 +83,11 @@ describe('data → option, per part', () => {
     expect(stacked[0]!.data).toEqual([1234.5, 2000, 1800.25]);
   });
 
+  it('counts (no decimals) get whole-number axis steps; amounts keep the library\'s steps', () => {
+    expect((stackedBarOption(months, { ...ctx, decimals: 0 }).yAxis as Record<string, unknown>).minInterval).toBe(1);
+    expect((barOption(months, ctx).yAxis as Record<string, unknown>).minInterval).toBeUndefined();
+  });
+
   it('one unnamed series has no legend; a part given named values draws them as categories', () => {
     const o = barOption({ items: [{ name: '杯具', value: 3 }] }, ctx);
     expect((o.legend as any).show).toBe(false);

@@ -31,7 +31,8 @@ export function EChart({ option, height = 280, theme = 'light', label }: EChartP
   }, [theme]);
   useEffect(() => {
     // notMerge: a grouping with fewer series must not keep the old ones' bars
-    chart.current?.setOption(option, { notMerge: true });
+    // transparent: the dark theme's own black background would sit as a box on the wall's panels
+    chart.current?.setOption({ backgroundColor: 'transparent', ...option }, { notMerge: true });
   }, [option, theme]);
   return <div ref={ref} className={`renderer-chart renderer-chart-${theme}`} role="img" aria-label={label} style={{ width: '100%', height }} />;
 }

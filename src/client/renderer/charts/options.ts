@@ -121,7 +121,8 @@ function categoryChart(d: SeriesData, ctx: OptionContext, kind: 'line' | 'bar' |
       boundaryGap: kind !== 'line',
       axisLabel: { hideOverlap: true, formatter: (v: string) => shortLabel(v, 16) },
     },
-    yAxis: { type: 'value', scale: kind === 'line', axisLabel: { formatter: (v: number) => axisValue(v, ctx.decimals) } },
+    // whole numbers (counts) never get 0.2-steps that the labels would round to 0 0 1 1
+    yAxis: { type: 'value', scale: kind === 'line', ...(ctx.decimals === 0 ? { minInterval: 1 } : {}), axisLabel: { formatter: (v: number) => axisValue(v, ctx.decimals) } },
     series,
   };
 }
