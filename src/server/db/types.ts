@@ -350,6 +350,9 @@ export interface DailyClosingTable {
   version: Generated<number>;
   closedAt: string;
   closedBy: number | null;
+  payableRows: Generated<number>;
+  payables: Generated<number>;
+  auto: Generated<number>;
 }
 
 export interface DefaultLocationTable {
@@ -1068,6 +1071,13 @@ export interface PayDocumentLineTable {
   amount: number | null;
   paidAmount: number | null;
   remark: string | null;
+}
+
+export interface PayableSnapshotTable {
+  companyId: number;
+  day: string;
+  supplierId: number;
+  balance: number;
 }
 
 export interface PickingOrderTable {
@@ -2257,6 +2267,7 @@ export interface DB {
   outboundTaskLine: OutboundTaskLineTable;
   payDocument: PayDocumentTable;
   payDocumentLine: PayDocumentLineTable;
+  payableSnapshot: PayableSnapshotTable;
   pickingOrder: PickingOrderTable;
   pickingOrderLine: PickingOrderLineTable;
   prepaymentInvoice: PrepaymentInvoiceTable;

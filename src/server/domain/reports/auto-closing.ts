@@ -1,0 +1,89 @@
+// 自动日结 (issue 16): the server closes each company's previous day by itself once the company's midnight
+// has passed (its time zone), if nobody closed it by hand. A timer in every server process (AUTO_CLOSE_MINUTES,
+// default 1; 0 = off) runs a pass at start-up and then every interval; each pass, per company, closes the days
+// after its last closed day up to yesterday, oldest first — so a server that was down catches up every missing
+// day in order (a company that never closed a day starts at the day it was created). Each day is its own
+// transaction and a conditional insert (closing.ts closeDayIn, auto): with two processes on one PostgreSQL
+// exactly one closes a day, the other finds it closed; a day closed by hand meanwhile is left as it is.
+// Every closing is logged (the server log, and the audit log as 系统 without an account) and shows in 日结报表's
+// 日结记录 as 自动. Time is read from Date (the clock tests inject); tests call runOnce() or advance the timer.
+import { formatDate } from '../../../core/format.ts';
+import { Tenant } from '../../catalog/tenant.ts';
+import type { Database } from '../../db/connection.ts';
+import { typed } from '../../db/typed.ts';
+import { inTransaction } from '../../http/transaction.ts';
+import { writeAudit } from '../../http/logs.ts';
+import { closeDayIn, companyToday, type ClosingResult } from './closing.ts';
+
+export const AUTO_CLOSING_AUTHOR = '系统（自动日结）';
+const ENDPOINT = 'autoClosing';
+
+export interface AutoClosed extends ClosingResult {
+  companyId: number;
+  companyCode: string;
+}
+
+/** The calendar day after `day` ("YYYY-MM-DD"). */
+export const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The days a company should have closed and has not: after its last closed day (or from its creation day) to yesterday. */
+export function missingDays(lastClosed: string | undefined, createdDay: string, today: string): string[] {
+  const out: string[] = [];
+  for (let d = lastClosed ? nextDay(lastClosed) : createdDay; d < today; d = nextDay(d)) out.push(d);
+  return out;
+}
+
+/** One pass over every enabled company: each missing day closed, oldest first; what this process closed. */
+export async function closeMissingDays(database: Database, log: (msg: string) => void = () => undefined): Promise<AutoClosed[]> {
+  const db = typed(database.db);
+  const closed: AutoClosed[] = [];
+  const companies = await db.selectFrom('company').select(['id', 'code', 'timeZone', 'createdAt']).where('enabled', '=', 1).orderBy('id').execute();
+  for (const c of companies) {
+    const tzHours = Number(c.timeZone);
+    const last = await db.selectFrom('dailyClosing').select((eb) => eb.fn.max('day').as('d')).where('companyId', '=', c.id).executeTakeFirst();
+    for (const day of missingDays(last?.d ? String(last.d) : undefined, formatDate(c.createdAt, tzHours), companyToday(tzHours))) {
+      const done = await inTransaction(database.db, async (trx) => {
+        const r = await closeDayIn(new Tenant(trx, c.id), day, tzHours, { accountId: null, auto: true });
+        if (r) await writeAudit(trx, { companyId: c.id, accountId: null, userName: AUTO_CLOSING_AUTHOR }, null, ENDPOINT, { action: 'close', entity: 'dailyClosing', recordId: r.id, recordLabel: `自动日结 ${day}` });
+        return r;
+      });
+      if (!done) continue; // another process (or a user) closed it first
+      closed.push({ ...done, companyId: c.id, companyCode: c.code });
+      log(`自动日结 ${c.code} ${day}：库存 ${done.stockRows} 行，应收 ${done.receivableRows} 户，应付 ${done.payableRows} 户`);
+    }
+  }
+  return closed;
+}
+
+export interface AutoClosing {
+  /** One pass now (after the one under way, if any): what this process closed. */
+  runOnce(): Promise<AutoClosed[]>;
+  /** Stops the timer, waiting for a pass under way. */
+  stop(): Promise<void>;
+}
+
+/** The timer: a pass at start-up and every `intervalMs` (0: no timer; runOnce still works). Passes never overlap. */
+export function startAutoClosing(database: Database, intervalMs: number, log: (msg: string) => void, onError: (e: unknown) => void): AutoClosing {
+  let chain: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const runOnce = () => {
+    const pass = chain.then(() => closeMissingDays(database, log));
+    chain = pass.catch(() => undefined);
+    return pass;
+  };
+  const tick = () => { if (!stopped) runOnce().catch(onError); };
+  let timer: ReturnType<typeof setInterval> | undefined;
+  if (intervalMs > 0) {
+    tick();
+    timer = setInterval(tick, intervalMs);
+    timer.unref?.();
+  }
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      await chain;
+    },
+  };
+}
