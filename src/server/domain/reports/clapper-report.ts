@@ -40,23 +40,17 @@ interface Variant {
   measures: Measure[];
 }
 
-const CLAPPER: Variant = {
-  screen: 'reportForms/clapper',
-  title: '日结报表',
-  measures: measures([
-    ['orderCount', '订单数', 'qty'], ['salesAmount', '销售金额', 'money'], ['deliveryCount', '发货单数', 'qty'], ['deliveredQty', '发货数量', 'qty'],
-    ['receiptCount', '收款笔数', 'qty'], ['receiptAmount', '收款金额', 'money'], ['stockValue', '日终库存金额', 'money'], ['receivable', '日终应收余额', 'money'],
-  ]),
-};
+const variant = (screen: string, title: string, rows: Parameters<typeof measures>[0]): Variant => ({ screen, title, measures: measures(rows) });
 
-const SUMMARY: Variant = {
-  screen: 'reportForms/summaryAll',
-  title: '综合汇总报表',
-  measures: measures([
-    ['purchaseAmount', '采购金额', 'money'], ['orderCount', '销售订单数', 'qty'], ['salesAmount', '销售金额', 'money'], ['deliveredQty', '发货数量', 'qty'],
-    ['receiptAmount', '收款金额', 'money'], ['paymentAmount', '付款金额', 'money'], ['stockValue', '期末库存金额', 'money'], ['receivable', '期末应收余额', 'money'],
-  ]),
-};
+const CLAPPER = variant('reportForms/clapper', '日结报表', [
+  ['orderCount', '订单数', 'qty'], ['salesAmount', '销售金额', 'money'], ['deliveryCount', '发货单数', 'qty'], ['deliveredQty', '发货数量', 'qty'],
+  ['receiptCount', '收款笔数', 'qty'], ['receiptAmount', '收款金额', 'money'], ['stockValue', '日终库存金额', 'money'], ['receivable', '日终应收余额', 'money'],
+]);
+
+const SUMMARY = variant('reportForms/summaryAll', '综合汇总报表', [
+  ['purchaseAmount', '采购金额', 'money'], ['orderCount', '销售订单数', 'qty'], ['salesAmount', '销售金额', 'money'], ['deliveredQty', '发货数量', 'qty'],
+  ['receiptAmount', '收款金额', 'money'], ['paymentAmount', '付款金额', 'money'], ['stockValue', '期末库存金额', 'money'], ['receivable', '期末应收余额', 'money'],
+]);
 
 const inputOf = (v: Variant): InputSchema => ({
   type: 'object',
