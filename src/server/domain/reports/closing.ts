@@ -1,9 +1,10 @@
-// 日结 (daily closing): the closing balances of a day — on hand per product × warehouse and each client's
-// open receivables — kept as snapshots (migration 028) so that reports over stock and money read one
-// snapshot plus the movements since, never the whole ledger.
+// 日结 (daily closing): the closing balances of a day — on hand per product × warehouse, each client's
+// open receivables and (migration 031) each supplier's open payables — kept as snapshots (migration 028) so
+// that reports over stock and money read one snapshot plus the movements since, never the whole ledger.
+// Days are closed by hand (oms 023105) or by the server itself past the company's midnight (auto-closing.ts).
 //
 // A day's balances are taken as recorded by the end of that company day: stock moves by the instant they
-// were posted; receivable items by the instant they were entered (less their amount from the instant they
+// were posted; receivable and payable items by the instant they were entered (less their amount from the instant they
 // were cancelled) and allocations by the instant they were written. The ledgers are append-only in that
 // sense, so a closed day never changes afterwards, whenever the closing runs, and
 //   snapshot(D) = snapshot(previous closed day) + what was recorded in between
