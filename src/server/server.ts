@@ -62,7 +62,7 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);
     // each company's previous day closed once its midnight has passed, if nobody did (auto-closing.ts)
-    const autoClosing = startAutoClosing(database, config.autoCloseMinutes * 60_000, (msg) => app.log.info(msg), (e) => app.log.error({ err: e }, '自动日结失败'));
+    const autoClosing = startAutoClosing(database, config.autoCloseMinutes * 60_000, (msg) => app.log.info(msg), (e, company) => app.log.error({ err: e, company }, '自动日结失败'));
     await monitor.start();
     return { app, database, seeded, autoClosing, close: async () => { await autoClosing.stop(); await sweep.stop(); await keySweep.stop(); await app.close(); await monitor.stop(); await database.close(); } };
   } catch (e) {

@@ -50,21 +50,26 @@ async function missingDays(db: TypedDB, companyId: number, createdDay: string, t
 }
 
 /** One pass over every enabled company: each missing day closed, oldest first; what this process closed. */
-export async function closeMissingDays(database: Database, log: (msg: string) => void = () => undefined): Promise<AutoClosed[]> {
+export async function closeMissingDays(database: Database, log: (msg: string) => void = () => undefined, onError: (e: unknown, company: string) => void = (e) => { throw e; }): Promise<AutoClosed[]> {
   const db = typed(database.db);
   const closed: AutoClosed[] = [];
   const companies = await db.selectFrom('company').select(['id', 'code', 'timeZone', 'createdAt']).where('enabled', '=', 1).orderBy('id').execute();
   for (const c of companies) {
-    const tzHours = Number(c.timeZone);
-    for (const day of await missingDays(db, c.id, formatDate(c.createdAt, tzHours), companyToday(tzHours))) {
-      const done = await inTransaction(database.db, async (trx) => {
-        const r = await closeDayIn(new Tenant(trx, c.id), day, tzHours, { accountId: null, auto: true });
-        if (r) await writeAudit(trx, { companyId: c.id, accountId: null, userName: AUTO_CLOSING_AUTHOR }, null, ENDPOINT, { action: 'close', entity: 'dailyClosing', recordId: r.id, recordLabel: `自动日结 ${day}` });
-        return r;
-      });
-      if (!done) continue; // another process (or a user) closed it first
-      closed.push({ ...done, companyId: c.id, companyCode: c.code });
-      log(`自动日结 ${c.code} ${day}：库存 ${done.stockRows} 行，应收 ${done.receivableRows} 户，应付 ${done.payableRows} 户`);
+    // one company's failure (logged) does not keep the others' days open; its days are tried again next pass
+    try {
+      const tzHours = Number(c.timeZone);
+      for (const day of await missingDays(db, c.id, formatDate(c.createdAt, tzHours), companyToday(tzHours))) {
+        const done = await inTransaction(database.db, async (trx) => {
+          const r = await closeDayIn(new Tenant(trx, c.id), day, tzHours, { accountId: null, auto: true });
+          if (r) await writeAudit(trx, { companyId: c.id, accountId: null, userName: AUTO_CLOSING_AUTHOR }, null, ENDPOINT, { action: 'close', entity: 'dailyClosing', recordId: r.id, recordLabel: `自动日结 ${day}` });
+          return r;
+        });
+        if (!done) continue; // another process (or a user) closed it first
+        closed.push({ ...done, companyId: c.id, companyCode: c.code });
+        log(`自动日结 ${c.code} ${day}：库存 ${done.stockRows} 行，应收 ${done.receivableRows} 户，应付 ${done.payableRows} 户`);
+      }
+    } catch (e) {
+      onError(e, c.code);
     }
   }
   return closed;
@@ -78,11 +83,11 @@ export interface AutoClosing {
 }
 
 /** The timer: a pass at start-up and every `intervalMs` (0: no timer; runOnce still works). Passes never overlap. */
-export function startAutoClosing(database: Database, intervalMs: number, log: (msg: string) => void, onError: (e: unknown) => void): AutoClosing {
+export function startAutoClosing(database: Database, intervalMs: number, log: (msg: string) => void, onError: (e: unknown, company?: string) => void): AutoClosing {
   let chain: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const runOnce = () => {
-    const pass = chain.then(() => closeMissingDays(database, log));
+    const pass = chain.then(() => closeMissingDays(database, log, onError));
     chain = pass.catch(() => undefined);
     return pass;
   };
