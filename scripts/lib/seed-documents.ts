@@ -6,6 +6,7 @@
 // clients and suppliers of seedScale first.
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../../src/server/db/connection.ts';
+import { insertBatched, prng } from './bulk.ts';
 
 export interface SeedDocumentsOptions {
   company: string;
@@ -18,24 +19,6 @@ export interface SeedDocumentsOptions {
   days?: number;
   seed?: number;
   log?: (line: string) => void;
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Rows per multi-row insert: bound parameters under SQLite's 32766 and PostgreSQL's 65535. */
-async function insertBatched(db: DB, dialect: Dialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  if (!rows.length) return;
-  const size = Math.floor((dialect === 'postgres' ? 60000 : 30000) / Object.keys(rows[0]!).length);
-  for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
 }
 
 const ids = async (db: DB, table: string, companyId: number) =>
