@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../../src/server/db/connection.ts';
 import { lookupKeyOf } from '../../src/server/domain/stock/locations.ts';
+import { batchOf, insertBatched, prng } from './bulk.ts';
 
 export interface SeedMovesOptions {
   company: string;
@@ -26,26 +27,6 @@ export interface SeedMovesReport {
   keys: number;
   moves: number;
   ms: number;
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Rows per multi-row insert: bound parameters under SQLite's 32766 and PostgreSQL's 65535. */
-const batchOf = (dialect: Dialect, columns: number) => Math.floor((dialect === 'postgres' ? 60000 : 30000) / columns);
-
-async function insertBatched(db: DB, dialect: Dialect, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  if (!rows.length) return;
-  const size = batchOf(dialect, Object.keys(rows[0]!).length);
-  for (let i = 0; i < rows.length; i += size) await db.insertInto(table).values(rows.slice(i, i + size)).execute();
 }
 
 /** Warehouses WH01 (existing) and WH02, each with `perWarehouse` locations C-01-01-1 … (distinct lookup keys). */

@@ -4,6 +4,7 @@
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../../src/server/db/connection.ts';
 import { addPosting, addPostings, PRODUCT_KEYWORDS, rowGrams, type Postings } from '../../src/server/resources/keyword-index.ts';
+import { prng } from './bulk.ts';
 
 export interface SeedScaleOptions {
   company: string;
@@ -28,18 +29,6 @@ export interface SeedScaleReport {
   firstCode: string | null;
   lastCode: string | null;
   ms: number;
-}
-
-/** mulberry32: small, fast, good enough for test data. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface CategorySeed {

@@ -30,6 +30,8 @@ export interface ServerConfig {
   heartbeatSec: number;
   /** List pages of generic resources kept and served again while their tables are unwritten (resources/page-cache.ts). */
   listPageCache: boolean;
+  /** minutes between the server's passes closing past days by itself (自动日结); 0 = off */
+  autoCloseMinutes: number;
   /** Hours an Idempotency-Key and its answer are kept (http/idempotency.ts; 0: kept for ever). */
   idempotencyKeyHours: number;
   /** pino level of the server log; undefined: none (tests, in-process servers). The production entry defaults to info. */
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     apiUsage: !['false', '0', 'off'].includes(String(env.API_USAGE ?? '').toLowerCase()),
     listPageCache: !['false', '0', 'off'].includes(String(env.LIST_PAGE_CACHE ?? '').toLowerCase()),
     idempotencyKeyHours: int(env, 'IDEMPOTENCY_KEY_HOURS', 24),
+    autoCloseMinutes: int(env, 'AUTO_CLOSE_MINUTES', 1),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS),
     logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const) ?? 'json',
     shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 10),

@@ -9,6 +9,7 @@ import { migrate } from './db/migrate.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { seedDemoWalk } from './db/seed-demo-walk.ts';
 import { startExportSweep } from './domain/export-retention.ts';
+import { startAutoClosing, type AutoClosing } from './domain/reports/auto-closing.ts';
 import { buildApp } from './http/app.ts';
 import { Monitor, registerMonitor } from './domain/system/monitor.ts';
 import { allDocumentDefinitions, documentRights, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
@@ -21,6 +22,8 @@ export interface Server {
   database: Database;
   /** the demo companies were seeded by this start (an empty database) */
   seeded: boolean;
+  /** 自动日结: the timer closing each company's past days by itself (AUTO_CLOSE_MINUTES); runOnce() for one pass now */
+  autoClosing: AutoClosing;
   close(): Promise<void>;
 }
 
@@ -58,8 +61,10 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
     // export files past their retention go at start-up and hourly (export-retention.ts)
     const sweep = startExportSweep(database.db, config.dataDir, config.exportRetentionDays);
     const keySweep = startIdempotencySweep(database.db, config.idempotencyKeyHours);
+    // each company's previous day closed once its midnight has passed, if nobody did (auto-closing.ts)
+    const autoClosing = startAutoClosing(database, config.autoCloseMinutes * 60_000, (msg) => app.log.info(msg), (e, company) => app.log.error({ err: e, company }, '自动日结失败'));
     await monitor.start();
-    return { app, database, seeded, close: async () => { await sweep.stop(); await keySweep.stop(); await app.close(); await monitor.stop(); await database.close(); } };
+    return { app, database, seeded, autoClosing, close: async () => { await autoClosing.stop(); await sweep.stop(); await keySweep.stop(); await app.close(); await monitor.stop(); await database.close(); } };
   } catch (e) {
     await database.close();
     throw e;

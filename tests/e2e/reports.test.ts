@@ -1,5 +1,6 @@
 // Reports in Chromium from the demo company (issue 16): the administrator opens 日结报表 (today's row: the
-// demo's confirmed order, the stock value), closes yesterday through the 日结 form typed with the keyboard,
+// demo's confirmed order, the stock value), closes yesterday through the 日结 form typed with the keyboard and
+// finds it in 日结记录 (closed by admin),
 // switches the grouping to 按仓库 (主仓库 with its end-of-day stock value); then 销售报表, switched to 按客户
 // (the demo order's client with its amount, 全部合计, the chart) and filtered by a typed product code; 综合汇总报表
 // and 预售报表 open with a chart; 批量导出 puts three reports in one export-centre job, downloaded there.
@@ -73,6 +74,20 @@ describe.skipIf(!hasChromium)('reports: daily closing and sales (e2e)', () => {
     // leaving the form asks first (what was typed would be lost)
     await btn(again, '取消').click();
     await btn(page.locator('.ant-modal-confirm:visible'), '离开').click();
+    await expect.poll(() => page.locator('.ant-modal:visible').count()).toBe(0);
+  });
+
+  it('日结记录 lists yesterday, closed by admin (the server closes a day by itself as 自动)', async () => {
+    const yesterday = companyDay(-1);
+    await btn(page, '日结记录').click();
+    const dialog = page.locator('.ant-modal:visible');
+    const closed = row(dialog, yesterday);
+    await closed.waitFor();
+    const seen = await rowByTitle(dialog.locator('.renderer-list').first(), closed);
+    expect(seen.日结人).toBe('admin');
+    expect(seen.日结次数).toBe('1');
+    await shot(page, '02b-closings');
+    await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('.ant-modal:visible').count()).toBe(0);
   });
 

@@ -94,7 +94,8 @@ export async function startTestServer(env: Record<string, string> = {}, existing
     databaseUrl = fresh.url;
     drop = fresh.drop;
   }
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', CLIENT_DIR: path.join(dataDir, 'no-client'), ...env });
+  // no 自动日结 timer unless a test asks for it (AUTO_CLOSE_MINUTES): tests close days themselves, on their own clock
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: databaseUrl ?? '', CLIENT_DIR: path.join(dataDir, 'no-client'), AUTO_CLOSE_MINUTES: '0', ...env });
   const server = await createServer(config, options);
   const inject = async (family: Family, code: string, body: unknown, token: string | null | undefined, opts: CallOptions = {}) => {
     const prefix = `/${family}/${opts.public ? 'public' : 'api'}`;

@@ -214,6 +214,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], supplierId: supplier.id, sourceType: 'purchaseInvoice', onlyOpen: true },
     ]),
+    'report.closings': [{ page: 1, pageSize: 5 }, { page: 2, pageSize: 5 }],
     'report.cash': ['day', 'week', 'month', 'method'].flatMap((groupBy) => [
       { page: 1, pageSize: 5, groupBy },
       { page: 1, pageSize: 5, groupBy, dateRange: ['2020-01-01', day], method: 'bank' },

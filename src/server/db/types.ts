@@ -351,6 +351,9 @@ export interface DailyClosingTable {
   version: Generated<number>;
   closedAt: string;
   closedBy: number | null;
+  payableRows: Generated<number>;
+  payables: Generated<number>;
+  auto: Generated<number>;
   movesSummarised: Generated<number>;
 }
 
@@ -1090,6 +1093,13 @@ export interface PayDocumentLineTable {
   amount: number | null;
   paidAmount: number | null;
   remark: string | null;
+}
+
+export interface PayableSnapshotTable {
+  companyId: number;
+  day: string;
+  supplierId: number;
+  balance: number;
 }
 
 export interface PickingOrderTable {
@@ -2290,6 +2300,7 @@ export interface DB {
   outboundTaskLine: OutboundTaskLineTable;
   payDocument: PayDocumentTable;
   payDocumentLine: PayDocumentLineTable;
+  payableSnapshot: PayableSnapshotTable;
   pickingOrder: PickingOrderTable;
   pickingOrderLine: PickingOrderLineTable;
   prepaymentInvoice: PrepaymentInvoiceTable;

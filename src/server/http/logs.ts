@@ -7,13 +7,23 @@ import { insertMany } from '../db/raw-sql.ts';
 
 const AUDIT_COLUMNS = ['company_id', 'account_id', 'user_name', 'at', 'ip', 'endpoint', 'action', 'entity', 'record_id', 'record_label', 'changes'];
 
-export async function writeAudit(db: DB, caller: Caller, ip: string, endpoint: string, entries: AuditEntry | AuditEntry[]): Promise<void> {
+/** Who wrote: a caller's account, or the server itself (account null, e.g. 自动日结). */
+export interface AuditAuthor {
+  companyId: number;
+  accountId: number | null;
+  userName: string;
+}
+
+export const callerAuthor = (caller: Caller): AuditAuthor => ({ companyId: caller.company.id, accountId: caller.accountId, userName: caller.userName });
+
+export async function writeAudit(db: DB, caller: Caller | AuditAuthor, ip: string | null, endpoint: string, entries: AuditEntry | AuditEntry[]): Promise<void> {
   const list = Array.isArray(entries) ? entries : [entries];
   if (!list.length) return;
+  const who = 'company' in caller ? callerAuthor(caller) : caller;
   const at = new Date().toISOString();
   // Every write passes here: plain SQL (db/raw-sql.ts).
   await insertMany(db, 'audit_log', AUDIT_COLUMNS, list.map((e) => [
-    caller.company.id, caller.accountId, caller.userName, at, ip, endpoint, e.action, e.entity,
+    who.companyId, who.accountId, who.userName, at, ip, endpoint, e.action, e.entity,
     e.recordId == null ? null : String(e.recordId), e.recordLabel ?? null, JSON.stringify(e.changes ?? []),
   ]));
 }

@@ -1,12 +1,14 @@
 // Report calls (cdm 0196xx, oms 0231xx): the purchase, stock, sales, presale, invoicing (开票报表, oms 023121/023122), receivables and payables (应收/应付报表, 023123–023126), money in and out (财务报表, 023127/023128), direct and dealer sales (直销报表, 023131/023132), other stock moves (其他出入库报表, 023133/023134), usage (应用使用统计, 023135/023136), daily closing and summary reports, each a list
 // (the list contract plus `totals` over every group) and an export of the whole report (also runnable in the
-// export centre); the daily closing itself (日结, oms 023105); and 批量导出 (oms 023110/023111); the wall-screen dashboard (数据大屏, oms 023201/023202, domain/dashboard/).
+// export centre); the daily closing itself (日结, oms 023105) and its record (日结记录, 023161, manual or 自动); 批量导出 (oms 023110/023111); the wall-screen dashboard (数据大屏, oms 023201/023202, domain/dashboard/).
 // The logic lives in src/server/domain/reports/.
 import type { OpHandler } from '../catalog/context.ts';
 import { acceptingFilters } from '../catalog/list-filters.ts';
 import { exportPurchaseReport, PURCHASE_REPORT_INPUT, purchaseReport, type PurchaseReportInput } from '../domain/reports/purchase-report.ts';
 import { CLAPPER_REPORT_INPUT, clapperReport, exportClapperReport, exportSummaryReport, SUMMARY_REPORT_INPUT, summaryReport, type ClapperReportInput } from '../domain/reports/clapper-report.ts';
 import { CLOSING_INPUT, closeDay, type ClosingInput } from '../domain/reports/closing.ts';
+import { CLOSING_LOG_INPUT, closingLog } from '../domain/reports/closing-log.ts';
+import type { Paging } from '../domain/commodity/product-query.ts';
 import { exportPresaleReport, exportSaleReport, PRESALE_REPORT_INPUT, presaleReport, SALE_REPORT_INPUT, saleReport, type SaleReportInput } from '../domain/reports/sale-report.ts';
 import { exportInvoicingReport, INVOICING_REPORT_INPUT, invoicingReport, type InvoicingReportInput } from '../domain/reports/invoicing-report.ts';
 import { exportPayableReport, exportReceivableReport, type OpenItemsReportInput, PAYABLE_REPORT_INPUT, payableReport, RECEIVABLE_REPORT_INPUT, receivableReport } from '../domain/reports/open-items-report.ts';
@@ -28,6 +30,8 @@ const PURCHASE_REPORT_TABLES = ['purchaseOrder', 'purchaseOrderLine', 'receiving
 const STOCK_REPORT_TABLES = ['stockSummary', 'product', 'warehouse', 'category', 'company'];
 const INVOICING_REPORT_TABLES = ['deliveryNote', 'deliveryNoteLine', 'salesInvoice', 'salesInvoiceLine', 'product', 'client', 'company'];
 const OPEN_ITEMS_REPORT_TABLES = ['openItem', 'financeAllocation', 'client', 'supplier', 'company'];
+// 期末未付: the daily closing's payable snapshots and the closings that kept them
+const PAYABLE_REPORT_TABLES = [...OPEN_ITEMS_REPORT_TABLES, 'dailyClosing', 'payableSnapshot'];
 const CASH_REPORT_TABLES = ['payDocument', 'company'];
 const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'presalePlan', 'company'];
 const OTHER_MOVES_TABLES = ['stockMove', 'stockMoveDay', 'dailyClosing', 'receivingNote', 'product', 'category', 'warehouse', 'company'];
@@ -50,7 +54,7 @@ export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
     'report.invoicingExport': acceptingFilters({ input: INVOICING_REPORT_INPUT, run: (ctx, input: InvoicingReportInput) => exportInvoicingReport(ctx, input) }),
     'report.receivable': acceptingFilters(keptList('report.receivable', OPEN_ITEMS_REPORT_TABLES, RECEIVABLE_REPORT_INPUT, (ctx, input: OpenItemsReportInput) => receivableReport(ctx, input))),
     'report.receivableExport': acceptingFilters({ input: RECEIVABLE_REPORT_INPUT, run: (ctx, input: OpenItemsReportInput) => exportReceivableReport(ctx, input) }),
-    'report.payable': acceptingFilters(keptList('report.payable', OPEN_ITEMS_REPORT_TABLES, PAYABLE_REPORT_INPUT, (ctx, input: OpenItemsReportInput) => payableReport(ctx, input))),
+    'report.payable': acceptingFilters(keptList('report.payable', PAYABLE_REPORT_TABLES, PAYABLE_REPORT_INPUT, (ctx, input: OpenItemsReportInput) => payableReport(ctx, input))),
     'report.payableExport': acceptingFilters({ input: PAYABLE_REPORT_INPUT, run: (ctx, input: OpenItemsReportInput) => exportPayableReport(ctx, input) }),
     'report.cash': acceptingFilters(keptList('report.cash', CASH_REPORT_TABLES, CASH_REPORT_INPUT, (ctx, input: CashReportInput) => cashReport(ctx, input))),
     'report.directSelling': acceptingFilters(keptList('report.directSelling', SALE_REPORT_TABLES, DIRECT_SELLING_INPUT, (ctx, input: DirectSellingInput) => directSellingReport(ctx, input))),
@@ -79,5 +83,6 @@ export function reportOps(deps: OpsDeps): Record<string, OpHandler> {
     'dashboard.sales': { input: DASHBOARD_INPUT, run: (ctx) => dashboard(ctx, 'sales') },
     'dashboard.all': { input: DASHBOARD_INPUT, run: (ctx) => dashboard(ctx, 'all') },
     'report.closeDay': { input: CLOSING_INPUT, run: (ctx, input: ClosingInput) => closeDay(ctx, input) },
+    'report.closings': keptList('report.closings', ['dailyClosing', 'account'], CLOSING_LOG_INPUT, (ctx, input: Paging) => closingLog(ctx, input)),
   };
 }

@@ -20,9 +20,9 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
-import { closedOnOrBefore, companyToday, endOfDay, receivableMoved, receivablesAtEndOf, stockValueAtEndOf } from './closing.ts';
+import { balancesAt, companyToday, openItemsKind, stockValueAtEndOf, stockValueKind, type BalanceKind } from './closing.ts';
 import {
-  big, DATE_RANGE_INPUT, dayRange, Groups, measureValue, mustExist, PAGING, reportPage, reportXlsx,
+  big, DATE_RANGE_INPUT, dayRange, Groups, measures, measureValue, mustExist, PAGING, reportPage, reportXlsx,
   type Measure, type ReportPaging, type Row,
 } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
@@ -40,35 +40,17 @@ interface Variant {
   measures: Measure[];
 }
 
-const CLAPPER: Variant = {
-  screen: 'reportForms/clapper',
-  title: '日结报表',
-  measures: [
-    { field: 'orderCount', title: '订单数', kind: 'qty' },
-    { field: 'salesAmount', title: '销售金额', kind: 'money' },
-    { field: 'deliveryCount', title: '发货单数', kind: 'qty' },
-    { field: 'deliveredQty', title: '发货数量', kind: 'qty' },
-    { field: 'receiptCount', title: '收款笔数', kind: 'qty' },
-    { field: 'receiptAmount', title: '收款金额', kind: 'money' },
-    { field: 'stockValue', title: '日终库存金额', kind: 'money' },
-    { field: 'receivable', title: '日终应收余额', kind: 'money' },
-  ],
-};
+const variant = (screen: string, title: string, rows: Parameters<typeof measures>[0]): Variant => ({ screen, title, measures: measures(rows) });
 
-const SUMMARY: Variant = {
-  screen: 'reportForms/summaryAll',
-  title: '综合汇总报表',
-  measures: [
-    { field: 'purchaseAmount', title: '采购金额', kind: 'money' },
-    { field: 'orderCount', title: '销售订单数', kind: 'qty' },
-    { field: 'salesAmount', title: '销售金额', kind: 'money' },
-    { field: 'deliveredQty', title: '发货数量', kind: 'qty' },
-    { field: 'receiptAmount', title: '收款金额', kind: 'money' },
-    { field: 'paymentAmount', title: '付款金额', kind: 'money' },
-    { field: 'stockValue', title: '期末库存金额', kind: 'money' },
-    { field: 'receivable', title: '期末应收余额', kind: 'money' },
-  ],
-};
+const CLAPPER = variant('reportForms/clapper', '日结报表', [
+  ['orderCount', '订单数', 'qty'], ['salesAmount', '销售金额', 'money'], ['deliveryCount', '发货单数', 'qty'], ['deliveredQty', '发货数量', 'qty'],
+  ['receiptCount', '收款笔数', 'qty'], ['receiptAmount', '收款金额', 'money'], ['stockValue', '日终库存金额', 'money'], ['receivable', '日终应收余额', 'money'],
+]);
+
+const SUMMARY = variant('reportForms/summaryAll', '综合汇总报表', [
+  ['purchaseAmount', '采购金额', 'money'], ['orderCount', '销售订单数', 'qty'], ['salesAmount', '销售金额', 'money'], ['deliveredQty', '发货数量', 'qty'],
+  ['receiptAmount', '收款金额', 'money'], ['paymentAmount', '付款金额', 'money'], ['stockValue', '期末库存金额', 'money'], ['receivable', '期末应收余额', 'money'],
+]);
 
 const inputOf = (v: Variant): InputSchema => ({
   type: 'object',
@@ -175,45 +157,26 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   const extra: Row = {};
   const withStock = !input.salesmanId && by !== 'staff';
   const withReceivable = !input.warehouseId && !input.salesmanId && by !== 'staff';
-  const snapshotSince = async (prev: string, day: string) => ((await closedOnOrBefore(tenant, day)) ?? '') > prev;
   const checkpoints = period ? days.filter((d, i) => i === days.length - 1 || dayKey(days[i + 1]!) !== dayKey(d)) : [to];
+  /** each checkpoint's balance in its period's row; the last is the range's, its grand total */
+  const balances = async (field: string, kind: BalanceKind) => {
+    const values = await balancesAt(tenant, kind, checkpoints, tzHours);
+    if (period) checkpoints.forEach((d, i) => groups.add(dayKey(d), {}, { [field]: values[i]! }));
+    extra[field] = measureValue('money', values[values.length - 1]!);
+    return values[values.length - 1]!;
+  };
   if (withStock) {
     if (by === 'warehouse') {
       const atEnd = await stockValueAtEndOf(tenant, ctx.database.dialect, to, tzHours, input.warehouseId);
       for (const [w, val] of atEnd) if (val !== 0n) groups.add(String(w), {}, { stockValue: val });
       extra.stockValue = measureValue('money', sum(atEnd));
     } else {
-      let value = sum(await stockValueAtEndOf(tenant, ctx.database.dialect, checkpoints[0]!, tzHours, input.warehouseId));
-      groups.add(dayKey(checkpoints[0]!), {}, { stockValue: value });
-      for (let i = 1; i < checkpoints.length; i++) {
-        // a closing since the previous checkpoint: its snapshot; else that checkpoint plus the moves between
-        if (await snapshotSince(checkpoints[i - 1]!, checkpoints[i]!)) {
-          value = sum(await stockValueAtEndOf(tenant, ctx.database.dialect, checkpoints[i]!, tzHours, input.warehouseId));
-          groups.add(dayKey(checkpoints[i]!), {}, { stockValue: value });
-          continue;
-        }
-        let q: Q = tenant.select('stockMove')
-          .innerJoin('product', (j: Q) => j.onRef('product.id', '=', 'stockMove.productId').onRef('product.companyId', '=', 'stockMove.companyId'))
-          .where('stockMove.createdAt', '>', endOfDay(checkpoints[i - 1]!, tzHours)).where('stockMove.createdAt', '<=', endOfDay(checkpoints[i]!, tzHours));
-        if (input.warehouseId) q = q.where('stockMove.warehouseId', '=', input.warehouseId);
-        const expr = ctx.database.dialect === 'postgres'
-          ? sql`sum(cast(${sql.ref('stockMove.qty')} as numeric) * ${sql.ref('product.price')})` : sql`sum(${sql.ref('stockMove.qty')} * ${sql.ref('product.price')})`;
-        value += big(((await q.select(expr.as('v')).executeTakeFirst()) as Row | undefined)?.v);
-        groups.add(dayKey(checkpoints[i]!), {}, { stockValue: value });
-      }
-      extra.stockValue = measureValue('money', value);
+      await balances('stockValue', stockValueKind(tenant, ctx.database.dialect, tzHours, input.warehouseId));
     }
   }
   if (withReceivable) {
-    let value = sum(await receivablesAtEndOf(tenant, checkpoints[0]!, tzHours));
-    if (period) groups.add(dayKey(checkpoints[0]!), {}, { receivable: value });
-    for (let i = 1; i < checkpoints.length; i++) {
-      if (await snapshotSince(checkpoints[i - 1]!, checkpoints[i]!)) value = sum(await receivablesAtEndOf(tenant, checkpoints[i]!, tzHours));
-      else value += sum(await receivableMoved(tenant, { after: endOfDay(checkpoints[i - 1]!, tzHours), upTo: endOfDay(checkpoints[i]!, tzHours) }));
-      groups.add(dayKey(checkpoints[i]!), {}, { receivable: value });
-    }
+    const value = await balances('receivable', openItemsKind(tenant, 'receivable', tzHours));
     if (by === 'warehouse' && value !== 0n) groups.add('0', {}, { receivable: value });
-    extra.receivable = measureValue('money', value);
   }
   const list = groups.list();
   await labelGroups(tenant, by, list);

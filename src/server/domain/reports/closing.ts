@@ -1,10 +1,12 @@
-// 日结 (daily closing): the closing balances of a day — on hand per product × warehouse and each client's
-// open receivables — kept as snapshots (migration 028) so that reports over stock and money read one
-// snapshot plus the movements since, never the whole ledger; and the day's own moves summed per product ×
-// warehouse × move type (stock_move_day, migration 034: move-types.ts) for reports over many days' moves.
+// 日结 (daily closing): the closing balances of a day — on hand per product × warehouse, each client's
+// open receivables and (migration 031) each supplier's open payables — kept as snapshots (migration 028) so
+// that reports over stock and money read one snapshot plus the movements since, never the whole ledger;
+// and the day's own moves summed per product × warehouse × move type (stock_move_day, migration 034:
+// move-types.ts) for reports over many days' moves.
+// Days are closed by hand (oms 023105) or by the server itself past the company's midnight (auto-closing.ts).
 //
 // A day's balances are taken as recorded by the end of that company day: stock moves by the instant they
-// were posted; receivable items by the instant they were entered (less their amount from the instant they
+// were posted; receivable and payable items by the instant they were entered (less their amount from the instant they
 // were cancelled) and allocations by the instant they were written. The ledgers are append-only in that
 // sense, so a closed day never changes afterwards, whenever the closing runs, and
 //   snapshot(D) = snapshot(previous closed day) + what was recorded in between
@@ -62,9 +64,14 @@ async function stockMoved(tenant: Tenant, w: Window, warehouseId?: number | null
   return new Map(rows.map((r) => [stockKey(r.productId, r.warehouseId), big(r.q)]));
 }
 
-/** Receivables recorded in a window, per client: items entered, less items cancelled and allocations. */
-export async function receivableMoved(tenant: Tenant, w: Window): Promise<Map<string, bigint>> {
-  const base = (q: Q) => q.where('openItem.side', '=', 'receivable').where('openItem.partyType', '=', 'client');
+/** The two sides of the money kept per party: receivables of clients, payables of suppliers. */
+export type Side = 'receivable' | 'payable';
+const PARTY = { receivable: 'client', payable: 'supplier' } as const;
+const SNAPSHOT = { receivable: { table: 'receivableSnapshot', party: 'clientId' }, payable: { table: 'payableSnapshot', party: 'supplierId' } } as const;
+
+/** One side's open items recorded in a window, per party: items entered, less items cancelled and allocations. */
+export async function partyMoved(tenant: Tenant, side: Side, w: Window): Promise<Map<string, bigint>> {
+  const base = (q: Q) => q.where('openItem.side', '=', side).where('openItem.partyType', '=', PARTY[side]);
   const entered = (await inWindow(base(tenant.select('openItem')), 'openItem.createdAt', w)
     .select((eb: Q) => ['openItem.partyId as k', eb.fn.sum('openItem.amountBase').as('v')]).groupBy('openItem.partyId').execute()) as Row[];
   const cancelled = (await inWindow(base(tenant.select('openItem')).where('openItem.status', '=', 'cancelled'), 'openItem.updatedAt', w)
@@ -80,14 +87,22 @@ export async function receivableMoved(tenant: Tenant, w: Window): Promise<Map<st
   return out;
 }
 
+/** Receivables recorded in a window, per client. */
+export const receivableMoved = (tenant: Tenant, w: Window) => partyMoved(tenant, 'receivable', w);
+
 function merge(into: Map<string, bigint>, more: Map<string, bigint>): Map<string, bigint> {
   for (const [k, v] of more) into.set(k, (into.get(k) ?? 0n) + v);
   return into;
 }
 
-/** The latest closed day on or before `day` (undefined when none). */
-export async function closedOnOrBefore(tenant: Tenant, day: string, strictlyBefore = false): Promise<string | undefined> {
-  const r = (await tenant.select('dailyClosing').select((eb: Q) => eb.fn.max('day').as('d')).where('day', strictlyBefore ? '<' : '<=', day).executeTakeFirst()) as Row | undefined;
+/**
+ * The latest closed day on or before `day` (undefined when none); for payables, the latest whose closing kept
+ * them (a day closed before migration 031 has no payable snapshot).
+ */
+export async function closedOnOrBefore(tenant: Tenant, day: string, strictlyBefore = false, side: Side = 'receivable'): Promise<string | undefined> {
+  let q: Q = tenant.select('dailyClosing').select((eb: Q) => eb.fn.max('day').as('d')).where('day', strictlyBefore ? '<' : '<=', day);
+  if (side === 'payable') q = q.where('payables', '=', 1);
+  const r = (await q.executeTakeFirst()) as Row | undefined;
   return r?.d ? String(r.d) : undefined;
 }
 
@@ -98,9 +113,22 @@ async function stockSnapshot(tenant: Tenant, day: string, warehouseId?: number |
   return new Map(rows.map((r) => [stockKey(r.productId, r.warehouseId), big(r.onHand)]));
 }
 
-async function receivableSnapshot(tenant: Tenant, day: string): Promise<Map<string, bigint>> {
-  const rows = (await tenant.select('receivableSnapshot').select(['clientId', 'balance']).where('day', '=', day).execute()) as Row[];
-  return new Map(rows.map((r) => [String(Number(r.clientId)), big(r.balance)]));
+async function partySnapshot(tenant: Tenant, side: Side, day: string): Promise<Map<string, bigint>> {
+  const { table, party } = SNAPSHOT[side];
+  const rows = (await tenant.select(table).select([`${party} as k`, 'balance']).where('day', '=', day).execute()) as Row[];
+  return new Map(rows.map((r) => [String(Number(r.k)), big(r.balance)]));
+}
+
+const priced = (dialect: Dialect, qty: string) => (dialect === 'postgres'
+  ? sql`sum(cast(${sql.ref(qty)} as numeric) * ${sql.ref('product.price')})`
+  : sql`sum(${sql.ref(qty)} * ${sql.ref('product.price')})`);
+const byProduct = (table: string) => (j: Q) => j.onRef('product.id', '=', `${table}.productId`).onRef('product.companyId', '=', `${table}.companyId`);
+
+/** The reference-price value (cents) of the stock moved in a window, per warehouse. */
+async function stockValueMoved(tenant: Tenant, dialect: Dialect, w: Window, warehouseId?: number | null): Promise<Row[]> {
+  let q: Q = inWindow(tenant.select('stockMove').innerJoin('product', byProduct('stockMove')), 'stockMove.createdAt', w);
+  if (warehouseId) q = q.where('stockMove.warehouseId', '=', warehouseId);
+  return (await q.select(['stockMove.warehouseId as w', priced(dialect, 'stockMove.qty').as('v')]).groupBy('stockMove.warehouseId').execute()) as Row[];
 }
 
 /**
@@ -109,32 +137,66 @@ async function receivableSnapshot(tenant: Tenant, day: string): Promise<Map<stri
  */
 export async function stockValueAtEndOf(tenant: Tenant, dialect: Dialect, day: string, tzHours: number, warehouseId?: number | null): Promise<Map<number, bigint>> {
   const from = await closedOnOrBefore(tenant, day);
-  const value = (qty: string) => (dialect === 'postgres'
-    ? sql`sum(cast(${sql.ref(qty)} as numeric) * ${sql.ref('product.price')})`
-    : sql`sum(${sql.ref(qty)} * ${sql.ref('product.price')})`);
-  const byProduct = (table: string) => (j: Q) => j.onRef('product.id', '=', `${table}.productId`).onRef('product.companyId', '=', `${table}.companyId`);
   const out = new Map<number, bigint>();
   const add = (rows: Row[]) => { for (const r of rows) out.set(Number(r.w), (out.get(Number(r.w)) ?? 0n) + big(r.v)); };
   if (from) {
     let q: Q = tenant.select('stockSnapshot').innerJoin('product', byProduct('stockSnapshot')).where('stockSnapshot.day', '=', from);
     if (warehouseId) q = q.where('stockSnapshot.warehouseId', '=', warehouseId);
-    add((await q.select(['stockSnapshot.warehouseId as w', value('stockSnapshot.onHand').as('v')]).groupBy('stockSnapshot.warehouseId').execute()) as Row[]);
+    add((await q.select(['stockSnapshot.warehouseId as w', priced(dialect, 'stockSnapshot.onHand').as('v')]).groupBy('stockSnapshot.warehouseId').execute()) as Row[]);
   }
-  if (from !== day) {
-    let q: Q = inWindow(tenant.select('stockMove').innerJoin('product', byProduct('stockMove')), 'stockMove.createdAt', { after: from ? endOfDay(from, tzHours) : undefined, upTo: endOfDay(day, tzHours) });
-    if (warehouseId) q = q.where('stockMove.warehouseId', '=', warehouseId);
-    add((await q.select(['stockMove.warehouseId as w', value('stockMove.qty').as('v')]).groupBy('stockMove.warehouseId').execute()) as Row[]);
+  if (from !== day) add(await stockValueMoved(tenant, dialect, { after: from ? endOfDay(from, tzHours) : undefined, upTo: endOfDay(day, tzHours) }, warehouseId));
+  return out;
+}
+
+const total = (m: Map<unknown, bigint>) => [...m.values()].reduce((a, b) => a + b, 0n);
+const totalOf = (rows: Row[]) => rows.reduce((a, r) => a + big(r.v), 0n);
+
+/** A balance at the end of each checkpoint day (ascending), all together. */
+export interface BalanceKind {
+  /** the closing that answers it (stock and receivables: any closing; payables: one that kept them) */
+  side: Side;
+  atEnd(day: string): Promise<bigint>;
+  moved(w: Window): Promise<bigint>;
+}
+
+/** Stock at reference prices (cents), optionally of one warehouse. */
+export const stockValueKind = (tenant: Tenant, dialect: Dialect, tzHours: number, warehouseId?: number | null): BalanceKind => ({
+  side: 'receivable',
+  atEnd: async (day) => total(await stockValueAtEndOf(tenant, dialect, day, tzHours, warehouseId)),
+  moved: async (w) => totalOf(await stockValueMoved(tenant, dialect, w, warehouseId)),
+});
+
+/** Open items of one side (cents, company currency), optionally of one party. */
+export const openItemsKind = (tenant: Tenant, side: Side, tzHours: number, partyId?: number | null): BalanceKind => {
+  const pick = (m: Map<string, bigint>) => (partyId ? m.get(String(partyId)) ?? 0n : total(m));
+  return { side, atEnd: async (day) => pick(await openAtEndOf(tenant, side, day, tzHours)), moved: async (w) => pick(await partyMoved(tenant, side, w)) };
+};
+
+/**
+ * The balance at the end of each checkpoint (ascending company days): the first from the snapshots; each next
+ * from the latest snapshot when a day was closed since the previous checkpoint, else the previous value plus
+ * what moved in between — so a long range reads one snapshot and a window of moves per period.
+ */
+export async function balancesAt(tenant: Tenant, kind: BalanceKind, checkpoints: string[], tzHours: number): Promise<bigint[]> {
+  const out: bigint[] = [];
+  for (const [i, day] of checkpoints.entries()) {
+    const prev = checkpoints[i - 1];
+    const snapshotSince = prev !== undefined && ((await closedOnOrBefore(tenant, day, false, kind.side)) ?? '') > prev;
+    out.push(prev === undefined || snapshotSince ? await kind.atEnd(day) : out[i - 1]! + await kind.moved({ after: endOfDay(prev, tzHours), upTo: endOfDay(day, tzHours) }));
   }
   return out;
 }
 
-/** Each client's open receivables (clientId → cents, company currency) at the end of `day`, the same way. */
-export async function receivablesAtEndOf(tenant: Tenant, day: string, tzHours: number): Promise<Map<string, bigint>> {
-  const from = await closedOnOrBefore(tenant, day);
-  const start = from ? await receivableSnapshot(tenant, from) : new Map<string, bigint>();
+/** Each party's open items of one side (partyId → cents, company currency) at the end of `day`, the same way. */
+export async function openAtEndOf(tenant: Tenant, side: Side, day: string, tzHours: number): Promise<Map<string, bigint>> {
+  const from = await closedOnOrBefore(tenant, day, false, side);
+  const start = from ? await partySnapshot(tenant, side, from) : new Map<string, bigint>();
   if (from === day) return start;
-  return merge(start, await receivableMoved(tenant, { after: from ? endOfDay(from, tzHours) : undefined, upTo: endOfDay(day, tzHours) }));
+  return merge(start, await partyMoved(tenant, side, { after: from ? endOfDay(from, tzHours) : undefined, upTo: endOfDay(day, tzHours) }));
 }
+
+/** Each client's open receivables at the end of `day`. */
+export const receivablesAtEndOf = (tenant: Tenant, day: string, tzHours: number) => openAtEndOf(tenant, 'receivable', day, tzHours);
 
 export interface ClosingInput {
   day: string;
@@ -148,45 +210,88 @@ export const CLOSING_INPUT = {
 
 const CHUNK = 200;
 
-/** Closes a day (again): its snapshots rebuilt from the previous closed day's and what was recorded since. */
-export async function closeDay(ctx: CallContext, input: ClosingInput) {
-  const tzHours = tz(ctx);
-  const day = parseDay(input.day, 'day', '日结日期');
-  const today = companyToday(tzHours);
-  if (day >= today) throw validationError([{ field: 'day', message: `只能日结已经结束的日期（今天是 ${today}）` }]);
-  const accountId = ctx.caller?.accountId ?? null;
+/** Who closes: a user (by hand, closing again recomputes) or the server by itself (only a day nobody closed). */
+export type ClosedBy = { accountId: number | null; auto: false } | { accountId: null; auto: true };
+
+export interface ClosingResult {
+  id: number;
+  day: string;
+  prevDay: string | null;
+  stockRows: number;
+  receivableRows: number;
+  payableRows: number;
+  closedAt: string;
+  auto: boolean;
+}
+
+/**
+ * Closes `day` inside the transaction `trx` (tenant: its company scope): its snapshots rebuilt from the
+ * previous closed day's and what was recorded since. By hand the closing row is taken whatever it held (a
+ * second closing of the same day waits for the first: PostgreSQL's row lock, SQLite's writer lock); by the
+ * server only when no row is there yet — a conditional insert on the unique (company, day), so of two
+ * processes closing at once exactly one does, and a day closed by hand is left alone (null).
+ */
+export async function closeDayIn(tenant: Tenant, day: string, tzHours: number, by: ClosedBy): Promise<ClosingResult | null> {
   const now = new Date().toISOString();
-  return ctx.transaction(async (trx, tenant) => {
-    // the closing row first: a second closing of the same day waits here (PostgreSQL) or behind the writer lock (SQLite)
+  const stamp = { closedAt: now, closedBy: by.accountId, auto: by.auto ? 1 : 0 };
+  let closingId: number;
+  if (by.auto) {
+    const row = (await tenant.insert('dailyClosing', { day, prevDay: null, stockRows: 0, receivableRows: 0, payableRows: 0, version: 1, ...stamp })
+      .onConflict((oc: Q) => oc.columns(['companyId', 'day']).doNothing()).returning('id').executeTakeFirst()) as Row | undefined;
+    if (!row) return null;
+    closingId = Number(row.id);
+  } else {
     const existing = (await tenant.select('dailyClosing').select(['id', 'version']).where('day', '=', day).executeTakeFirst()) as Row | undefined;
-    let closingId: number;
     if (existing) {
       closingId = Number(existing.id);
-      await tenant.update('dailyClosing').set({ closedAt: now, closedBy: accountId, version: sql`${sql.ref('version')} + 1` }).where('id', '=', closingId).execute();
+      await tenant.update('dailyClosing').set({ ...stamp, version: sql`${sql.ref('version')} + 1` }).where('id', '=', closingId).execute();
     } else {
-      const row = await tenant.insert('dailyClosing', { day, prevDay: null, stockRows: 0, receivableRows: 0, version: 1, closedAt: now, closedBy: accountId })
+      const row = await tenant.insert('dailyClosing', { day, prevDay: null, stockRows: 0, receivableRows: 0, payableRows: 0, version: 1, ...stamp })
         .onConflict((oc: Q) => oc.columns(['companyId', 'day']).doUpdateSet({ closedAt: now }))
         .returning('id').executeTakeFirstOrThrow();
       closingId = Number(row.id);
     }
-    const prev = await closedOnOrBefore(tenant, day, true);
-    const w: Window = { after: prev ? endOfDay(prev, tzHours) : undefined, upTo: endOfDay(day, tzHours) };
-    const stock = merge(prev ? await stockSnapshot(tenant, prev) : new Map(), await stockMoved(tenant, w));
-    const recv = merge(prev ? await receivableSnapshot(tenant, prev) : new Map(), await receivableMoved(tenant, w));
+  }
+  const upTo = endOfDay(day, tzHours);
+  const since = (prev: string | undefined): Window => ({ after: prev ? endOfDay(prev, tzHours) : undefined, upTo });
+  const prev = await closedOnOrBefore(tenant, day, true);
+  const stock = merge(prev ? await stockSnapshot(tenant, prev) : new Map(), await stockMoved(tenant, since(prev)));
+  const parties = async (side: Side) => {
+    const from = await closedOnOrBefore(tenant, day, true, side);
+    return merge(from ? await partySnapshot(tenant, side, from) : new Map(), await partyMoved(tenant, side, since(from)));
+  };
+  const open = { receivable: await parties('receivable'), payable: await parties('payable') };
 
-    await tenant.delete('stockSnapshot').where('day', '=', day).execute();
-    await tenant.delete('receivableSnapshot').where('day', '=', day).execute();
-    const stockRows = [...stock].filter(([, v]) => v !== 0n).map(([k, v]) => {
-      const [productId, warehouseId] = k.split(':').map(Number);
-      return { day, productId, warehouseId, onHand: v.toString() };
-    });
-    const recvRows = [...recv].filter(([, v]) => v !== 0n).map(([k, v]) => ({ day, clientId: Number(k), balance: v.toString() }));
-    for (let i = 0; i < stockRows.length; i += CHUNK) await tenant.insert('stockSnapshot', stockRows.slice(i, i + CHUNK)).execute();
-    for (let i = 0; i < recvRows.length; i += CHUNK) await tenant.insert('receivableSnapshot', recvRows.slice(i, i + CHUNK)).execute();
-    // the day's own moves per product × warehouse × type (stock_move_day), for reports over many days' moves
-    await summariseMoveDay(tenant, day, endOfDay(dayBefore(day), tzHours), endOfDay(day, tzHours));
-    await tenant.update('dailyClosing').set({ prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: recvRows.length, movesSummarised: 1 }).where('id', '=', closingId).execute();
-    await ctx.audit({ action: 'close', entity: 'dailyClosing', recordId: closingId, recordLabel: `日结 ${day}` }, trx);
-    return { id: closingId, day, prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: recvRows.length, closedAt: now };
+  await tenant.delete('stockSnapshot').where('day', '=', day).execute();
+  const stockRows = [...stock].filter(([, v]) => v !== 0n).map(([k, v]) => {
+    const [productId, warehouseId] = k.split(':').map(Number);
+    return { day, productId, warehouseId, onHand: v.toString() };
+  });
+  for (let i = 0; i < stockRows.length; i += CHUNK) await tenant.insert('stockSnapshot', stockRows.slice(i, i + CHUNK)).execute();
+  const rows = { receivable: 0, payable: 0 };
+  for (const side of ['receivable', 'payable'] as const) {
+    const { table, party } = SNAPSHOT[side];
+    await tenant.delete(table).where('day', '=', day).execute();
+    const list = [...open[side]].filter(([, v]) => v !== 0n).map(([k, v]) => ({ day, [party]: Number(k), balance: v.toString() }));
+    for (let i = 0; i < list.length; i += CHUNK) await tenant.insert(table, list.slice(i, i + CHUNK)).execute();
+    rows[side] = list.length;
+  }
+  // the day's own moves per product × warehouse × type (stock_move_day), for reports over many days' moves
+  await summariseMoveDay(tenant, day, endOfDay(dayBefore(day), tzHours), endOfDay(day, tzHours));
+  await tenant.update('dailyClosing').set({ prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: rows.receivable, payableRows: rows.payable, payables: 1, movesSummarised: 1 })
+    .where('id', '=', closingId).execute();
+  return { id: closingId, day, prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: rows.receivable, payableRows: rows.payable, closedAt: now, auto: by.auto };
+}
+
+/** The closing by hand (oms 023105): any day that has ended, again if it was closed. */
+export async function closeDay(ctx: CallContext, input: ClosingInput): Promise<ClosingResult> {
+  const tzHours = tz(ctx);
+  const day = parseDay(input.day, 'day', '日结日期');
+  const today = companyToday(tzHours);
+  if (day >= today) throw validationError([{ field: 'day', message: `只能日结已经结束的日期（今天是 ${today}）` }]);
+  return ctx.transaction(async (trx, tenant) => {
+    const done = (await closeDayIn(tenant, day, tzHours, { accountId: ctx.caller?.accountId ?? null, auto: false }))!;
+    await ctx.audit({ action: 'close', entity: 'dailyClosing', recordId: done.id, recordLabel: `日结 ${day}` }, trx);
+    return done;
   });
 }

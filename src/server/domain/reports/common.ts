@@ -19,6 +19,9 @@ export interface Measure {
   kind: MeasureKind;
 }
 
+/** A report's measures from [field, title, kind] rows (one line per measure reads as the column list it is). */
+export const measures = (rows: Array<[string, string, MeasureKind]>): Measure[] => rows.map(([field, title, kind]) => ({ field, title, kind }));
+
 /** A column of a report group's label (code, name, month...). */
 export interface LabelColumn {
   field: string;
