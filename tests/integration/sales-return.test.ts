@@ -1,8 +1,8 @@
 // Sales returns (销售退货单, issue 13) over HTTP, on SQLite and PostgreSQL: from a shipped order, never more than
 // shipped less already returned (two returns racing for the same shipped units: exactly one passes); a
-// confirmed return is received on the ordinary receiving note (its source the return) and put away — goods
+// confirmed return becomes an inbound task, received on the ordinary receiving note (of the task, its source the return) and put away — goods
 // back in stock by the ledger, verify clean; the order line shows what is returned; the return records what
-// was received and its value at the delivery price; /docRelate shows the chain; cancelling (and the sales
+// was received and its value at the delivery price; /docRelate shows the chain (order → return → task → note → putaway); cancelling (and the sales
 // repeal desk) while nothing is received; a delivery note cannot be reversed under a return.
 // 出库任务打印 (021314) prints a task as a picker's sheet.
 // And the engine's per-record "offered only when" hook (offerWhen): a sales order with an open outbound plan
@@ -118,8 +118,9 @@ describe('sales returns', () => {
     // confirmed: the warehouse receives it
     await ok(t.call('oms', SR.confirm, { id: ret.id, version: ret.version }, admin));
     ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
-    expect(ret).toMatchObject({ status: 'confirmed', statusText: '待收货', openQty: 6 });
-    expect(ret.actions.map((a: any) => a.label)).toEqual(expect.arrayContaining(['收货', '作废']));
+    expect(ret).toMatchObject({ status: 'confirmed', statusText: '待收货', openQty: 6, taskStatusText: '待收货' });
+    expect(ret.taskDocNo).toMatch(/^RT/);
+    expect(ret.actions.map((a: any) => a.label)).toEqual(expect.arrayContaining(['入库任务', '收货', '作废']));
     // what 作废 would undo, told in its confirmation (the definition's repeal preview)
     expect(ret.cancelEffect).toBe(`销售退货单 ${ret.docNo} 已确认、尚未收货：作废退货单，退还销售订单 ${order.docNo} 的退货数量 6 个（1 行）`);
     expect(ret.actions.find((a: any) => a.name === 'cancel').confirm).toBe('确定作废销售退货单“{docNo}”？{cancelEffect}');
@@ -136,8 +137,9 @@ describe('sales returns', () => {
     // both sources at once: refused
     expect((await t.call('oms', RN.save, { returnId: ret.id, orderId: 1, lines: [{ returnLineId: rl, countedQty: 1 }] }, admin)).msg).toContain('收货单只能来自一个来源');
     // 5 counted, 1 damaged: 4 into stock
-    const rn = await ok(t.call('oms', RN.save, { returnId: ret.id, lines: [{ returnLineId: rl, countedQty: 5, damagedQty: 1, locationId: dock }], post: true }, admin));
-    expect(rn.status).toBe('posted');
+    // received through the return's inbound task (the note names the task; the return comes with it)
+    const rn = await ok(t.call('oms', RN.save, { taskId: ret.taskId, lines: [{ returnLineId: rl, countedQty: 5, damagedQty: 1, locationId: dock }], post: true }, admin));
+    expect(rn).toMatchObject({ status: 'posted', returnId: ret.id, taskId: ret.taskId });
     expect(await onHand(p1.id)).toBe(14);
     await verifyClean();
     ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
@@ -147,7 +149,7 @@ describe('sales returns', () => {
     expect(ret.receivingNotes.map((n: any) => n.docNo)).toEqual([rn.docNo]);
     // received: no longer cancellable (not offered, and refused)
     expect(ret.actions.map((a: any) => a.label)).not.toContain('作废');
-    expect((await t.call('oms', SR.cancel, { id: ret.id }, admin)).msg).toBe(`销售退货单 ${ret.docNo} 当前状态为“收货中”，不能作废`);
+    expect((await t.call('oms', SR.cancel, { id: ret.id }, admin)).msg).toBe(`销售退货单 ${ret.docNo} 当前状态为“部分收货”，不能作废`);
     const note = await ok(t.call('oms', RN.get, { id: rn.id }, admin));
     expect(note).toMatchObject({ returnDocNo: ret.docNo, sourceText: `销售退货 ${ret.docNo}`, totalQty: 4 });
     // it opens on 退货收货 (client and return), from its own answer and from the receiving-note list, not on the purchase layout
@@ -177,9 +179,11 @@ describe('sales returns', () => {
     // /docRelate from the order: plan … and the return → its notes → putaway; from the note: up to the order
     const names = async (docNo: string) => (await ok(t.call('oms', '025001', { docNo }, admin))).chain.map((c: any) => `${c.docTypeText} ${c.number} ← ${c.from ?? ''}`);
     expect(await names(order.docNo)).toEqual(expect.arrayContaining([
-      `发货计划 ${order.planDocNo} ← ${order.docNo}`, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `收货单 ${rn.docNo} ← ${ret.docNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`,
+      `发货计划 ${order.planDocNo} ← ${order.docNo}`, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `入库任务 ${ret.taskDocNo} ← ${ret.docNo}`, `收货单 ${rn.docNo} ← ${ret.taskDocNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`,
     ]));
-    expect(await names(rn.docNo)).toEqual([`销售订单 ${order.docNo} ← `, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `收货单 ${rn.docNo} ← ${ret.docNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`]);
+    expect(await names(rn.docNo)).toEqual([
+      `销售订单 ${order.docNo} ← `, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `入库任务 ${ret.taskDocNo} ← ${ret.docNo}`, `收货单 ${rn.docNo} ← ${ret.taskDocNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`,
+    ]);
 
     // a second return of the rest of line 2, cancelled on the sales repeal desk while nothing is received
     const second = await ok(t.call('oms', SR.save, { orderId: order.id, lines: [{ orderLineId: l2.id, qty: 4 }] }, admin));
@@ -190,7 +194,10 @@ describe('sales returns', () => {
     expect(preview).toMatchObject({ docType: 'salesReturn', docTypeText: '销售退货单', cancellable: true });
     expect(preview.effect).toBe(`销售退货单 ${second.docNo} 已确认、尚未收货：作废退货单，退还销售订单 ${order.docNo} 的退货数量 4 个（1 行）`);
     await ok(t.call('oms', REPEAL.save, { docNo: second.docNo, reason: '客户取消退货' }, admin));
-    expect((await ok(t.call('oms', SR.get, { id: second.id }, admin))).status).toBe('cancelled');
+    const gone = await ok(t.call('oms', SR.get, { id: second.id }, admin));
+    expect(gone.status).toBe('cancelled');
+    // its inbound task went with it
+    expect((await ok(t.call('oms', '021302', { id: gone.taskId }, admin))).status).toBe('cancelled');
     o = await ok(t.call('oms', SO.get, { id: order.id }, admin));
     expect(o.lines.map((l: any) => l.returnedQty)).toEqual([6, 0]);
     // the received one is not cancellable on the desk either

@@ -27,6 +27,7 @@ import * as m026 from './migrations/026-sales-returns.ts';
 import * as m027 from './migrations/027-system-tools.ts';
 import * as m028 from './migrations/028-daily-closing.ts';
 import * as m029 from './migrations/029-promotions.ts';
+import * as m032 from './migrations/032-return-tasks.ts';
 
 interface Migration {
   name: string;
@@ -59,6 +60,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '027-system-tools', up: m027.up },
   { name: '028-daily-closing', up: m028.up },
   { name: '029-promotions', up: m029.up },
+  { name: '032-return-tasks', up: m032.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */

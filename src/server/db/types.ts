@@ -696,8 +696,8 @@ export interface InboundTaskTable {
   createdBy: number | null;
   updatedBy: number | null;
   docNo: string;
-  planId: number;
-  orderId: number;
+  planId: number | null;
+  orderId: number | null;
   warehouseId: number;
   containerId: number | null;
   status: Generated<string>;
@@ -711,6 +711,7 @@ export interface InboundTaskTable {
   closedAt: string | null;
   closedBy: number | null;
   closeReason: string | null;
+  returnId: number | null;
 }
 
 export interface InboundTaskLineTable {
@@ -718,11 +719,12 @@ export interface InboundTaskLineTable {
   companyId: number;
   taskId: number;
   lineNo: number;
-  orderLineId: number;
+  orderLineId: number | null;
   productId: number;
   qty: number;
   receivedQty: Generated<number>;
   remark: string | null;
+  returnLineId: number | null;
 }
 
 export interface InvoiceStockTable {
