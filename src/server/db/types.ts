@@ -1867,6 +1867,8 @@ export interface SalesReturnTable {
   status: string;
   confirmedAt: string | null;
   confirmedBy: number | null;
+  closedAt: string | null;
+  closedBy: number | null;
   cancelledAt: string | null;
   cancelledBy: number | null;
   receivedAt: string | null;
@@ -1881,6 +1883,7 @@ export interface SalesReturnTable {
   totalQty: number | null;
   receivedQty: number | null;
   receivedAmount: number | null;
+  closeReason: string | null;
 }
 
 export interface SalesReturnLineTable {
