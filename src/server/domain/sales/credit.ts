@@ -7,8 +7,10 @@
 // Never more than the original less earlier credits: per invoice line one conditional UPDATE
 // (credited_qty + q ≤ qty and credited_amount + a ≤ amount) in the posting transaction
 // (INVOICE_QTY_ERROR_4026). Posting reduces the original's receivable: an allocation row of kind
-// `credit` against its open item (payment_id = −credit id: no receipt is involved), refused when the
-// credit is more than what is still open (a receipt settled it: that receipt is reversed first).
+// `credit` against its open item (payment_id = −credit id: no receipt is involved). A credit over what is
+// still open (receipts settled the invoice, fully or partly) is accepted: that much of the receipts'
+// allocations is released (ledger.ts releaseToAdvance) and becomes the client's advance (预收) — a credit
+// balance, usable on later invoices or refunded.
 // Returned goods (开票有误 and 销售退回) give their invoice stock back. Cancelling a posted credit appends the
 // reversing allocation row and undoes the rest.
 import Decimal from 'decimal.js';
@@ -17,7 +19,7 @@ import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { toBase } from '../finance/ledger.ts';
+import { releaseOverOpen, toBase } from '../finance/ledger.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { applyInvoiceStock, movesOf } from '../procurement/invoice-stock.ts';
 import { taxOf } from './invoice.ts';
@@ -161,6 +163,8 @@ export async function postCredit(t: TransitionRun) {
   const item = (await tenant.select('openItem').select(['id', 'exchangeRate', 'openAmount', 'docNo']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', invoiceId)
     .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
   if (!item) throw new Error(`sales credit ${id}: invoice ${invoiceId} has no receivable`);
+  // more than is still open (receipts settled the invoice): that much of the receipts becomes the client's advance
+  await releaseOverOpen(tenant, ctx.caller!.accountId, item, total, String(t.doc.creditDate), `${SC_TITLE} ${docNo}`);
   const taken = await tenant.update('openItem').set({
     allocated: sql`${sql.ref('allocated')} + ${total}`, openAmount: sql`${sql.ref('openAmount')} - ${total}`,
     status: sql`case when ${sql.ref('openAmount')} - ${total} = 0 then 'settled' else 'open' end`,
