@@ -288,6 +288,9 @@ describe('a sales return on the inbound task flow', () => {
     let task = await ok(t.call('oms', TASK.get, { id: ret.taskId }, store));
     expect(task.lines.map((l: any) => [l.productCode, l.qty, l.receivedQty, l.orderLineNo])).toEqual([[p1.code, 6, 0, 1], [p2.code, 2, 0, 2]]);
     expect(task.actions.find((a: any) => a.label === '收货').to).toBe('/entrepot/returnReceiving/new?returnId={returnId}&taskId={id}');
+    // its chain (单据关联): the sales order, the return, the task
+    const chain = (await ok(t.call('oms', '025001', { docNo: ret.taskDocNo }, store))).chain.map((c: any) => `${c.docTypeText} ${c.number}`);
+    expect(chain).toEqual(expect.arrayContaining([`销售订单 ${order.docNo}`, `销售退货单 ${ret.docNo}`, `入库任务 ${ret.taskDocNo}`]));
     // a return's task is closed or cancelled on its return, not here
     expect((await t.call('oms', TASK.close, { id: ret.taskId, reason: '不收了' }, admin)).msg).toBe(`入库任务 ${ret.taskDocNo} 来自销售退货单，请在销售退货单上关闭（未收部分随之取消）`);
     expect((await t.call('oms', TASK.cancel, { id: ret.taskId }, admin)).msg).toBe(`入库任务 ${ret.taskDocNo} 来自销售退货单，请在销售退货单上作废（未收部分随之取消）`);
