@@ -145,9 +145,10 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expect.poll(() => headerValue(store, '客户')).toBe('上海优品百货有限公司');
     // counted as the clerk sees it: 1 盒 20 个
     const counted = lineRows(store).first();
-    await typeInto(store, counted.getByRole('textbox', { name: '数量（大包装）' }), '');
-    await typeInto(store, counted.getByRole('textbox', { name: '数量（中包装）' }), '1');
-    await typeInto(store, counted.getByRole('textbox', { name: '数量（最小单位）' }), '20');
+    await typeInto(store, counted.getByRole('textbox', { name: '实收（大包装）' }), '');
+    await typeInto(store, counted.getByRole('textbox', { name: '实收（中包装）' }), '1');
+    await typeInto(store, counted.getByRole('textbox', { name: '实收（最小单位）' }), '20');
+    expect(await headerValue(store, '销售退货单号')).toBe(returnNo);
     await shot(store, '04-receiving-new');
     await store.keyboard.press('Control+s');
     await expectToast(store, '保存成功');
