@@ -250,7 +250,7 @@ export async function presentCredit(ctx: CallContext, docs: Row[], lines?: Row[]
 /**
  * What a sales return still asks to be credited, per order line: received by the warehouse less what
  * posted red invoices made from this return (returnId) already credited. Only for a return with
- * something received (收货中 / 已收货).
+ * something received (部分收货 / 已收货 / 已关闭).
  */
 async function returnLeft(tenant: Tenant, returnId: number): Promise<{ ret: Row; left: Map<number, number> } | undefined> {
   const ret = (await tenant.select('salesReturn').select(['id', 'docNo', 'status', 'clientId', 'receivedQty']).where('id', '=', returnId).executeTakeFirst()) as Row | undefined;
