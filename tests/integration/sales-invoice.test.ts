@@ -333,6 +333,43 @@ describe('red (credit) invoices', () => {
   });
 });
 
+describe('a credit over a paid foreign-currency invoice', () => {
+  it('a USD invoice settled by a CNY receipt: the credit over what is open releases that part of the receipt in proportion; bases stay exact; the reversal undoes what still stands', async () => {
+    const usd = (await ok(t.call('cdm', '012101', { page: 1, pageSize: 10 }, admin))).list.find((c: any) => c.code === 'USD').id;
+    const p = await product('10');
+    const c = await client();
+    const so = await ok(t.call('oms', SO.save, { clientId: c, warehouseId: wh, currencyId: usd, lines: [{ productId: p.id, qty: 3, price: '10' }] }, admin));
+    await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, admin));
+    const order = await ok(t.call('oms', SO.get, { id: so.id }, admin));
+    const plan = await ok(t.call('oms', DP.save, { orderId: so.id, lines: order.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) }, admin));
+    const confirmed = await ok(t.call('oms', DP.confirm, { id: plan.id, version: plan.version }, admin));
+    await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId], post: true }, admin));
+    await ok(t.call('oms', DN.save, { taskId: confirmed.taskId, deliveryDate: '2026-11-20', post: true }, admin));
+    const [line] = await invoiceable(c);
+    const inv = await ok(t.call('oms', SI.save, { clientId: c, post: true, lines: [{ deliveryLineId: line.deliveryLineId, qty: 3 }] }, admin));
+    const invDoc = await ok(t.call('oms', SI.get, { id: inv.id }, admin));
+    expect(invDoc.receivable).toMatchObject({ amount: '30.00' });
+    expect(invDoc.currencyId).toBe(usd);
+    // USD 25.00 of it settled by a receipt in CNY (the company currency)
+    const pay = await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: c, amount: '1000', payDate: '2026-11-22', method: 'bank', lines: [{ openItemId: invDoc.receivable.id, amount: '25' }], post: true }, admin));
+    const before = await ok(t.call('oms', '026002', { id: pay.id }, admin));
+    const paidCny = Math.round(Number(before.allocatedAmount) * 100);
+    // an allowance of USD 12.00 where 5.00 is open: 7.00 of the receipt's 25.00 goes back to it, in proportion
+    const hz = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'allowance', post: true, lines: [{ invoiceLineId: invDoc.lines[0].id, amount: '12' }] }, admin));
+    expect(hz.status).toBe('posted');
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '0.00', statusText: '已结清' });
+    const after = await ok(t.call('oms', '026002', { id: pay.id }, admin));
+    const released = paidCny - Math.round(Number(after.allocatedAmount) * 100);
+    expect(released).toBe(Math.round((paidCny * 7) / 25));
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+    // the receipt reversed: the invoice owes its 30.00 less the 12.00 credited; nothing of the receipt stays allocated
+    await ok(t.call('oms', PAY.reverse, { id: pay.id }, admin));
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '18.00' });
+    expect((await ok(t.call('oms', '026002', { id: pay.id }, admin))).allocatedAmount).toBe('0.00');
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+  });
+});
+
 describe('discount invoices', () => {
   it('allow an amount against several invoices, never more than each has left, reducing each receivable', async () => {
     const p = await product('10');
