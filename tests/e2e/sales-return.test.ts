@@ -9,7 +9,7 @@
 // confirmed return shows what it would undo (the definition's repeal preview) and is answered 取消. Once the
 // delivery is invoiced (over the API), the received return offers 开红字发票: the red invoice opens on that invoice
 // with 销售退回 and the received 120 filled in, and is saved and posted with the keyboard and a click. A confirmed
-// order offers 开预收款发票: the amount typed, saved with Ctrl+S and posted. An issued proforma offers 红冲: part of it
+// order offers 开预收款发票: the amount typed, saved with Ctrl+S and posted; 预收预付款 lists it. An issued proforma offers 红冲: part of it
 // withdrawn with 订单变更, saved with Ctrl+S and issued. Screenshots:
 // test-output/e2e/sales-return/NN-*.png.
 import type { Page } from 'playwright-core';
@@ -258,6 +258,14 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expect.poll(() => headerValue(wh, '价税合计')).toBe('10.00');
     expect(await headerValue(wh, '已收款')).toBe('0.00');
     await shot(wh, '09-prepayment-posted');
+    // the accountant finds it on 预收预付款: asked 10.00, nothing paid or deducted yet, 10.00 open
+    await wh.goto('/financial/advances');
+    await waitForScreen(wh, '预收预付款');
+    const ysRow = row(wh, ysNo);
+    await ysRow.waitFor();
+    const ys = await rowByTitle(wh.locator('.renderer-section', { has: ysRow }).first(), ysRow);
+    expect([ys['预收金额'], ys['已收款'], ys['已抵扣'], ys['可抵扣'], ys['未收']]).toEqual(['10.00', '0.00', '0.00', '0.00', '10.00']);
+    await shot(wh, '09b-advances-prepayments');
   });
 
   it('an issued proforma offers 红冲: the clerk withdraws part of it with a reason, saves and issues the withdrawal', async () => {
