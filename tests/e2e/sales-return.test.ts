@@ -1,24 +1,27 @@
 // A sales return in Chromium from the demo company (issue 13): an order of 250 DM-1002 shipped to 上海优品百货
 // (made over the API as the admin: order → plan → picking → delivery note); the sales clerk (sales / demo123)
 // opens the order, starts 退货 from it, types the returned quantity in 盒/个 and the reason with the keyboard,
-// saves and confirms; the warehouse (admin) receives it from the return's 收货 (the receiving note whose
-// source is the return), posts it and puts it away to the product's location — 商品库存 shows the goods back,
-// and the return shows what was received and its value at the delivery price. Before that, 作废 on the
+// saves and confirms — which makes its inbound task; the store user (仓管员 store / demo123) finds it in 入库任务
+// with its source 销售退货 XT…, opens it, clicks 收货 (the receiving note of the task, on 退货收货), types the
+// counted 1 盒 20 个 with the keyboard, saves with Ctrl+S and posts it; the task is done, and the admin puts the
+// goods away to the product's location — 商品库存 shows the goods back, and the return shows what was received
+// and its value at the delivery price. Before that, 作废 on the
 // confirmed return shows what it would undo (the definition's repeal preview) and is answered 取消. Once the
 // delivery is invoiced (over the API), the received return offers 开红字发票: the red invoice opens on that invoice
 // with 销售退回 and the received 120 filled in, and is saved and posted with the keyboard and a click. A confirmed
-// order offers 开预收款发票: the amount typed, saved with Ctrl+S and posted. An issued proforma offers 红冲: part of it
+// order offers 开预收款发票: the amount typed, saved with Ctrl+S and posted; 预收预付款 lists it. An issued proforma offers 红冲: part of it
 // withdrawn with 订单变更, saved with Ctrl+S and issued. Screenshots:
 // test-output/e2e/sales-return/NN-*.png.
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiOk, btn, choose, confirmPopup, item } from './support/antd';
+import { apiOk, btn, choose, confirmPopup, item, openList, row, rowByTitle } from './support/antd';
 import { ADMIN, expectToast, hasChromium, login, screenshot, waitForScreen, type Account } from './support/browser';
 import { setupE2e } from './support/setup';
 import { doc, docNo, expectState, headerValue, lines, lineRows, openedAfterSave } from './support/document';
 
 const SHOT_DIR = 'sales-return';
 const SALES: Account = { companyCode: 'demo', userName: 'sales', password: 'demo123' };
+const STORE: Account = { companyCode: 'demo', userName: 'store', password: 'demo123' };
 const NUT = 'DM-1002';
 
 async function shot(page: Page, name: string): Promise<void> {
@@ -36,9 +39,10 @@ async function typeInto(page: Page, field: ReturnType<Page['locator']>, text: st
 }
 
 describe.skipIf(!hasChromium)('sales return: from a delivered order back into stock (e2e)', () => {
-  const e2e = setupE2e({ login: SALES, walk: { shots: SHOT_DIR, pages: () => [['sales', page], ['warehouse', wh]] } });
+  const e2e = setupE2e({ login: SALES, walk: { shots: SHOT_DIR, pages: () => [['sales', page], ['warehouse', wh], ['store', store]] } });
   let page: Page;
   let wh: Page;
+  let store: Page;
   let orderId = 0;
   let orderNo = '';
   let returnNo = '';
@@ -54,6 +58,8 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     const other = await e2e.newPage();
     wh = other.page;
     await login(wh, ADMIN);
+    store = (await e2e.newPage()).page;
+    await login(store, STORE);
     // the delivered order the clerk returns goods from: confirmed, planned, picked and shipped by the floor
     const products = await apiOk(wh, 'cdm', '010201', { page: 1, pageSize: 20, keyword: NUT });
     const productId = products.list.find((p: any) => p.code === NUT).id;
@@ -96,7 +102,7 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     returnNo = await docNo(page);
     expect(returnNo).toMatch(/^XT\d{12}$/);
     await btn(doc(page), '确认').click();
-    await confirmPopup(page, `确定确认销售退货单“${returnNo}”？确认后仓库按退货单收货。`);
+    await confirmPopup(page, `确定确认销售退货单“${returnNo}”？确认后生成入库任务，仓库按入库任务收货。`);
     await expectState(page, '待收货');
     await expect.poll(async () => (await lines(page)).map((l) => [l.商品编码, l.退货数量])).toEqual([[NUT, '120']]);
     await shot(page, '02-return-confirmed');
@@ -114,25 +120,54 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expect.poll(async () => (await lines(page)).map((l) => [l.已发货, l.已退货])).toEqual([['250', '120']]);
   });
 
-  it('the warehouse receives the return on its receiving note, posts it and puts the goods away: stock is back', async () => {
+  it('the store user receives the return from 入库任务: the task of 销售退货, 收货, counted with the keyboard, posted; the goods are put away: stock is back', async () => {
     const found = await apiOk(wh, 'oms', '021101', { page: 1, pageSize: 5, docNo: returnNo });
-    await wh.goto(`/market/salesReturnDetail/${found.list[0].id}`);
-    await expectState(wh, '待收货');
-    await btn(doc(wh), '收货').click();
-    await wh.waitForURL(/\/entrepot\/returnReceiving\/new\?returnId=\d+$/);
-    await expect.poll(() => lineRows(wh).count()).toBe(1);
-    await expect.poll(async () => (await lines(wh)).map((l) => [l.商品编码, l.退货, l.未收])).toEqual([[NUT, '120', '120']]);
-    await expect.poll(() => headerValue(wh, '客户')).toBe('上海优品百货有限公司');
-    await shot(wh, '03-receiving-new');
-    await wh.keyboard.press('Control+s');
-    await expectToast(wh, '保存成功');
-    await openedAfterSave(wh, /^\/entrepot\/returnReceiving\/\d+$/);
-    const noteNo = await docNo(wh);
-    await btn(doc(wh), '过账').click();
-    await confirmPopup(wh, `确定过账收货单“${noteNo}”？过账后货物计入库存。`);
-    await expectState(wh, '已过账');
+    // 入库任务: the return's task among the purchase ones, with its source and client
+    await openList(store, '/entrepot/inboundTaskList', '入库任务');
+    const taskRow = row(store, `销售退货 ${returnNo}`);
+    await taskRow.waitFor();
+    const cols = await rowByTitle(store, taskRow);
+    expect([cols['来源'], cols['供应商/客户'], cols['状态'], cols['未收数量']]).toEqual([`销售退货 ${returnNo}`, '上海优品百货有限公司', '待收货', '120']);
+    const taskNo = cols['单号']!;
+    expect(taskNo).toMatch(/^RT\d+$/);
+    await shot(store, '03-inbound-tasks');
+    await taskRow.getByRole('link', { name: taskNo }).click();
+    await store.waitForURL(/\/entrepot\/inboundTaskDetail\/\d+$/);
+    await expectState(store, '待收货');
+    await expect.poll(() => headerValue(store, '来源')).toBe(`销售退货 ${returnNo}`);
+    expect(await headerValue(store, '客户')).toBe('上海优品百货有限公司');
+    // a return's task is closed on its return, not here
+    expect(await btn(doc(store), '关闭').count()).toBe(0);
+    await btn(doc(store), '收货').click();
+    await store.waitForURL(/\/entrepot\/returnReceiving\/new\?returnId=\d+&taskId=\d+$/);
+    await expect.poll(() => lineRows(store).count()).toBe(1);
+    await expect.poll(async () => (await lines(store)).map((l) => [l.商品编码, l.退货, l.未收])).toEqual([[NUT, '120', '120']]);
+    await expect.poll(() => headerValue(store, '客户')).toBe('上海优品百货有限公司');
+    // counted as the clerk sees it: 1 盒 20 个
+    const counted = lineRows(store).first();
+    await typeInto(store, counted.getByRole('textbox', { name: '实收（大包装）' }), '');
+    await typeInto(store, counted.getByRole('textbox', { name: '实收（中包装）' }), '1');
+    await typeInto(store, counted.getByRole('textbox', { name: '实收（最小单位）' }), '20');
+    expect(await headerValue(store, '销售退货单号')).toBe(returnNo);
+    await shot(store, '04-receiving-new');
+    await store.keyboard.press('Control+s');
+    await expectToast(store, '保存成功');
+    await openedAfterSave(store, /^\/entrepot\/returnReceiving\/\d+$/);
+    const noteNo = await docNo(store);
+    await btn(doc(store), '过账').click();
+    await confirmPopup(store, `确定过账收货单“${noteNo}”？过账后货物计入库存。`);
+    await expectState(store, '已过账');
     expect(await onHand(wh)).toBe(onHandBefore + 120);
+    // the task is done
+    await openList(store, '/entrepot/inboundTaskList', '入库任务');
+    const done = await rowByTitle(store, row(store, `销售退货 ${returnNo}`));
+    expect([done['状态'], done['已收数量'], done['未收数量']]).toEqual(['已完成', '120', '0']);
+    await shot(store, '05-inbound-task-done');
 
+    // the admin puts the goods away from the note
+    const note = (await apiOk(wh, 'oms', '021401', { page: 1, pageSize: 5, docNo: noteNo })).list[0];
+    await wh.goto(`/entrepot/returnReceiving/${note.id}`);
+    await expectState(wh, '已过账');
     await btn(doc(wh), '上架').click();
     await wh.waitForURL(/\/entrepot\/putawayDetail\/new\?receivingNoteId=\d+$/);
     await waitForScreen(wh, '上架单详情');
@@ -151,7 +186,7 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expectState(wh, '已收货');
     await expect.poll(() => headerValue(wh, '已收货')).toBe('120');
     expect(await headerValue(wh, '已收货金额')).toBe('30.00');
-    await shot(wh, '04-return-received');
+    await shot(wh, '06-return-received');
     // still 120 more than before the return, now on the product's shelf
     expect(await onHand(wh)).toBe(onHandBefore + 120);
   });
@@ -177,7 +212,7 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     expect(await headerValue(wh, '原销售发票')).toContain(inv.docNo);
     expect(await headerValue(wh, '销售退货单')).toBe(returnNo);
     await expect.poll(async () => (await lines(wh)).map((l) => [l.商品编码, l.原开票数量, l.冲红数量])).toEqual([[NUT, '250', '120']]);
-    await shot(wh, '05-red-invoice-new');
+    await shot(wh, '07-red-invoice-new');
     await wh.keyboard.press('Control+s');
     await expectToast(wh, '保存成功');
     await openedAfterSave(wh, /^\/market\/invoiceDetailBack\/\d+$/);
@@ -188,7 +223,7 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     // 0.25 × 120, the return named on it
     await expect.poll(() => headerValue(wh, '冲红金额')).toBe('30.00');
     expect(await headerValue(wh, '销售退货单')).toBe(returnNo);
-    await shot(wh, '06-red-invoice-posted');
+    await shot(wh, '08-red-invoice-posted');
     // all of it credited: the return no longer offers it
     await wh.goto(`/market/salesReturnDetail/${returnId}`);
     await expectState(wh, '已收货');
@@ -222,7 +257,15 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expectState(wh, '已过账');
     await expect.poll(() => headerValue(wh, '价税合计')).toBe('10.00');
     expect(await headerValue(wh, '已收款')).toBe('0.00');
-    await shot(wh, '07-prepayment-posted');
+    await shot(wh, '09-prepayment-posted');
+    // the accountant finds it on 预收预付款: asked 10.00, nothing paid or deducted yet, 10.00 open
+    await wh.goto('/financial/advances');
+    await waitForScreen(wh, '预收预付款');
+    const ysRow = row(wh, ysNo);
+    await ysRow.waitFor();
+    const ys = await rowByTitle(wh.locator('.renderer-section', { has: ysRow }).first(), ysRow);
+    expect([ys['预收金额'], ys['已收款'], ys['已抵扣'], ys['可抵扣'], ys['未收']]).toEqual(['10.00', '0.00', '0.00', '0.00', '10.00']);
+    await shot(wh, '09b-advances-prepayments');
   });
 
   it('an issued proforma offers 红冲: the clerk withdraws part of it with a reason, saves and issues the withdrawal', async () => {
@@ -254,7 +297,7 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await expectState(wh, '已出具');
     await expect.poll(() => headerValue(wh, '红冲金额')).toBe('20.00');
     expect((await lines(wh)).map((l) => l['可红冲'])).toEqual(['30.00']);
-    await shot(wh, '08-proforma-withdrawn');
+    await shot(wh, '10-proforma-withdrawn');
   });
 });
 

@@ -99,6 +99,10 @@ describe('prepayment invoices', () => {
     doc = await ok(t.call('oms', YS.get, { id: ys.id }, admin));
     expect(doc).toMatchObject({ paidAmount: '12.34', deductedAmount: '12.34', availableAmount: '0.00' });
     expect(doc.lines.map((l: any) => [l.invoiceDocNo, l.amount])).toEqual([[inv.docNo, '12.34']]);
+    // the accountant's list of prepayment invoices (on 预收预付款 /financial/advances): paid, deducted, open per row
+    const listed = (await ok(t.call('oms', YS.list, { page: 1, pageSize: 50, clientId: order.clientId }, admin))).list as any[];
+    expect(listed.map((r) => [r.docNo, r.orderDocNo, r.clientName, r.totalAmount, r.paidAmount, r.deductedAmount, r.availableAmount, r.openAmount, r.receivableStatusText]))
+      .toEqual([[doc.docNo, order.docNo, doc.clientName, '30.00', '12.34', '12.34', '0.00', '17.66', '未结清']]);
     await verifyClean();
 
     // the receipt whose money was deducted cannot be reversed

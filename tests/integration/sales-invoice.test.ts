@@ -261,19 +261,66 @@ describe('red (credit) invoices', () => {
     expect((await verifyFinance(t.database.db)).differences).toEqual([]);
   });
 
-  it('开票有误 brings every line in full and settles the receivable; a paid invoice cannot be credited past what is open', async () => {
+  it('开票有误 brings every line in full and settles the receivable; a red or discount invoice over a paid invoice is accepted: the receipt\'s excess becomes the client\'s advance (a credit balance), used on a later invoice', async () => {
+    const ADV = { list: '026012', allocate: '026009', aging: '026201', getPay: '026002' };
     const p = await product('8');
     const c = await client();
     await delivered(c, [{ productId: p.id, qty: 6 }]);
     const [line] = await invoiceable(c);
     const inv = await ok(t.call('oms', SI.save, { clientId: c, post: true, lines: [{ deliveryLineId: line.deliveryLineId, qty: 6 }] }, admin));
     const invDoc = await ok(t.call('oms', SI.get, { id: inv.id }, admin));
-    // a receipt of 40 of the 48: a return of 2 (16.00) is more than the 8.00 still open
-    await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: c, amount: '40', payDate: '2026-11-22', method: 'bank', lines: [{ openItemId: invDoc.receivable.id, amount: '40' }], post: true }, admin));
-    const past = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', post: true, lines: [{ invoiceLineId: invDoc.lines[0].id, qty: 2 }] }, admin);
-    expect(past.code).toBe('COMMON_VALIDATION_4000');
-    expect(past.msg).toContain('应收款未结金额为 8.00，本次红字 16.00 超出');
-    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).creditedAmount).toBe('0.00');
+    // a receipt of 40 of the 48: a return of 2 (16.00) is more than the 8.00 still open — accepted
+    const pay = await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: c, amount: '40', payDate: '2026-11-22', method: 'bank', lines: [{ openItemId: invDoc.receivable.id, amount: '40' }], post: true }, admin));
+    const hz = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', post: true, lines: [{ invoiceLineId: invDoc.lines[0].id, qty: 2 }] }, admin));
+    expect(hz).toMatchObject({ status: 'posted', totalAmount: '16.00' });
+    const after = await ok(t.call('oms', SI.get, { id: inv.id }, admin));
+    expect(after.creditedAmount).toBe('16.00');
+    expect(after.receivable).toMatchObject({ openAmount: '0.00', statusText: '已结清' });
+    // the receipt's 8.00 over what is now owed is unallocated again: the client's advance (预收)
+    const receipt = await ok(t.call('oms', ADV.getPay, { id: pay.id }, admin));
+    expect([receipt.allocatedAmount, receipt.unallocatedAmount]).toEqual(['32.00', '8.00']);
+    const advances = async () => (await ok(t.call('oms', ADV.list, { page: 1, pageSize: 50, clientId: c }, admin))).list.map((r: any) => [r.docNo, r.kindText, r.unallocatedAmount]);
+    expect(await advances()).toEqual([[pay.docNo, '预收款', '8.00']]);
+    // accounts_receivable: nothing open, the advance set against it — a credit balance of 8.00
+    const agingRow = async () => (await ok(t.call('oms', ADV.aging, { page: 1, pageSize: 500 }, admin))).list.find((r: any) => r.id === c);
+    expect(await agingRow()).toMatchObject({ total: '0.00', advance: '8.00', balance: '-8.00', items: 0 });
+    const aging = await ok(t.call('oms', ADV.aging, { page: 1, pageSize: 500 }, admin));
+    const sum = (f: string) => aging.list.reduce((s: number, r: any) => s + Math.round(Number(r[f]) * 100), 0);
+    expect([sum('advance'), sum('balance')]).toEqual([Math.round(Number(aging.totals.advance) * 100), Math.round(Number(aging.totals.balance) * 100)]);
+    // the client's statement shows the receipt's part moved to the advance
+    const st = await ok(t.call('oms', '026203', { partyType: 'client', id: c, dateFrom: '2026-11-01', dateTo: '2099-12-31' }, admin));
+    expect(st.list.map((e: any) => e.kind)).toEqual(expect.arrayContaining(['红字发票', '收款转预收']));
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+
+    // a later invoice of 8.00: the advance settles it
+    const p3 = await product('8');
+    await delivered(c, [{ productId: p3.id, qty: 1 }]);
+    const [line3] = (await invoiceable(c)).filter((l) => l.productCode === p3.code);
+    const inv3 = await ok(t.call('oms', SI.save, { clientId: c, post: true, lines: [{ deliveryLineId: line3.deliveryLineId, qty: 1 }] }, admin));
+    const inv3Doc = await ok(t.call('oms', SI.get, { id: inv3.id }, admin));
+    await ok(t.call('oms', ADV.allocate, { id: pay.id, lines: [{ openItemId: inv3Doc.receivable.id, amount: '8' }] }, admin));
+    expect((await ok(t.call('oms', SI.get, { id: inv3.id }, admin))).receivable).toMatchObject({ openAmount: '0.00' });
+    expect(await advances()).toEqual([]);
+    // nothing open and no advance: the client is off the aging
+    expect(await agingRow()).toBeUndefined();
+    // a discount invoice (折让) of 3.00 over that settled invoice: accepted, 3.00 back to the advance
+    const zk = await ok(t.call('oms', ZK.save, { clientId: c, reason: '补偿', post: true, lines: [{ invoiceId: inv3.id, amount: '3' }] }, admin));
+    expect(zk).toMatchObject({ status: 'posted', totalAmount: '3.00' });
+    expect(await advances()).toEqual([[pay.docNo, '预收款', '3.00']]);
+    expect(await agingRow()).toMatchObject({ advance: '3.00', balance: '-3.00' });
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+
+    // the red invoice cancelled: the first invoice owes its 16.00 again (the receipt's money stays where it went)
+    await ok(t.call('oms', HZ.cancel, { id: hz.id }, admin));
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '16.00' });
+    expect(await agingRow()).toMatchObject({ total: '16.00', advance: '3.00', balance: '13.00' });
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+    // the receipt reversed: what still stands of each of its allocations is undone (48.00 and 5.00 open), verify clean
+    await ok(t.call('oms', PAY.reverse, { id: pay.id }, admin));
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '48.00' });
+    expect((await ok(t.call('oms', SI.get, { id: inv3.id }, admin))).receivable).toMatchObject({ openAmount: '5.00' });
+    expect(await agingRow()).toMatchObject({ total: '53.00', advance: '0.00', balance: '53.00' });
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
 
     const p2 = await product('8');
     await delivered(c, [{ productId: p2.id, qty: 6 }]);
@@ -282,6 +329,43 @@ describe('red (credit) invoices', () => {
     const whole = await ok(t.call('oms', HZ.save, { invoiceId: inv2.id, reason: 'wrong', post: true }, admin));
     expect(whole).toMatchObject({ status: 'posted', totalAmount: '48.00', totalQty: 6 });
     expect((await ok(t.call('oms', SI.get, { id: inv2.id }, admin))).receivable).toMatchObject({ openAmount: '0.00', statusText: '已结清' });
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+  });
+});
+
+describe('a credit over a paid foreign-currency invoice', () => {
+  it('a USD invoice settled by a CNY receipt: the credit over what is open releases that part of the receipt in proportion; bases stay exact; the reversal undoes what still stands', async () => {
+    const usd = (await ok(t.call('cdm', '012101', { page: 1, pageSize: 10 }, admin))).list.find((c: any) => c.code === 'USD').id;
+    const p = await product('10');
+    const c = await client();
+    const so = await ok(t.call('oms', SO.save, { clientId: c, warehouseId: wh, currencyId: usd, lines: [{ productId: p.id, qty: 3, price: '10' }] }, admin));
+    await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, admin));
+    const order = await ok(t.call('oms', SO.get, { id: so.id }, admin));
+    const plan = await ok(t.call('oms', DP.save, { orderId: so.id, lines: order.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) }, admin));
+    const confirmed = await ok(t.call('oms', DP.confirm, { id: plan.id, version: plan.version }, admin));
+    await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId], post: true }, admin));
+    await ok(t.call('oms', DN.save, { taskId: confirmed.taskId, deliveryDate: '2026-11-20', post: true }, admin));
+    const [line] = await invoiceable(c);
+    const inv = await ok(t.call('oms', SI.save, { clientId: c, post: true, lines: [{ deliveryLineId: line.deliveryLineId, qty: 3 }] }, admin));
+    const invDoc = await ok(t.call('oms', SI.get, { id: inv.id }, admin));
+    expect(invDoc.receivable).toMatchObject({ amount: '30.00' });
+    expect(invDoc.currencyId).toBe(usd);
+    // USD 25.00 of it settled by a receipt in CNY (the company currency)
+    const pay = await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId: c, amount: '1000', payDate: '2026-11-22', method: 'bank', lines: [{ openItemId: invDoc.receivable.id, amount: '25' }], post: true }, admin));
+    const before = await ok(t.call('oms', '026002', { id: pay.id }, admin));
+    const paidCny = Math.round(Number(before.allocatedAmount) * 100);
+    // an allowance of USD 12.00 where 5.00 is open: 7.00 of the receipt's 25.00 goes back to it, in proportion
+    const hz = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'allowance', post: true, lines: [{ invoiceLineId: invDoc.lines[0].id, amount: '12' }] }, admin));
+    expect(hz.status).toBe('posted');
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '0.00', statusText: '已结清' });
+    const after = await ok(t.call('oms', '026002', { id: pay.id }, admin));
+    const released = paidCny - Math.round(Number(after.allocatedAmount) * 100);
+    expect(released).toBe(Math.round((paidCny * 7) / 25));
+    expect((await verifyFinance(t.database.db)).differences).toEqual([]);
+    // the receipt reversed: the invoice owes its 30.00 less the 12.00 credited; nothing of the receipt stays allocated
+    await ok(t.call('oms', PAY.reverse, { id: pay.id }, admin));
+    expect((await ok(t.call('oms', SI.get, { id: inv.id }, admin))).receivable).toMatchObject({ openAmount: '18.00' });
+    expect((await ok(t.call('oms', '026002', { id: pay.id }, admin))).allocatedAmount).toBe('0.00');
     expect((await verifyFinance(t.database.db)).differences).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
 // Sales returns (销售退货单, issue 13) over HTTP, on SQLite and PostgreSQL: from a shipped order, never more than
 // shipped less already returned (two returns racing for the same shipped units: exactly one passes); a
-// confirmed return is received on the ordinary receiving note (its source the return) and put away — goods
+// confirmed return becomes an inbound task, received on the ordinary receiving note (of the task, its source the return) and put away — goods
 // back in stock by the ledger, verify clean; the order line shows what is returned; the return records what
-// was received and its value at the delivery price; /docRelate shows the chain; cancelling (and the sales
+// was received and its value at the delivery price; /docRelate shows the chain (order → return → task → note → putaway); cancelling (and the sales
 // repeal desk) while nothing is received; a delivery note cannot be reversed under a return.
 // 出库任务打印 (021314) prints a task as a picker's sheet.
 // And the engine's per-record "offered only when" hook (offerWhen): a sales order with an open outbound plan
@@ -118,8 +118,9 @@ describe('sales returns', () => {
     // confirmed: the warehouse receives it
     await ok(t.call('oms', SR.confirm, { id: ret.id, version: ret.version }, admin));
     ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
-    expect(ret).toMatchObject({ status: 'confirmed', statusText: '待收货', openQty: 6 });
-    expect(ret.actions.map((a: any) => a.label)).toEqual(expect.arrayContaining(['收货', '作废']));
+    expect(ret).toMatchObject({ status: 'confirmed', statusText: '待收货', openQty: 6, taskStatusText: '待收货' });
+    expect(ret.taskDocNo).toMatch(/^RT/);
+    expect(ret.actions.map((a: any) => a.label)).toEqual(expect.arrayContaining(['入库任务', '收货', '作废']));
     // what 作废 would undo, told in its confirmation (the definition's repeal preview)
     expect(ret.cancelEffect).toBe(`销售退货单 ${ret.docNo} 已确认、尚未收货：作废退货单，退还销售订单 ${order.docNo} 的退货数量 6 个（1 行）`);
     expect(ret.actions.find((a: any) => a.name === 'cancel').confirm).toBe('确定作废销售退货单“{docNo}”？{cancelEffect}');
@@ -136,8 +137,9 @@ describe('sales returns', () => {
     // both sources at once: refused
     expect((await t.call('oms', RN.save, { returnId: ret.id, orderId: 1, lines: [{ returnLineId: rl, countedQty: 1 }] }, admin)).msg).toContain('收货单只能来自一个来源');
     // 5 counted, 1 damaged: 4 into stock
-    const rn = await ok(t.call('oms', RN.save, { returnId: ret.id, lines: [{ returnLineId: rl, countedQty: 5, damagedQty: 1, locationId: dock }], post: true }, admin));
-    expect(rn.status).toBe('posted');
+    // received through the return's inbound task (the note names the task; the return comes with it)
+    const rn = await ok(t.call('oms', RN.save, { taskId: ret.taskId, lines: [{ returnLineId: rl, countedQty: 5, damagedQty: 1, locationId: dock }], post: true }, admin));
+    expect(rn).toMatchObject({ status: 'posted', returnId: ret.id, taskId: ret.taskId });
     expect(await onHand(p1.id)).toBe(14);
     await verifyClean();
     ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
@@ -147,7 +149,7 @@ describe('sales returns', () => {
     expect(ret.receivingNotes.map((n: any) => n.docNo)).toEqual([rn.docNo]);
     // received: no longer cancellable (not offered, and refused)
     expect(ret.actions.map((a: any) => a.label)).not.toContain('作废');
-    expect((await t.call('oms', SR.cancel, { id: ret.id }, admin)).msg).toBe(`销售退货单 ${ret.docNo} 当前状态为“收货中”，不能作废`);
+    expect((await t.call('oms', SR.cancel, { id: ret.id }, admin)).msg).toBe(`销售退货单 ${ret.docNo} 当前状态为“部分收货”，不能作废`);
     const note = await ok(t.call('oms', RN.get, { id: rn.id }, admin));
     expect(note).toMatchObject({ returnDocNo: ret.docNo, sourceText: `销售退货 ${ret.docNo}`, totalQty: 4 });
     // it opens on 退货收货 (client and return), from its own answer and from the receiving-note list, not on the purchase layout
@@ -177,9 +179,11 @@ describe('sales returns', () => {
     // /docRelate from the order: plan … and the return → its notes → putaway; from the note: up to the order
     const names = async (docNo: string) => (await ok(t.call('oms', '025001', { docNo }, admin))).chain.map((c: any) => `${c.docTypeText} ${c.number} ← ${c.from ?? ''}`);
     expect(await names(order.docNo)).toEqual(expect.arrayContaining([
-      `发货计划 ${order.planDocNo} ← ${order.docNo}`, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `收货单 ${rn.docNo} ← ${ret.docNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`,
+      `发货计划 ${order.planDocNo} ← ${order.docNo}`, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `入库任务 ${ret.taskDocNo} ← ${ret.docNo}`, `收货单 ${rn.docNo} ← ${ret.taskDocNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`,
     ]));
-    expect(await names(rn.docNo)).toEqual([`销售订单 ${order.docNo} ← `, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `收货单 ${rn.docNo} ← ${ret.docNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`]);
+    expect(await names(rn.docNo)).toEqual([
+      `销售订单 ${order.docNo} ← `, `销售退货单 ${ret.docNo} ← ${order.docNo}`, `入库任务 ${ret.taskDocNo} ← ${ret.docNo}`, `收货单 ${rn.docNo} ← ${ret.taskDocNo}`, `上架单 ${pa.docNo} ← ${rn.docNo}`,
+    ]);
 
     // a second return of the rest of line 2, cancelled on the sales repeal desk while nothing is received
     const second = await ok(t.call('oms', SR.save, { orderId: order.id, lines: [{ orderLineId: l2.id, qty: 4 }] }, admin));
@@ -190,7 +194,10 @@ describe('sales returns', () => {
     expect(preview).toMatchObject({ docType: 'salesReturn', docTypeText: '销售退货单', cancellable: true });
     expect(preview.effect).toBe(`销售退货单 ${second.docNo} 已确认、尚未收货：作废退货单，退还销售订单 ${order.docNo} 的退货数量 4 个（1 行）`);
     await ok(t.call('oms', REPEAL.save, { docNo: second.docNo, reason: '客户取消退货' }, admin));
-    expect((await ok(t.call('oms', SR.get, { id: second.id }, admin))).status).toBe('cancelled');
+    const gone = await ok(t.call('oms', SR.get, { id: second.id }, admin));
+    expect(gone.status).toBe('cancelled');
+    // its inbound task went with it
+    expect((await ok(t.call('oms', '021302', { id: gone.taskId }, admin))).status).toBe('cancelled');
     o = await ok(t.call('oms', SO.get, { id: order.id }, admin));
     expect(o.lines.map((l: any) => l.returnedQty)).toEqual([6, 0]);
     // the received one is not cancellable on the desk either
@@ -256,6 +263,93 @@ describe('sales returns', () => {
     expect((await t.call('oms', SR.save, { orderId: 1, lines: [{ orderLineId: 1, qty: 1 }] }, purchaser)).code).toBe('COMMON_NO_RIGHT_4003');
     const sales = await t.login('demo', 'sales', 'demo123');
     expect((await t.call('oms', SR.list, { page: 1, pageSize: 10 }, sales)).code).toBe('200');
+  });
+});
+
+describe('a sales return on the inbound task flow', () => {
+  it('confirmed: an inbound task (source 销售退货); the store user receives part of it from 入库任务; closed short, the rest cancelled on the task; a red invoice covers only what was received', async () => {
+    const TASK = { list: '021301', get: '021302', cancel: '021303', close: '021304' };
+    const SI = { save: '022403', lines: '022406' };
+    const HZ = { save: '022414' };
+    const SR_CLOSE = '021111';
+    const store = await t.login('demo', 'store', 'demo123');
+    const p1 = await product();
+    const p2 = await product();
+    await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId: p1.id, qty: 10, locationId: shelf }, { productId: p2.id, qty: 4, locationId: shelf }], post: true }, admin));
+    const order = await shippedOrder([{ productId: p1.id, qty: 10 }, { productId: p2.id, qty: 4 }]);
+    const [l1, l2] = order.lines;
+    let ret = await ok(t.call('oms', SR.save, { orderId: order.id, reason: '包装破损', lines: [{ orderLineId: l1.id, qty: 6 }, { orderLineId: l2.id, qty: 2 }] }, admin));
+    await ok(t.call('oms', SR.confirm, { id: ret.id, version: ret.version }, admin));
+    ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
+
+    // the warehouse finds it among the inbound tasks, with its source and client
+    const rows = (await ok(t.call('oms', TASK.list, { page: 1, pageSize: 50, returnId: ret.id }, store))).list as any[];
+    expect(rows.map((r) => [r.docNo, r.sourceText, r.partyName, r.statusText, r.totalQty, r.openQty])).toEqual([[ret.taskDocNo, `销售退货 ${ret.docNo}`, ret.clientName, '待收货', 8, 8]]);
+    let task = await ok(t.call('oms', TASK.get, { id: ret.taskId }, store));
+    expect(task.lines.map((l: any) => [l.productCode, l.qty, l.receivedQty, l.orderLineNo])).toEqual([[p1.code, 6, 0, 1], [p2.code, 2, 0, 2]]);
+    expect(task.actions.find((a: any) => a.label === '收货').to).toBe('/entrepot/returnReceiving/new?returnId={returnId}&taskId={id}');
+    // its chain (单据关联): the sales order, the return, the task
+    const chain = (await ok(t.call('oms', '025001', { docNo: ret.taskDocNo }, store))).chain.map((c: any) => `${c.docTypeText} ${c.number}`);
+    expect(chain).toEqual(expect.arrayContaining([`销售订单 ${order.docNo}`, `销售退货单 ${ret.docNo}`, `入库任务 ${ret.taskDocNo}`]));
+    // a return's task is closed or cancelled on its return, not here
+    expect((await t.call('oms', TASK.close, { id: ret.taskId, reason: '不收了' }, admin)).msg).toBe(`入库任务 ${ret.taskDocNo} 来自销售退货单，请在销售退货单上关闭（未收部分随之取消）`);
+    expect((await t.call('oms', TASK.cancel, { id: ret.taskId }, admin)).msg).toBe(`入库任务 ${ret.taskDocNo} 来自销售退货单，请在销售退货单上作废（未收部分随之取消）`);
+
+    // the store user receives 4 of line 1 through the task
+    const src = await ok(t.call('oms', SR.receivable, { returnId: ret.id }, store));
+    const [r1, r2] = src.lines.map((l: any) => l.returnLineId);
+    const rn = await ok(t.call('oms', RN.save, { taskId: ret.taskId, lines: [{ returnLineId: r1, countedQty: 4, locationId: dock }], post: true }, store));
+    expect(rn).toMatchObject({ status: 'posted', returnId: ret.id, taskId: ret.taskId, totalQty: 4 });
+    task = await ok(t.call('oms', TASK.get, { id: ret.taskId }, store));
+    expect(task).toMatchObject({ status: 'receiving', receivedQty: 4, openQty: 4 });
+    expect(task.lines.map((l: any) => l.receivedQty)).toEqual([4, 0]);
+    ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
+    expect(ret).toMatchObject({ status: 'receiving', statusText: '部分收货', receivedQty: 4, openQty: 4, taskStatusText: '收货中' });
+    expect(ret.actions.map((a: any) => a.label)).toContain('关闭');
+    await verifyClean();
+
+    // a task line that is not the return's: refused in Chinese
+    expect((await t.call('oms', RN.save, { taskId: ret.taskId, lines: [{ returnLineId: 999999, countedQty: 1 }] }, store)).code).toBe('PURCHASE_LINE_MISMATCH_4098');
+
+    // closing short: the store user may not; a reason is required; a draft note must go first
+    expect((await t.call('oms', SR_CLOSE, { id: ret.id, reason: '不再退回' }, store)).code).toBe('COMMON_NO_RIGHT_4003');
+    expect((await t.call('oms', SR_CLOSE, { id: ret.id, reason: '  ' }, admin)).msg).toContain('请填写关闭原因');
+    const draft = await ok(t.call('oms', RN.save, { taskId: ret.taskId, lines: [{ returnLineId: r2, countedQty: 1 }] }, store));
+    const busy = await t.call('oms', SR_CLOSE, { id: ret.id, reason: '不再退回' }, admin);
+    expect(busy.code).toBe('INBOUND_TASK_DRAFT_NOTES_4115');
+    expect(busy.msg).toContain(draft.docNo);
+    await ok(t.call('oms', RN.cancel, { id: draft.id }, admin));
+    expect((await ok(t.call('oms', SR.get, { id: ret.id }, admin))).status).toBe('receiving');
+    const closed = await ok(t.call('oms', SR_CLOSE, { id: ret.id, reason: '客户其余货物不再退回' }, admin));
+    expect(closed).toMatchObject({ status: 'closed', releasedQty: 4, taskDocNo: ret.taskDocNo });
+    ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
+    expect(ret).toMatchObject({ status: 'closed', statusText: '已关闭', closeReason: '客户其余货物不再退回', receivedQty: 4, openQty: 0, taskStatusText: '已关闭' });
+    task = await ok(t.call('oms', TASK.get, { id: ret.taskId }, store));
+    expect(task).toMatchObject({ status: 'closed', closeReason: '客户其余货物不再退回', openQty: 0 });
+    // the unreceived rest is back on the order: it can be returned again
+    const o = await ok(t.call('oms', SO.get, { id: order.id }, admin));
+    expect(o.lines.map((l: any) => l.returnedQty)).toEqual([4, 0]);
+    // nothing more is received on it
+    expect((await t.call('oms', RN.save, { taskId: ret.taskId, lines: [{ returnLineId: r1, countedQty: 1 }] }, store)).msg).toBe(`销售退货单 ${ret.docNo} 当前状态为“已关闭”，不能收货`);
+    // audited: the return's close and its task's
+    const audit = await t.database.db.selectFrom('auditLog').select(['entity', 'action', 'recordLabel', 'changes']).where('action', '=', 'close')
+      .where('recordLabel', 'in', [ret.docNo, ret.taskDocNo]).orderBy('id').execute();
+    expect(audit.map((a) => [a.entity, a.recordLabel])).toEqual(expect.arrayContaining([['salesReturn', ret.docNo], ['inboundTask', ret.taskDocNo]]));
+    expect(audit.find((a) => a.entity === 'salesReturn')!.changes).toContain('客户其余货物不再退回');
+    await verifyClean();
+
+    // the red invoice from the closed return: only the 4 received, at the invoice's price (2.00 × 4)
+    const clientId = (await ok(t.call('oms', SO.get, { id: order.id }, admin))).clientId as number;
+    const open = (await ok(t.call('oms', SI.lines, { clientId, page: 1, pageSize: 100 }, admin))).list as any[];
+    const inv = await ok(t.call('oms', SI.save, { clientId, post: true, lines: open.map((l: any) => ({ deliveryLineId: l.deliveryLineId, qty: l.openQty })) }, admin));
+    ret = await ok(t.call('oms', SR.get, { id: ret.id }, admin));
+    expect(ret.creditInvoiceId).toBe(inv.id);
+    const invLine = (await ok(t.call('oms', '022419', { invoiceId: inv.id, returnId: ret.id }, admin))).list[0];
+    expect([invLine.productCode, invLine.qty]).toEqual([p1.code, 4]);
+    const tooMuch = await t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', returnId: ret.id, lines: [{ invoiceLineId: invLine.invoiceLineId, qty: 6 }] }, admin);
+    expect(tooMuch.msg).toContain(`第 1 行：销售退货单 ${ret.docNo} 已收货待冲红的数量为 4，本次 6 超出`);
+    const hz = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', returnId: ret.id, post: true, lines: [{ invoiceLineId: invLine.invoiceLineId, qty: 4 }] }, admin));
+    expect(hz).toMatchObject({ status: 'posted', totalQty: 4, totalAmount: '8.00' });
   });
 });
 

@@ -29,6 +29,7 @@ import * as m028 from './migrations/028-daily-closing.ts';
 import * as m029 from './migrations/029-promotions.ts';
 import * as m030 from './migrations/030-file-shares.ts';
 import * as m031 from './migrations/031-payable-snapshot-auto-closing.ts';
+import * as m032 from './migrations/032-return-tasks.ts';
 import * as m033 from './migrations/033-dashboard.ts';
 import * as m034 from './migrations/034-client-channel.ts';
 
@@ -65,6 +66,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '029-promotions', up: m029.up },
   { name: '030-file-shares', up: m030.up },
   { name: '031-payable-snapshot-auto-closing', up: m031.up },
+  { name: '032-return-tasks', up: m032.up },
   { name: '033-dashboard', up: m033.up },
   { name: '034-client-channel', up: m034.up },
 ];

@@ -43,6 +43,13 @@ export const STORE_RIGHTS = [
   'entrepot.markerTask.edit',
   'entrepot.intelligentElevator',
   'entrepot.intelligentElevator.edit',
+  // receiving on the inbound tasks: purchases and clients' returns (销售退货 tasks), on the return receiving screen
+  'entrepot.inboundTaskList',
+  'entrepot.inboundTaskDetail',
+  'entrepot.returnReceiving',
+  'entrepot.receivingNoteDetail',
+  'entrepot.receivingNote.edit',
+  'entrepot.receivingNote.post',
   // counting (blind: no variances, no posting — a supervisor's), the tablet views, single-piece scans
   'entrepot.takeStock',
   'entrepot.takeStock.count',

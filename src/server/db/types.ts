@@ -721,8 +721,8 @@ export interface InboundTaskTable {
   createdBy: number | null;
   updatedBy: number | null;
   docNo: string;
-  planId: number;
-  orderId: number;
+  planId: number | null;
+  orderId: number | null;
   warehouseId: number;
   containerId: number | null;
   status: Generated<string>;
@@ -736,6 +736,7 @@ export interface InboundTaskTable {
   closedAt: string | null;
   closedBy: number | null;
   closeReason: string | null;
+  returnId: number | null;
 }
 
 export interface InboundTaskLineTable {
@@ -743,11 +744,12 @@ export interface InboundTaskLineTable {
   companyId: number;
   taskId: number;
   lineNo: number;
-  orderLineId: number;
+  orderLineId: number | null;
   productId: number;
   qty: number;
   receivedQty: Generated<number>;
   remark: string | null;
+  returnLineId: number | null;
 }
 
 export interface InvoiceStockTable {
@@ -1897,6 +1899,8 @@ export interface SalesReturnTable {
   status: string;
   confirmedAt: string | null;
   confirmedBy: number | null;
+  closedAt: string | null;
+  closedBy: number | null;
   cancelledAt: string | null;
   cancelledBy: number | null;
   receivedAt: string | null;
@@ -1911,6 +1915,7 @@ export interface SalesReturnTable {
   totalQty: number | null;
   receivedQty: number | null;
   receivedAmount: number | null;
+  closeReason: string | null;
 }
 
 export interface SalesReturnLineTable {

@@ -1,5 +1,5 @@
-// 入库任务 on the document engine (DESIGN §4.4): created by confirming an inbound plan (never saved by
-// itself), received through receiving notes that name it (domain/procurement/inbound-task.ts keeps the
+// 入库任务 on the document engine (DESIGN §4.4): created by confirming an inbound plan or a sales return
+// (never saved by itself; a return's task is cancelled and closed by its return), received through receiving notes that name it (domain/procurement/inbound-task.ts keeps the
 // receipts' side). open → receiving → done; cancelled with its plan while nothing was received against
 // it; closed (已关闭) with its plan when the supplier delivered less than planned and no more is expected.
 // Lock order: cancelling takes plan → task (as cancelling the plan does), closing takes order → task →
@@ -21,6 +21,12 @@ const ID = { type: 'integer', title: '', readonly: true, min: 1, max: 2_147_483_
 /** Tasks that take receipts (and may be closed). */
 const RECEIVABLE = ['open', 'receiving'];
 
+/** A sales return's task is cancelled or closed by its return (which gives its quantities back to the order). */
+function fromReturn(doc: Row, action: string) {
+  if (doc.returnId == null) return;
+  throw validationError([{ field: 'id', message: `入库任务 ${String(doc.docNo)} 来自销售退货单，请在销售退货单上${action}（未收部分随之取消）` }]);
+}
+
 /** The caller named another version than the row's: the conditional update refuses it. */
 const stale = (doc: Row, version?: number) => version !== undefined && Number(doc.version) !== version;
 
@@ -38,6 +44,8 @@ export const inboundTask = defineDocument({
     orderId: { ...ID, title: '采购订单' },
     warehouseId: { type: 'reference', resource: 'warehouse', title: '仓库', readonly: true },
     containerId: { ...ID, title: '集装箱' },
+    // a sales return's task (no plan, no purchase order): received against the return's lines
+    returnId: { ...ID, title: '销售退货单' },
     remark: { type: 'string', title: '备注', maxLength: 500, readonly: true },
     lineCount: { type: 'integer', title: '明细行数', readonly: true },
     totalQty: { type: 'integer', title: '计划数量', readonly: true },
@@ -50,6 +58,7 @@ export const inboundTask = defineDocument({
     max: 2000,
     fields: {
       orderLineId: { ...ID, title: '订单明细' },
+      returnLineId: { ...ID, title: '退货单明细' },
       productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
       qty: { type: 'integer', title: '计划数量', readonly: true, min: 0, max: MAX_MOVE_QTY },
       receivedQty: { type: 'integer', title: '已收', readonly: true },
@@ -68,14 +77,22 @@ export const inboundTask = defineDocument({
         .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
         .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'supplier.name as supplierName'])
         .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const returns = new Map(((await tenant.select('salesReturn')
+        .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesReturn.clientId').onRef('client.companyId', '=', 'salesReturn.companyId'))
+        .select(['salesReturn.id', 'salesReturn.docNo', 'salesReturn.returnDate', 'client.name as clientName'])
+        .where('salesReturn.id', 'in', [0, ...new Set(docs.flatMap((d) => (d.returnId == null ? [] : [Number(d.returnId)])))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
       const containers = await byId('container', ['id', 'containerNo', 'containerType', 'status'], docs.flatMap((d) => (d.containerId == null ? [] : [Number(d.containerId)])));
       for (const d of docs) {
         const p = plans.get(Number(d.planId));
         const o = orders.get(Number(d.orderId));
         const c = d.containerId == null ? undefined : containers.get(Number(d.containerId));
         const cs = c ? String(c.status) : null;
+        const r = d.returnId == null ? undefined : returns.get(Number(d.returnId));
         Object.assign(d, {
-          planDocNo: text(p?.docNo), expectedDate: text(p?.expectedDate), orderDocNo: text(o?.docNo), supplierName: text(o?.supplierName),
+          planDocNo: text(p?.docNo), expectedDate: text(p?.expectedDate ?? r?.returnDate), orderDocNo: text(o?.docNo), supplierName: text(o?.supplierName),
+          // where the goods come from: a purchase order's plan, or a client's return
+          returnDocNo: text(r?.docNo), clientName: text(r?.clientName), partyName: text(o?.supplierName ?? r?.clientName),
+          sourceText: r ? `销售退货 ${String(r.docNo)}` : o ? `采购订单 ${String(o.docNo)}` : null,
           containerNo: text(c?.containerNo), containerType: text(c?.containerType), containerStatus: cs, containerStatusText: cs ? (CONTAINER_STATUS as Record<string, string>)[cs] ?? cs : null,
           // a closed task expects nothing more: what it did not receive was given back to the order
           openQty: d.status === 'closed' ? 0 : Math.max(0, Number(d.totalQty) - Number(d.receivedQty)),
@@ -86,9 +103,11 @@ export const inboundTask = defineDocument({
       // closed: what was not received is no longer open but given back to the order (released)
       const closed = doc.status === 'closed';
       const shortOf = (l: Row) => Math.max(0, Number(l.qty) - Number(l.receivedQty));
-      const ols = await byId('purchaseOrderLine', ['id', 'lineNo', 'qty', 'receivedQty'], lines.map((l) => Number(l.orderLineId)));
+      const ols = await byId('purchaseOrderLine', ['id', 'lineNo', 'qty', 'receivedQty'], lines.flatMap((l) => (l.orderLineId == null ? [] : [Number(l.orderLineId)])));
+      const rls = await byId('salesReturnLine', ['id', 'lineNo', 'qty', 'receivedQty'], lines.flatMap((l) => (l.returnLineId == null ? [] : [Number(l.returnLineId)])));
       for (const l of lines) {
-        const ol = ols.get(Number(l.orderLineId));
+        // the source line: the purchase order's, or the sales return's
+        const ol = l.orderLineId == null ? rls.get(Number(l.returnLineId)) : ols.get(Number(l.orderLineId));
         const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };
         const open = closed ? 0 : shortOf(l);
         Object.assign(l, {
@@ -114,6 +133,7 @@ export const inboundTask = defineDocument({
       onlyWhen: { open: { receivedQty: 0 } },
       // The plan first, as cancelling the plan does: both paths lock plan, then task.
       async before({ ctx, tenant, doc, version }) {
+        fromReturn(doc, '作废');
         if (doc.status !== 'open' || stale(doc, version)) return;
         const now = new Date().toISOString();
         const caller = ctx.caller!;
@@ -136,6 +156,7 @@ export const inboundTask = defineDocument({
       // The locks in the order a receipt takes them (order row, task, plan), so the two serialise: a
       // receipt posted first is in the lines read after, one posted after finds the task closed.
       async before({ tenant, doc, version, input }) {
+        fromReturn(doc, '关闭');
         if (!String(input.reason).trim()) throw validationError([{ field: 'reason', message: '请填写关闭原因' }]);
         if (!RECEIVABLE.includes(String(doc.status)) || stale(doc, version)) return;
         await tenant.update('purchaseOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(doc.orderId)).execute();
@@ -171,13 +192,15 @@ export const inboundTask = defineDocument({
     },
   },
   followUps: [
-    { label: '收货', to: '/entrepot/receivingNoteDetail/new?orderId={orderId}&taskId={id}', statuses: RECEIVABLE, right: 'entrepot.receivingNote.edit' },
+    { label: '收货', to: '/entrepot/receivingNoteDetail/new?orderId={orderId}&taskId={id}', statuses: RECEIVABLE, right: 'entrepot.receivingNote.edit', when: (doc) => doc.returnId == null },
+    // a return's task: received on the return receiving screen (client and return lines)
+    { label: '收货', to: '/entrepot/returnReceiving/new?returnId={returnId}&taskId={id}', statuses: RECEIVABLE, right: 'entrepot.returnReceiving', when: (doc) => doc.returnId != null },
   ],
-  links: [{ field: 'planId', type: 'inboundPlan' }],
+  links: [{ field: 'planId', type: 'inboundPlan' }, { field: 'returnId', type: 'salesReturn' }],
   // done is reached by the receipts (domain/procurement/inbound-task.ts)
   stampsAlso: ['done'],
-  listFilters: ['orderId', 'planId', 'containerId', 'warehouseId'],
+  listFilters: ['orderId', 'planId', 'containerId', 'warehouseId', 'returnId'],
   dateField: 'createdAt',
-  listReads: ['inboundPlan', 'purchaseOrder', 'supplier', 'container'],
+  listReads: ['inboundPlan', 'purchaseOrder', 'supplier', 'container', 'salesReturn', 'client'],
   route: '/entrepot/inboundTaskDetail/{id}',
 });

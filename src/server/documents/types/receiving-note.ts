@@ -12,6 +12,7 @@ import { lineQty, PO_TITLE } from '../../domain/procurement/purchase-order.ts';
 import { applyNote, overReceipt, RECEIVABLE, reverseNote, RN_PREFIX, RN_TITLE, type PostedLines } from '../../domain/procurement/receiving.ts';
 import { applyReturnNote, checkReturnNote, reverseReturnNote } from '../../domain/sales/sales-return.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
+import { checkReceiptLines } from '../../domain/procurement/receipt-lines.ts';
 import { defineDocument, type SaveRun, type TransitionRun } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
 
@@ -22,8 +23,13 @@ const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun): Promise<void> {
   const tenant = ctx.tenant;
   // the note's source: a purchase order (and its task), or a confirmed sales return (domain/sales/sales-return.ts)
+  // a return's inbound task names its return
+  if (header.taskId != null && header.returnId == null && header.orderId == null) {
+    const task = (await tenant.select('inboundTask').select(['returnId']).where('id', '=', Number(header.taskId)).executeTakeFirst()) as Row | undefined;
+    if (task?.returnId != null) header.returnId = Number(task.returnId);
+  }
   if (header.returnId != null) {
-    if (header.orderId != null || header.taskId != null) throw validationError([{ field: 'returnId', message: '收货单只能来自一个来源：采购订单或销售退货单' }]);
+    if (header.orderId != null) throw validationError([{ field: 'returnId', message: '收货单只能来自一个来源：采购订单或销售退货单' }]);
     await checkReturnNote(ctx, header, lines, (input.lines as Row[] | undefined) ?? [], named);
     verified.add('locationId');
     return;
@@ -44,47 +50,13 @@ async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.receivedQty`, 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
     // only the lines the note names (an order of 2,000 lines is received a few at a time)
     .where(`${l}.orderId`, '=', orderId).where(`${l}.id`, 'in', [...new Set(lines.map((x) => Number(x.orderLineId)))]).execute()) as Row[]) orderLines.set(Number(r.id), r);
-  const locIds = [...new Set(lines.flatMap((x) => (x.locationId == null ? [] : [Number(x.locationId)])))];
-  const locations = new Map<number, Row>();
-  if (locIds.length) {
-    for (const r of (await tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) as Row[]) locations.set(Number(r.id), r);
-  }
   const multiple = await receMultipleOf(ctx.db, tenant.companyId);
-  const raw = input.lines as Row[];
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  const perOrderLine = new Map<number, number>();
-  lines.forEach((x, i) => {
-    const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
-    if (x.orderLineId == null) { err('orderLineId', '订单明细不能为空'); return; }
-    const orderLineId = Number(x.orderLineId);
-    const ol = orderLines.get(orderLineId);
-    if (!ol) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: i + 1, source: PO_TITLE, docNo: String(order.docNo) }, { line: i + 1, orderLineId });
-    const locationId = x.locationId == null ? null : Number(x.locationId);
-    if (locationId) {
-      const loc = locations.get(locationId);
-      if (!loc) { err('locationId', '库位不存在'); return; }
-      if (Number(loc.warehouseId) !== warehouseId) { err('locationId', `库位 ${String(loc.lcCode)} 不属于仓库 ${String(wh.name)}`); return; }
-      if (loc.status !== 'enabled') { err('locationId', `库位 ${String(loc.lcCode)} 已锁定`); return; }
-    }
-    const r = raw[i]!;
-    const counted = lineQty({ qty: x.countedQty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, ol, { line: i + 1, productId: Number(ol.productId) });
-    if (counted === undefined) { err('countedQty', '实收数量不能为空'); return; }
-    if (counted <= 0 || counted > MAX_MOVE_QTY) { err('countedQty', '实收数量必须大于 0'); return; }
-    const damaged = x.damagedQty == null ? 0 : Number(x.damagedQty);
-    if (damaged > counted) { err('damagedQty', '破损数量不能大于实收数量'); return; }
-    const key = `${orderLineId}:${locationId ?? 0}`;
-    if (seen.has(key)) { err('orderLineId', `订单第 ${Number(ol.lineNo)} 行在同一库位重复，请合并为一行`); return; }
-    seen.add(key);
-    const qty = counted - damaged;
-    const sum = (perOrderLine.get(orderLineId) ?? 0) + qty;
-    perOrderLine.set(orderLineId, sum);
-    // Early, friendly check; the posting enforces it again with a conditional update.
-    if ((Number(ol.receivedQty) + sum) * multiple.den > Number(ol.qty) * multiple.num) throw overReceipt(order, ol, sum, multiple);
-    // productCode is not stored: a posting in the same call knows the product from it (storedLines)
-    Object.assign(x, { productId: Number(ol.productId), countedQty: counted, damagedQty: damaged, qty, putawayQty: 0, productCode: String(ol.code) });
+  await checkReceiptLines(tenant, {
+    lines, raw: (input.lines as Row[] | undefined) ?? [], warehouse: { id: warehouseId, name: String(wh.name) }, key: 'orderLineId', sources: orderLines,
+    keyTitle: '订单明细', sourceLine: (ol) => `订单第 ${Number(ol.lineNo)} 行`,
+    mismatch: (line, orderLineId) => bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line, source: PO_TITLE, docNo: String(order.docNo) }, { line, orderLineId }),
+    over: (ol, sum) => ((Number(ol.receivedQty) + sum) * multiple.den > Number(ol.qty) * multiple.num ? overReceipt(order, ol, sum, multiple) : undefined),
   });
-  if (errors.length) throw validationError(errors.slice(0, 200));
   if (header.taskId != null) await checkNoteTask(tenant, Number(header.taskId), orderId, lines.map((x) => Number(x.orderLineId)));
   // locations were read above through the company's scope, with their own refusals
   verified.add('locationId');

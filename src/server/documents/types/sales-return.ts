@@ -1,16 +1,19 @@
 // 销售退货单 (sales return / return inbound plan) on the document engine (DESIGN §4.4, issue 13): goods a client
-// sends back from a shipped sales order. draft → confirmed (待收货: the warehouse receives it on a
-// receiving note whose source is the return) → receiving (收货中) → received (已收货); cancelled from
-// draft, or from confirmed while nothing was received and no receiving note is open. The quantities it
-// holds of the order lines, the receiving side and the values kept for the credit note are the domain's
+// sends back from a shipped sales order. draft → confirmed (待收货: confirming creates its inbound task,
+// which the warehouse receives on receiving notes) → receiving (部分收货) → received (已收货); closed
+// (已关闭) from receiving with a reason, the unreceived rest cancelled; cancelled from draft, or from
+// confirmed while nothing was received and no receiving note is open. The quantities it holds of the
+// order lines, its task, the receiving side and the values kept for the credit note are the domain's
 // (domain/sales/sales-return.ts).
 import { splitUnits } from '../../../core/stock-units.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { text, type Row } from '../../domain/procurement/common.ts';
 import { lineQty } from '../../domain/procurement/purchase-order.ts';
 import {
-  claimReturnOrder, openNotesOfReturn, overReturn, releaseReturned, returnOrderLines, RETURNABLE_ORDER, SR_PREFIX, SR_STATUS, SR_TITLE, takeReturned,
+  cancelReturnTask, claimReturnOrder, closeReturnShort, createReturnTask, openNotesOfReturn, overReturn, RECEIVABLE_RETURN, refuseDraftNotesOfReturn, releaseReturned,
+  returnOrderLines, RETURNABLE_ORDER, SR_PREFIX, SR_STATUS, SR_TITLE, takeReturned,
 } from '../../domain/sales/sales-return.ts';
+import { TASK_STATUS } from '../../domain/procurement/inbound-plan.ts';
 import { returnCreditInvoice } from '../../domain/sales/credit.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
@@ -31,6 +34,7 @@ export const salesReturn = defineDocument({
     confirmed: { label: SR_STATUS.confirmed, color: 'blue' },
     receiving: { label: SR_STATUS.receiving, color: 'orange' },
     received: { label: SR_STATUS.received, color: 'green' },
+    closed: { label: SR_STATUS.closed, color: 'purple' },
     cancelled: { label: SR_STATUS.cancelled, color: 'red' },
   },
   editable: ['draft'],
@@ -49,6 +53,7 @@ export const salesReturn = defineDocument({
     // what the warehouse received of it and its value at the delivery price (order currency): the credit note's base
     receivedQty: { type: 'integer', title: '已收货', readonly: true, default: 0 },
     receivedAmount: { type: 'money', title: '已收货金额', readonly: true, default: 0 },
+    closeReason: { type: 'string', title: '关闭原因', readonly: true, maxLength: 500 },
   },
   lines: {
     table: 'salesReturnLine',
@@ -113,7 +118,7 @@ export const salesReturn = defineDocument({
         .where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
       for (const d of docs) {
         d.orderDocNo = text(orders.get(Number(d.orderId))?.docNo);
-        d.openQty = ['confirmed', 'receiving'].includes(String(d.status)) ? Math.max(0, Number(d.totalQty) - Number(d.receivedQty)) : 0;
+        d.openQty = RECEIVABLE_RETURN.includes(String(d.status)) ? Math.max(0, Number(d.totalQty) - Number(d.receivedQty)) : 0;
       }
       if (!lines) return;
       const doc = docs[0]!;
@@ -129,6 +134,8 @@ export const salesReturn = defineDocument({
           units: splitUnits(Number(l.qty), packs), openQty: Math.max(0, Number(l.qty) - Number(l.receivedQty)),
         });
       }
+      const task = (await ctx.tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('returnId', '=', Number(doc.id)).orderBy('id', 'desc').executeTakeFirst()) as Row | undefined;
+      Object.assign(doc, { taskId: task ? Number(task.id) : null, taskDocNo: text(task?.docNo), taskStatusText: task ? (TASK_STATUS as Record<string, string>)[String(task.status)] ?? String(task.status) : null });
       const notes = (await ctx.tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty']).where('returnId', '=', Number(doc.id)).orderBy('id').execute()) as Row[];
       const NOTE: Record<string, string> = { draft: '草稿', posted: '已过账', cancelled: '已作废' };
       // 开红字发票: the posted invoice that covered the received lines and can still credit them (null: not invoiced)
@@ -139,10 +146,26 @@ export const salesReturn = defineDocument({
   transitions: {
     confirm: {
       label: '确认', from: ['draft'], to: 'confirmed', right: 'market.salesReturn.confirm', stamp: 'confirmed', overlay: true,
-      confirm: '确定确认销售退货单“{docNo}”？确认后仓库按退货单收货。',
-      async run({ tenant, doc }) {
+      confirm: '确定确认销售退货单“{docNo}”？确认后生成入库任务，仓库按入库任务收货。',
+      async run({ ctx, db, tenant, doc }) {
         await claimReturnOrder(tenant, Number(doc.orderId), '确认退货');
-        return { totalQty: Number(doc.totalQty) };
+        const task = await createReturnTask(ctx, db, tenant, doc);
+        return { totalQty: Number(doc.totalQty), taskId: task.id, taskDocNo: task.docNo };
+      },
+    },
+    close: {
+      label: '关闭', from: ['receiving'], to: 'closed', right: 'market.salesReturn.confirm', stamp: 'closed',
+      input: { properties: { reason: { type: 'string', maxLength: 500, title: '关闭原因' } }, required: ['reason'] },
+      async before({ tenant, doc, input }) {
+        if (!String(input.reason ?? '').trim()) throw validationError([{ field: 'reason', message: '请填写关闭原因' }]);
+        if (doc.status === 'receiving') await refuseDraftNotesOfReturn(tenant, doc);
+      },
+      // the unreceived rest is cancelled (given back to the order lines) and the task closed with it
+      async run({ ctx, db, tenant, doc, input, audit }) {
+        const reason = String(input.reason).trim();
+        const { releasedQty, taskDocNo } = await closeReturnShort(ctx, db, tenant, doc, reason);
+        audit.push({ field: 'closeReason', title: '关闭原因', from: null, to: reason }, { field: 'releasedQty', title: '取消未收数量', from: null, to: releasedQty });
+        return { receivedQty: Number(doc.receivedQty), releasedQty, taskDocNo };
       },
     },
     cancel: {
@@ -151,22 +174,24 @@ export const salesReturn = defineDocument({
       onlyWhen: { confirmed: { receivedQty: 0 } },
       // cancelEffect: the definition's repeal preview (below), filled in by `get`
       confirm: '确定作废销售退货单“{docNo}”？{cancelEffect}',
-      async run({ tenant, doc }) {
+      async run({ ctx, db, tenant, doc }) {
         const notes = await openNotesOfReturn(tenant, Number(doc.id));
         if (notes.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: SR_TITLE, docNo: String(doc.docNo), next: notes.join('、') }, { id: Number(doc.id), notes });
         await releaseReturned(tenant, Number(doc.id));
+        await cancelReturnTask(ctx, db, tenant, doc);
         return { totalQty: Number(doc.totalQty) };
       },
     },
   },
   followUps: [
+    { label: '入库任务', to: '/entrepot/inboundTaskDetail/{taskId}', statuses: ['confirmed', 'receiving', 'received', 'closed'], right: 'entrepot.inboundTaskDetail', when: (doc) => doc.taskId != null },
     {
       label: '收货', to: '/entrepot/returnReceiving/new?returnId={id}', statuses: ['confirmed', 'receiving'], right: 'entrepot.returnReceiving',
       when: (doc) => Number(doc.openQty) > 0,
     },
     {
       // a red invoice (销售退回) for what was received, on the invoice that covered the returned lines
-      label: '开红字发票', to: '/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}&returnDocNo={docNo}', statuses: ['receiving', 'received'], right: 'market.invoiceBack.edit',
+      label: '开红字发票', to: '/market/invoiceDetailBack?invoiceId={creditInvoiceId}&reason=return&returnId={id}&returnDocNo={docNo}', statuses: ['receiving', 'received', 'closed'], right: 'market.invoiceBack.edit',
       when: (doc) => doc.creditInvoiceId != null,
     },
   ],

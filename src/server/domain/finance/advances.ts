@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
-import { itemKind, type PartyType } from './ledger.ts';
+import { itemKind, toBase, type PartyType } from './ledger.ts';
 import { DIRECTION } from './pay-document.ts';
 
 export const ADVANCES_INPUT = {
@@ -17,15 +17,33 @@ export const ADVANCES_INPUT = {
   },
 };
 
-/** Posted documents with unallocated money (a pending cheque's money is not available yet). */
-export async function listAdvances(ctx: CallContext, input: { page: number; pageSize: number; direction?: string | null; clientId?: number | null; supplierId?: number | null }) {
-  let q = ctx.tenant.select('payDocument')
-    .leftJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
-    .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'payDocument.supplierId'))
-    .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
-    .where('payDocument.status', '=', 'posted')
+/** Posted documents with unallocated money (a pending cheque's money is not available yet): the advances. */
+function withAdvance<Q extends { where: (...a: any[]) => Q }>(q: Q): Q {
+  return q.where('payDocument.status', '=', 'posted')
     .where(sql<boolean>`${sql.ref('payDocument.settleAmount')} > ${sql.ref('payDocument.allocatedAmount')}`)
     .where((eb: any) => eb.or([eb('payDocument.method', 'is', null), eb('payDocument.method', '!=', 'cheque'), eb('payDocument.settled', '=', 1)]));
+}
+
+/**
+ * Each party's advance (预收 from clients, 预付 to suppliers) in company currency: the unallocated money of
+ * its posted receipts (payments), each at its own rate, half-up per document — what accounts_receivable
+ * sets against the open items (a credit balance when it is more).
+ */
+export async function advanceByParty(ctx: CallContext, partyType: PartyType): Promise<Map<number, number>> {
+  const col = partyType === 'client' ? 'payDocument.clientId' : 'payDocument.supplierId';
+  const rows = (await withAdvance(ctx.tenant.select('payDocument').select([`${col} as partyId`, 'payDocument.settleAmount', 'payDocument.allocatedAmount', 'payDocument.exchangeRate'])
+    .where('payDocument.direction', '=', partyType === 'client' ? 'receipt' : 'payment')).execute()) as Row[];
+  const out = new Map<number, number>();
+  for (const r of rows) out.set(Number(r.partyId), (out.get(Number(r.partyId)) ?? 0) + toBase(Number(r.settleAmount) - Number(r.allocatedAmount), Number(r.exchangeRate)));
+  return out;
+}
+
+/** Posted documents with unallocated money (a pending cheque's money is not available yet). */
+export async function listAdvances(ctx: CallContext, input: { page: number; pageSize: number; direction?: string | null; clientId?: number | null; supplierId?: number | null }) {
+  let q = withAdvance(ctx.tenant.select('payDocument')
+    .leftJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
+    .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'payDocument.supplierId'))
+    .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId')));
   if (input.direction) q = q.where('payDocument.direction', '=', input.direction);
   if (input.clientId) q = q.where('payDocument.clientId', '=', input.clientId);
   if (input.supplierId) q = q.where('payDocument.supplierId', '=', input.supplierId);

@@ -143,14 +143,80 @@ async function keepPayableInStep(tenant: Tenant, invoiceId: number, amount: numb
   await tenant.update('supplierPayable').set({ paidAmount: sql`${sql.ref('paidAmount')} + ${amount}`, updatedAt: now }).where('invoiceId', '=', invoiceId).execute();
 }
 
+const FIGURES = ['amount', 'paidAmount', 'itemBase', 'paidBase', 'exchangeDiff'] as const;
+
+/**
+ * A payment's allocations (kind allocate) not reversed, each with what still stands of it: its figures
+ * plus its release rows' (negative) figures.
+ */
+function netAllocations(rows: Row[]): Row[] {
+  const reversed = new Set(rows.filter((r) => r.kind === 'reverse').map((r) => Number(r.reversesId)));
+  const releases = rows.filter((r) => r.kind === 'release');
+  return rows.filter((r) => r.kind === 'allocate' && !reversed.has(Number(r.id))).map((a) => {
+    const out: Row = { ...a };
+    for (const rel of releases) if (Number(rel.reversesId) === Number(a.id)) for (const f of FIGURES) out[f] = Number(out[f]) + Number(rel[f]);
+    return out;
+  });
+}
+
+/**
+ * A credit (red or discount invoice) larger than what is still open on an item that payments settled:
+ * `excess` (item currency) of those payments' allocations is given back to them, newest first — a row of
+ * kind `release` per allocation (negative figures, reversesId = the allocation; a part of an allocation
+ * in proportion, the last of it exactly what is left, so bases end at 0), the item's allocated amount and
+ * the payment's allocated amount lowered. The payment's money given back is unallocated again: an
+ * advance (预收) the client can use on later invoices (allocateMore) — the client's credit balance.
+ * Inside the credit's posting, before it takes the item. Refused (clear message) if the payments hold less.
+ */
+export async function releaseToAdvance(tenant: Tenant, accountId: number, item: Row, excess: number, date: string, by: string): Promise<number> {
+  const rows = (await tenant.select('financeAllocation').selectAll().where('itemId', '=', Number(item.id)).where('paymentId', '>', 0).orderBy('id').execute()) as Row[];
+  const standing = netAllocations(rows).filter((a) => Number(a.amount) > 0).sort((x, y) => Number(y.id) - Number(x.id));
+  const held = standing.reduce((s, a) => s + Number(a.amount), 0);
+  if (held < excess) {
+    throw validationError([{ field: 'lines', message: `${by} 超出销售发票 ${String(item.docNo)} 未结金额 ${moneyText(excess - held)}，且没有可转为预收款的收款核销` }]);
+  }
+  const now = new Date().toISOString();
+  let left = excess;
+  for (const a of standing) {
+    if (left === 0) break;
+    const whole = Number(a.amount);
+    const e = Math.min(whole, left);
+    const part = (f: (typeof FIGURES)[number], exact: () => number) => (e === whole ? Number(a[f]) : exact());
+    const paid = part('paidAmount', () => new Decimal(a.paidAmount as number).times(e).div(whole).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber());
+    const itemBase = part('itemBase', () => toBase(e, Number(a.itemRate)));
+    const paidBase = part('paidBase', () => toBase(paid, Number(a.payRate)));
+    const ok = await tenant.update('openItem').set({
+      allocated: sql`${sql.ref('allocated')} - ${e}`, openAmount: sql`${sql.ref('openAmount')} + ${e}`, status: 'open',
+      allocatedBase: sql`${sql.ref('allocatedBase')} - ${itemBase}`, updatedAt: now, updatedBy: accountId, version: sql`${sql.ref('version')} + 1`,
+    }).where('id', '=', Number(item.id)).where('allocated', '>=', e).returning('id').executeTakeFirst();
+    if (!ok) throw new Error(`release: item ${String(item.id)} holds less than allocation ${String(a.id)}`);
+    const back = await tenant.update('payDocument').set({ allocatedAmount: sql`${sql.ref('allocatedAmount')} - ${paid}`, updatedAt: now })
+      .where('id', '=', Number(a.paymentId)).where('allocatedAmount', '>=', paid).returning('id').executeTakeFirst();
+    if (!back) throw new Error(`release: payment ${String(a.paymentId)} holds less than allocation ${String(a.id)}`);
+    await tenant.insert('financeAllocation', {
+      paymentId: Number(a.paymentId), itemId: Number(item.id), allocDate: date, amount: -e, paidAmount: -paid, itemRate: Number(a.itemRate), payRate: Number(a.payRate),
+      itemBase: -itemBase, paidBase: -paidBase, exchangeDiff: -(paidBase - itemBase), kind: 'release', reversesId: Number(a.id), createdAt: now, createdBy: accountId,
+    }).execute();
+    left -= e;
+  }
+  return excess;
+}
+
+/** Locks the item and, when `amount` is more than it still has open, releases the difference to the payments' advance. */
+export async function releaseOverOpen(tenant: Tenant, accountId: number, item: Row, amount: number, date: string, by: string): Promise<void> {
+  const locked = (await tenant.update('openItem').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(item.id)).returning(['id', 'docNo', 'openAmount']).executeTakeFirstOrThrow()) as Row;
+  const excess = amount - Number(locked.openAmount);
+  if (excess > 0) await releaseToAdvance(tenant, accountId, locked, excess, date, by);
+}
+
 /**
  * Undoes every allocation of a payment still standing (reversal, bounced cheque): a negative row per
  * allocation, the items reopened, the payment's allocated amount back to zero. Returns what was reopened.
  */
 export async function reverseAllocations(tenant: Tenant, accountId: number, paymentId: number, date: string): Promise<Row[]> {
   const standing = (await tenant.select('financeAllocation').selectAll().where('paymentId', '=', paymentId).orderBy('id').execute()) as Row[];
-  const reversed = new Set(standing.filter((r) => r.reversesId != null).map((r) => Number(r.reversesId)));
-  const open = standing.filter((r) => r.kind === 'allocate' && !reversed.has(Number(r.id)));
+  // what still stands of each allocation: less its release rows (a credit over the item gave part of it back)
+  const open = netAllocations(standing).filter((r) => Number(r.amount) !== 0);
   const now = new Date().toISOString();
   let paidBack = 0;
   for (const a of open.sort((x, y) => Number(x.itemId) - Number(y.itemId))) {

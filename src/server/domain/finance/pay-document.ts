@@ -174,7 +174,7 @@ export async function allocateMore(ctx: CallContext, raw: { id: number; lines?: 
 
 export function allocationView(r: Row) {
   return {
-    id: Number(r.id), itemId: Number(r.itemId), allocDate: text(r.allocDate), kind: String(r.kind), kindText: r.kind === 'reverse' ? '冲销' : '核销',
+    id: Number(r.id), itemId: Number(r.itemId), allocDate: text(r.allocDate), kind: String(r.kind), kindText: r.kind === 'reverse' ? '冲销' : r.kind === 'release' ? '转预收' : '核销',
     amount: moneyText(r.amount), paidAmount: moneyText(r.paidAmount), itemRate: new Decimal(String(r.itemRate)).div(1e6).toFixed(6), payRate: new Decimal(String(r.payRate)).div(1e6).toFixed(6),
     itemBase: moneyText(r.itemBase), paidBase: moneyText(r.paidBase), exchangeDiff: moneyText(r.exchangeDiff),
   };

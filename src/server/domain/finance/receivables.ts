@@ -9,6 +9,7 @@ import { xlsxDownload } from '../../files/xlsx.ts';
 import type { FileResponse } from '../../http/file-response.ts';
 import { validationError } from '../../http/errors.ts';
 import { moneyText, parseDay, text, today, type Row } from '../procurement/common.ts';
+import { advanceByParty } from './advances.ts';
 import { ITEM_STATUS, itemKind, type PartyType } from './ledger.ts';
 
 export const BUCKETS = [
@@ -118,19 +119,26 @@ export async function agingByParty(ctx: CallContext, input: AgingInput) {
     .crossJoin(`${pt} as party`).whereRef('party.id', '=', 'g.partyId').where('party.companyId', '=', tenant.companyId)
     .selectAll('g').select(['party.code', 'party.name', ...(pt === 'client' ? ['party.creditLimit', 'party.chequeBounces'] : [])]);
   const k = input.keyword?.trim();
-  if (k) {
-    const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
-    q = q.where((eb: any) => eb.or([eb('party.code', op, pattern), eb('party.name', op, pattern)]));
-  }
+  const keywordOp = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
+  if (k) q = q.where((eb: any) => eb.or([eb('party.code', keywordOp, keywordPattern(k)), eb('party.name', keywordOp, keywordPattern(k))]));
   const figuresOf = new Map(((await q.execute()) as Row[]).map((r) => [Number(r.partyId), { ...r, ...bucketed(r) } as Row]));
+  // advances set against the open items (预收/预付); a party with an advance and nothing open has a credit balance
+  const advances = await advanceByParty(ctx, input.partyType);
+  const onlyAdvance = input.overdueOnly ? [] : [...advances.keys()].filter((id) => !figuresOf.has(id));
+  if (onlyAdvance.length) {
+    let pq = tenant.select(pt).select(['id as partyId', 'code', 'name', ...(pt === 'client' ? ['creditLimit', 'chequeBounces'] : [])]).where('id', 'in', onlyAdvance);
+    if (k) pq = pq.where((eb: any) => eb.or([eb('code', keywordOp, keywordPattern(k)), eb('name', keywordOp, keywordPattern(k))]));
+    for (const r of (await pq.execute()) as Row[]) figuresOf.set(Number(r.partyId), { ...r, items: 0, oldestDue: null, ...Object.fromEntries(BUCKETS.map((b) => [b.key, 0])) });
+  }
+  for (const [id, f] of figuresOf) f.advance = advances.get(id) ?? 0;
   let parties: Row[] = [...figuresOf.values()].map((r) => ({ ...r, id: r.partyId }));
   parties = parties.sort((x, y) => (String(x.code) < String(y.code) ? -1 : String(x.code) > String(y.code) ? 1 : 0));
-  const sums: Row = Object.fromEntries([...BUCKETS.map((x) => [x.key, 0]), ['items', 0]]);
+  const sums: Row = Object.fromEntries([...BUCKETS.map((x) => [x.key, 0]), ['items', 0], ['advance', 0]]);
   for (const p of parties) {
     const f = figuresOf.get(Number(p.id))!;
     for (const x of BUCKETS) sums[x.key] = Number(sums[x.key]) + Number(f[x.key] ?? 0);
     sums.items = Number(sums.items) + Number(f.items ?? 0);
+    sums.advance = Number(sums.advance) + Number(f.advance);
   }
   const offset = (input.page - 1) * input.pageSize;
   const t = figures(sums);
@@ -142,13 +150,17 @@ export async function agingByParty(ctx: CallContext, input: AgingInput) {
       return {
         id: Number(p.id), partyId: Number(p.id), partyType: input.partyType, code: String(p.code), name: String(p.name), items: Number(r.items), oldestDue: text(r.oldestDue),
         ...(pt === 'client' ? { creditLimit: moneyText(p.creditLimit), chequeBounces: Number(p.chequeBounces ?? 0) } : {}),
-        ...omitCents(figures(r)),
+        ...omitCents(figures(r)), ...netOf(figures(r), r),
       };
     }),
     total: parties.length, page: input.page, pageSize: input.pageSize,
-    totals: { ...omitCents(t), items: Number(sums.items) },
+    totals: { ...omitCents(t), items: Number(sums.items), ...netOf(t, sums) },
   };
 }
+
+/** The advance and the net balance (open − advance; below zero: a credit balance, the party's money held). */
+const netOf = (f: ReturnType<typeof figures>, r: Row) => ({ advance: moneyText(r.advance ?? 0), balance: moneyText(f.totalCents - Number(r.advance ?? 0)) });
+const keywordPattern = (k: string) => `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const omitCents = (f: ReturnType<typeof figures>) => { const { totalCents: _a, overdueCents: _b, ...rest } = f; return rest; };
 
@@ -259,7 +271,7 @@ export async function statement(ctx: CallContext, input: StatementInput) {
     ...its.map((r) => ({ date: String(r.docDate), order: 0, id: Number(r.id), docNo: String(r.docNo), kind: itemKind(r),
       summary: `${r.reference ? `原单号 ${String(r.reference)}，` : ''}${String(r.currencyCode)} ${moneyText(r.amount)}，到期 ${String(r.dueDate)}`, debit: Number(cur == null ? r.amountBase : r.amount), credit: 0 })),
     ...pays.map((r) => ({ date: String(r.allocDate), order: 1, id: Number(r.paymentId), docNo: String(r.docNo),
-      kind: r.kind === 'credit' ? '红字发票' : r.kind === 'creditReverse' ? '红字发票作废' : r.kind === 'discount' ? '折扣发票' : r.kind === 'discountReverse' ? '折扣发票作废' : r.kind === 'prepayment' ? '预收款抵扣' : r.kind === 'prepaymentReverse' ? '预收款抵扣冲回' : r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
+      kind: r.kind === 'credit' ? '红字发票' : r.kind === 'creditReverse' ? '红字发票作废' : r.kind === 'discount' ? '折扣发票' : r.kind === 'discountReverse' ? '折扣发票作废' : r.kind === 'prepayment' ? '预收款抵扣' : r.kind === 'prepaymentReverse' ? '预收款抵扣冲回' : r.kind === 'reverse' ? (input.partyType === 'client' ? '收款冲销' : '付款冲销') : r.kind === 'release' ? (input.partyType === 'client' ? '收款转预收' : '付款转预付') : (input.partyType === 'client' ? '收款核销' : '付款核销'),
       summary: `核销 ${Number(r.n)} 笔（${String(r.firstItem)}${Number(r.n) > 1 ? ' 等' : ''}）`, debit: 0, credit: Number(r.base) })),
   ].sort((a, b) => (a.date === b.date ? a.order - b.order || a.id - b.id : a.date < b.date ? -1 : 1));
   let balance = opening;

@@ -103,24 +103,44 @@ export async function openNotesOf(tenant: Tenant, taskId: number): Promise<strin
 }
 
 export async function createTask(ctx: CallContext, db: DB, tenant: Tenant, plan: Row, now: string): Promise<{ id: number; docNo: string }> {
+  const lines = (await tenant.select('inboundPlanLine').select(['lineNo', 'orderLineId', 'productId', 'qty', 'remark']).where('planId', '=', Number(plan.id)).orderBy('lineNo').execute()) as Row[];
+  return insertTask(ctx, db, tenant, now, {
+    source: { planId: Number(plan.id), orderId: Number(plan.orderId), containerId: plan.containerId == null ? null : Number(plan.containerId) },
+    warehouseId: Number(plan.warehouseId), remark: text(plan.remark),
+    lines: lines.map((l) => ({ lineNo: Number(l.lineNo), orderLineId: Number(l.orderLineId), productId: Number(l.productId), qty: Number(l.qty), remark: text(l.remark) })),
+    from: { field: 'planId', title: PLAN_TITLE, docNo: String(plan.docNo) },
+  });
+}
+
+/** A new task's source columns: an inbound plan of a purchase order, or a sales return. */
+export type TaskSource = { planId: number; orderId: number; containerId: number | null } | { returnId: number };
+export interface TaskLine { lineNo: number; orderLineId?: number; returnLineId?: number; productId: number; qty: number; remark: string | null }
+
+/**
+ * Inserts an open inbound task with its lines (inside the caller's transaction), numbered RT…, audited as
+ * created from `from`: the one way a task comes to be, for a confirmed inbound plan and a confirmed sales return.
+ */
+export async function insertTask(ctx: CallContext, db: DB, tenant: Tenant, now: string, task: {
+  source: TaskSource; warehouseId: number; remark: string | null; lines: TaskLine[]; from: { field: string; title: string; docNo: string };
+}): Promise<{ id: number; docNo: string }> {
   const caller = ctx.caller!;
+  const { lines, warehouseId } = task;
   const inserted = (await tenant.insert('inboundTask', {
-    docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, planId: Number(plan.id), orderId: Number(plan.orderId), warehouseId: Number(plan.warehouseId),
-    containerId: plan.containerId ?? null, status: 'open', remark: plan.remark ?? null, lineCount: Number(plan.lineCount), totalQty: Number(plan.totalQty), receivedQty: 0,
+    docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, planId: null, orderId: null, containerId: null, returnId: null, ...task.source, warehouseId,
+    status: 'open', remark: task.remark, lineCount: lines.length, totalQty: lines.reduce((s, l) => s + l.qty, 0), receivedQty: 0,
     version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
   }).returning('id').executeTakeFirstOrThrow()) as Row;
   const id = Number(inserted.id);
-  const lines = (await tenant.select('inboundPlanLine').select(['lineNo', 'orderLineId', 'productId', 'qty', 'remark']).where('planId', '=', Number(plan.id)).orderBy('lineNo').execute()) as Row[];
-  await insertMany(db, 'inbound_task_line', ['company_id', 'task_id', 'line_no', 'order_line_id', 'product_id', 'qty', 'received_qty', 'remark'],
-    lines.map((l) => [tenant.companyId, id, Number(l.lineNo), Number(l.orderLineId), Number(l.productId), Number(l.qty), 0, text(l.remark)]));
+  await insertMany(db, 'inbound_task_line', ['company_id', 'task_id', 'line_no', 'order_line_id', 'return_line_id', 'product_id', 'qty', 'received_qty', 'remark'],
+    lines.map((l) => [tenant.companyId, id, l.lineNo, l.orderLineId ?? null, l.returnLineId ?? null, l.productId, l.qty, 0, l.remark]));
   // The inventory list is drawn from the per product × warehouse totals: a product never stocked in this
   // warehouse gets its (empty) row now, so what the task expects shows there as inbound (在途).
   await insertMany(db, 'stock_summary', ['company_id', 'product_id', 'warehouse_id', 'on_hand', 'reserved', 'updated_at'],
-    [...new Set(lines.map((l) => Number(l.productId)))].map((productId) => [tenant.companyId, productId, Number(plan.warehouseId), 0, 0, now]),
+    [...new Set(lines.map((l) => l.productId))].map((productId) => [tenant.companyId, productId, warehouseId, 0, 0, now]),
     'on conflict (company_id, product_id, warehouse_id) do nothing');
   const docNo = await nextDocumentNo(db, tenant.companyId, TASK_PREFIX, tz(ctx));
   await tenant.update('inboundTask').set({ docNo }).where('id', '=', id).execute();
-  await ctx.audit({ action: 'create', entity: 'inboundTask', recordId: id, recordLabel: docNo, changes: [{ field: 'planId', title: PLAN_TITLE, from: null, to: String(plan.docNo) }] }, db);
+  await ctx.audit({ action: 'create', entity: 'inboundTask', recordId: id, recordLabel: docNo, changes: [{ field: task.from.field, title: task.from.title, from: null, to: task.from.docNo }] }, db);
   return { id, docNo };
 }
 

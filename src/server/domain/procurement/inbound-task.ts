@@ -44,11 +44,14 @@ export async function checkNoteTask(tenant: Tenant, taskId: number, orderId: num
   });
 }
 
+/** What a task line is matched on: the purchase order line (a plan's task) or the sales return line (a return's task). */
+export type TaskLineKey = 'orderLineId' | 'returnLineId';
+
 /**
  * A receiving note of a task was posted (sign 1) or a posted one cancelled (sign −1), inside that
- * transaction: the task lines' received quantities, then the task's and the plan's status.
+ * transaction: the task lines' received quantities (matched on `key`), then the task's and the plan's status.
  */
-export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, taskId: number | null, sign: 1 | -1): Promise<void> {
+export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, taskId: number | null, sign: 1 | -1, key: TaskLineKey = 'orderLineId'): Promise<void> {
   if (taskId == null) return;
   const statuses: TaskStatus[] = sign > 0 ? RECEIVABLE : ['open', 'receiving', 'done', 'closed'];
   const claimed = (await tenant.update('inboundTask').set({ updatedAt: new Date().toISOString() }).where('id', '=', taskId).where('status', 'in', statuses)
@@ -58,15 +61,16 @@ export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, ta
     throw statusError(TASK_TITLE, TASK_STATUS, task, sign > 0 ? '收货' : '冲回收货');
   }
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('receivingNoteLine').select(['orderLineId', 'qty']).where('noteId', '=', noteId).execute()) as Row[]) {
-    per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
+  for (const r of (await tenant.select('receivingNoteLine').select([key, 'qty']).where('noteId', '=', noteId).execute()) as Row[]) {
+    per.set(Number(r[key]), (per.get(Number(r[key])) ?? 0) + Number(r.qty));
   }
   for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
     if (q === 0) continue;
-    let u = tenant.update('inboundTaskLine').set({ receivedQty: sql`${sql.ref('receivedQty')} + ${sign * q}` }).where('taskId', '=', taskId).where('orderLineId', '=', orderLineId);
+    let u = tenant.update('inboundTaskLine').set({ receivedQty: sql`${sql.ref('receivedQty')} + ${sign * q}` }).where('taskId', '=', taskId).where(key, '=', orderLineId);
     if (sign < 0) u = u.where('receivedQty', '>=', q);
     const ok = (await u.returning(['id', 'qty', 'receivedQty']).executeTakeFirst()) as Row | undefined;
-    if (ok && sign < 0 && claimed.status === 'closed') {
+    // a purchase task's order lines hold what it plans (a return's task holds nothing of an order)
+    if (ok && sign < 0 && claimed.status === 'closed' && key === 'orderLineId') {
       // What the closed task held of the order line was min(planned, received): give back the difference.
       const planned = Number(ok.qty);
       const after = Number(ok.receivedQty);
@@ -74,7 +78,7 @@ export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, ta
     }
     if (ok) continue;
     if (sign < 0) throw new Error(`inbound task ${taskId}: order line ${orderLineId} has less received than receiving note ${noteId}`);
-    const line = (await tenant.select('receivingNoteLine').select('lineNo').where('noteId', '=', noteId).where('orderLineId', '=', orderLineId).orderBy('lineNo').executeTakeFirst()) as Row | undefined;
+    const line = (await tenant.select('receivingNoteLine').select('lineNo').where('noteId', '=', noteId).where(key, '=', orderLineId).orderBy('lineNo').executeTakeFirst()) as Row | undefined;
     throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: Number(line?.lineNo ?? 0), source: TASK_TITLE, docNo: String(claimed.docNo) }, { orderLineId, taskId });
   }
   await recomputeTask(db, tenant, taskId);
@@ -95,6 +99,7 @@ async function recomputeTask(db: DB, tenant: Tenant, taskId: number): Promise<vo
   const task = (await tenant.select('inboundTask').select(['status', 'planId', 'doneAt']).where('id', '=', taskId).executeTakeFirstOrThrow()) as Row;
   const done = task.status === 'done';
   if (done !== (task.doneAt != null)) await tenant.update('inboundTask').set({ doneAt: done ? now : null }).where('id', '=', taskId).execute();
+  if (task.planId == null) return;
   if (done) await tenant.update('inboundPlan').set({ status: 'done', doneAt: now, updatedAt: now }).where('id', '=', Number(task.planId)).where('status', '=', 'confirmed').execute();
   else await tenant.update('inboundPlan').set({ status: 'confirmed', doneAt: null, updatedAt: now }).where('id', '=', Number(task.planId)).where('status', '=', 'done').execute();
 }

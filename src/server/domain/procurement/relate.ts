@@ -67,7 +67,8 @@ export async function docRelate(ctx: CallContext, input: { docNo: string }) {
   }
   if (!found) {
     const task = (await tenant.select('inboundTask').select(['id', 'orderId']).where('docNo', '=', docNo).executeTakeFirst()) as Row | undefined;
-    if (task) { orderId = Number(task.orderId); found = { docType: 'inboundTask', id: Number(task.id) }; }
+    // a sales return's task (no purchase order) is on the sales chain: the engine answers for it
+    if (task && task.orderId != null) { orderId = Number(task.orderId); found = { docType: 'inboundTask', id: Number(task.id) }; }
   }
   if (!found) {
     // a return plan shows the chain of the order its goods came from; one without an order stands alone

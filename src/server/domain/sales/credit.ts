@@ -7,8 +7,10 @@
 // Never more than the original less earlier credits: per invoice line one conditional UPDATE
 // (credited_qty + q ≤ qty and credited_amount + a ≤ amount) in the posting transaction
 // (INVOICE_QTY_ERROR_4026). Posting reduces the original's receivable: an allocation row of kind
-// `credit` against its open item (payment_id = −credit id: no receipt is involved), refused when the
-// credit is more than what is still open (a receipt settled it: that receipt is reversed first).
+// `credit` against its open item (payment_id = −credit id: no receipt is involved). A credit over what is
+// still open (receipts settled the invoice, fully or partly) is accepted: that much of the receipts'
+// allocations is released (ledger.ts releaseToAdvance) and becomes the client's advance (预收) — a credit
+// balance, usable on later invoices or refunded.
 // Returned goods (开票有误 and 销售退回) give their invoice stock back. Cancelling a posted credit appends the
 // reversing allocation row and undoes the rest.
 import Decimal from 'decimal.js';
@@ -17,7 +19,7 @@ import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { toBase } from '../finance/ledger.ts';
+import { releaseOverOpen, toBase } from '../finance/ledger.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { applyInvoiceStock, movesOf } from '../procurement/invoice-stock.ts';
 import { taxOf } from './invoice.ts';
@@ -27,6 +29,8 @@ export const SC_PREFIX = 'HZ';
 export const CREDIT_REASONS = { wrong: '开票有误', return: '销售退回', allowance: '销售折让' } as const;
 export type CreditReason = keyof typeof CREDIT_REASONS;
 const INVOICE_STATUS: Record<string, string> = { draft: '草稿', posted: '已过账', cancelled: '已作废' };
+/** Returns with goods received (partly, fully, or closed short after a part): what they received can be credited. */
+const CREDITABLE_RETURN = ['receiving', 'received', 'closed'];
 
 async function invoiceOf(tenant: Tenant, id: number): Promise<Row | undefined> {
   return (await tenant.select('salesInvoice').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'exchangeRate', 'totalAmount', 'creditedAmount'])
@@ -106,7 +110,16 @@ export async function checkCredit(run: SaveRun): Promise<void> {
     if (!ret) throw validationError([{ field: 'returnId', message: '销售退货单不存在' }]);
     if (Number(ret.clientId) !== Number(inv.clientId)) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(ret.docNo)} 与销售发票 ${docNo} 不是同一客户` }]);
     if (reason !== 'return') throw validationError([{ field: 'reason', message: `由销售退货单 ${String(ret.docNo)} 开具的红字发票，红冲原因应为“销售退回”` }]);
-    if (!['receiving', 'received'].includes(String(ret.status))) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(ret.docNo)} 尚未收货，不能开红字发票` }]);
+    if (!CREDITABLE_RETURN.includes(String(ret.status))) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(ret.docNo)} 尚未收货，不能开红字发票` }]);
+    // only what the warehouse received of it (less earlier red invoices of the return): a return closed short credits no more
+    const allowed = await returnAllowance(tenant, Number(header.returnId), inv);
+    parsed.forEach((l, i) => {
+      const max = allowed.get(Number(l.invoiceLineId)) ?? 0;
+      if (Number(l.qty) > max) {
+        errors.push({ field: `lines.${i}.qty`, message: `第 ${i + 1} 行：销售退货单 ${String(ret.docNo)} 已收货待冲红的数量为 ${max}，本次 ${Number(l.qty)} 超出` });
+      }
+    });
+    if (errors.length) throw validationError(errors.slice(0, 200));
   }
   for (const f of ['clientId', 'currencyId']) run.verified.add(f);
 }
@@ -150,6 +163,8 @@ export async function postCredit(t: TransitionRun) {
   const item = (await tenant.select('openItem').select(['id', 'exchangeRate', 'openAmount', 'docNo']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', invoiceId)
     .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
   if (!item) throw new Error(`sales credit ${id}: invoice ${invoiceId} has no receivable`);
+  // more than is still open (receipts settled the invoice): that much of the receipts becomes the client's advance
+  await releaseOverOpen(tenant, ctx.caller!.accountId, item, total, String(t.doc.creditDate), `${SC_TITLE} ${docNo}`);
   const taken = await tenant.update('openItem').set({
     allocated: sql`${sql.ref('allocated')} + ${total}`, openAmount: sql`${sql.ref('openAmount')} - ${total}`,
     status: sql`case when ${sql.ref('openAmount')} - ${total} = 0 then 'settled' else 'open' end`,
@@ -235,11 +250,11 @@ export async function presentCredit(ctx: CallContext, docs: Row[], lines?: Row[]
 /**
  * What a sales return still asks to be credited, per order line: received by the warehouse less what
  * posted red invoices made from this return (returnId) already credited. Only for a return with
- * something received (收货中 / 已收货).
+ * something received (部分收货 / 已收货 / 已关闭).
  */
 async function returnLeft(tenant: Tenant, returnId: number): Promise<{ ret: Row; left: Map<number, number> } | undefined> {
   const ret = (await tenant.select('salesReturn').select(['id', 'docNo', 'status', 'clientId', 'receivedQty']).where('id', '=', returnId).executeTakeFirst()) as Row | undefined;
-  if (!ret || !['receiving', 'received'].includes(String(ret.status)) || !(Number(ret.receivedQty) > 0)) return ret ? { ret, left: new Map() } : undefined;
+  if (!ret || !CREDITABLE_RETURN.includes(String(ret.status)) || !(Number(ret.receivedQty) > 0)) return ret ? { ret, left: new Map() } : undefined;
   const left = new Map<number, number>();
   for (const r of (await tenant.select('salesReturnLine').select(['orderLineId', 'receivedQty']).where('returnId', '=', returnId).execute()) as Row[]) {
     if (Number(r.receivedQty) > 0) left.set(Number(r.orderLineId), (left.get(Number(r.orderLineId)) ?? 0) + Number(r.receivedQty));
@@ -302,18 +317,20 @@ export async function returnCreditInvoice(tenant: Tenant, returnId: number): Pro
   return best;
 }
 
+/** What a red invoice of `inv` made from a return may credit, per invoice line: the return's received and not yet credited, spread over the invoice's lines. */
+async function returnAllowance(tenant: Tenant, returnId: number, inv: Row): Promise<Map<number, number>> {
+  const got = await returnLeft(tenant, returnId);
+  if (!got) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售退货单' });
+  if (Number(got.ret.clientId) !== Number(inv.clientId)) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(got.ret.docNo)} 与销售发票 ${String(inv.docNo)} 不是同一客户` }]);
+  return spread(got.left, (await invoicedReturnLines(tenant, Number(inv.clientId), [...got.left.keys()])).filter((l) => Number(l.invoiceId) === Number(inv.id)));
+}
+
 /** The lines of a posted invoice with what is left to credit (the new red invoice's choices). */
 export async function creditableLines(ctx: CallContext, invoiceId: number, returnId?: number | null) {
   const inv = await invoiceOf(ctx.tenant, invoiceId);
   if (!inv) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售发票' });
   // from a sales return: only the returned lines, at what the warehouse received (less earlier red invoices of it)
-  let fromReturn: Map<number, number> | undefined;
-  if (returnId != null) {
-    const got = await returnLeft(ctx.tenant, returnId);
-    if (!got) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售退货单' });
-    if (Number(got.ret.clientId) !== Number(inv.clientId)) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(got.ret.docNo)} 与销售发票 ${String(inv.docNo)} 不是同一客户` }]);
-    fromReturn = spread(got.left, await invoicedReturnLines(ctx.tenant, Number(inv.clientId), [...got.left.keys()]).then((r) => r.filter((l) => Number(l.invoiceId) === invoiceId)));
-  }
+  const fromReturn = returnId == null ? undefined : await returnAllowance(ctx.tenant, returnId, inv);
   const rows = await invoiceLines(ctx.tenant, invoiceId);
   const products = new Map(((await ctx.tenant.select('product').select(['id', 'name']).where('id', 'in', rows.length ? rows.map((r) => Number(r.productId)) : [0]).execute()) as Row[]).map((p) => [Number(p.id), String(p.name)]));
   return {

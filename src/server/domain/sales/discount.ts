@@ -2,14 +2,15 @@
 // posted sales invoices of one client in one currency — one line per invoice with its amount. Never more than
 // an invoice's total less what red and discount invoices already took (one conditional UPDATE per invoice on
 // its credited amount, SALES_DISCOUNT_OVER_4029). Posting reduces each invoice's receivable through the
-// allocation ledger (kind `discount`, payment_id = −the discount invoice's id), refused when more than is
-// still open; cancelling appends the reversing rows (kind `discountReverse`).
+// allocation ledger (kind `discount`, payment_id = −the discount invoice's id); more than is still open (a
+// receipt settled the invoice) is accepted, that much of the receipts becoming the client's advance
+// (ledger.ts releaseToAdvance); cancelling appends the reversing rows (kind `discountReverse`).
 import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { toBase } from '../finance/ledger.ts';
+import { releaseOverOpen, toBase } from '../finance/ledger.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { taxOf } from './invoice.ts';
 
@@ -94,6 +95,8 @@ export async function postDiscount(t: TransitionRun) {
     const item = (await tenant.select('openItem').select(['id', 'exchangeRate', 'openAmount', 'docNo']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', invoiceId)
       .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
     if (!item) throw new Error(`sales discount ${id}: invoice ${invoiceId} has no receivable`);
+    // more than is still open (receipts settled the invoice): that much of the receipts becomes the client's advance
+    await releaseOverOpen(tenant, ctx.caller!.accountId, item, a, String(t.doc.discountDate), `第 ${Number(l.lineNo)} 行：${SD_TITLE} ${String(t.doc.docNo)}`);
     const taken = await tenant.update('openItem').set({
       allocated: sql`${sql.ref('allocated')} + ${a}`, openAmount: sql`${sql.ref('openAmount')} - ${a}`,
       status: sql`case when ${sql.ref('openAmount')} - ${a} = 0 then 'settled' else 'open' end`,

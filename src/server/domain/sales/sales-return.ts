@@ -7,12 +7,18 @@
 //    naming the line (SALES_RETURN_OVER_4156). Editing a draft gives its old quantities back first;
 //    cancelling gives them back. The order row is claimed first (serialises with a delivery note's
 //    reversal, which refuses while returns exist).
-//  - A confirmed return is received through a receiving note whose source is the return (receiving_note.
-//    return_id, its lines' return_line_id) — the same note, posting and putaway as a purchase receipt.
-//    Posting raises the return lines' received quantity (guarded: never above the returned quantity),
-//    their value at the delivery price (the order line's net price × received, half-up to the cent), the
-//    return's totals and status (confirmed → receiving → received); the goods enter stock by the ledger
-//    (kind 'receive', as any receipt). Reversing the note gives all of it back.
+//  - Confirming a return creates its inbound task (入库任务, inbound_task.return_id, its lines'
+//    return_line_id): the warehouse finds it in the same task list as purchases (source 销售退货 XT…) and
+//    receives it through a receiving note of that task (receiving_note.task_id and return_id, its lines'
+//    return_line_id) — the same note, posting and putaway as a purchase receipt. Posting raises the
+//    return lines' received quantity (guarded: never above the returned quantity), the task lines' (the
+//    task's status follows: open → receiving → done), the return lines' value at the delivery price (the
+//    order line's net price × received, half-up to the cent), the return's totals and status (confirmed
+//    → receiving 部分收货 → received); the goods enter stock by the ledger (kind 'receive', as any
+//    receipt). Reversing the note gives all of it back.
+//  - Cancelling a confirmed return that received nothing cancels its task. A partly received return can
+//    be closed short (关闭, with a reason): the unreceived rest goes back to the order lines and its task
+//    is closed; lock order return → task, as a receipt takes them.
 //  - What was received and its value stay on the return for the credit note (red invoice) to be made from.
 import Decimal from 'decimal.js';
 import { sql } from 'kysely';
@@ -20,16 +26,18 @@ import { splitUnits } from '../../../core/stock-units.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
-import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { postMoves, MAX_MOVE_QTY } from '../stock/ledger.ts';
-import { lineQty } from '../procurement/purchase-order.ts';
+import { bizError, validationError } from '../../http/errors.ts';
+import { postMoves } from '../stock/ledger.ts';
+import { insertTask, TASK_STATUS, TASK_TITLE } from '../procurement/inbound-plan.ts';
+import { applyNoteToTask } from '../procurement/inbound-task.ts';
+import { checkReceiptLines } from '../procurement/receipt-lines.ts';
 import { text, type Row } from '../procurement/common.ts';
 import type { PostedLines } from '../procurement/receiving.ts';
 import { netPrice } from './pricing.ts';
 
 export const SR_TITLE = '销售退货单';
 export const SR_PREFIX = 'XT';
-export const SR_STATUS = { draft: '草稿', confirmed: '待收货', receiving: '收货中', received: '已收货', cancelled: '已作废' } as const;
+export const SR_STATUS = { draft: '草稿', confirmed: '待收货', receiving: '部分收货', received: '已收货', closed: '已关闭', cancelled: '已作废' } as const;
 /** Sales order statuses goods can be returned from (something has shipped). */
 export const RETURNABLE_ORDER = ['partlyShipped', 'shipped', 'closed'];
 /** Returns the warehouse receives against. */
@@ -85,17 +93,25 @@ export async function takeReturned(tenant: Tenant, order: Row, lines: Array<{ or
   }
 }
 
-/** Gives a return's quantities back to its order lines (the return is being edited or cancelled). */
-export async function releaseReturned(tenant: Tenant, returnId: number): Promise<void> {
+/**
+ * Gives a return's quantities back to its order lines: all of them (the return is being edited or
+ * cancelled) or what was not received (closed short). Returns how much was given back.
+ */
+export async function releaseReturned(tenant: Tenant, returnId: number, part: 'all' | 'unreceived' = 'all'): Promise<number> {
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('salesReturnLine').select(['orderLineId', 'qty']).where('returnId', '=', returnId).execute()) as Row[]) {
-    per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
+  for (const r of (await tenant.select('salesReturnLine').select(['orderLineId', 'qty', 'receivedQty']).where('returnId', '=', returnId).execute()) as Row[]) {
+    const q = part === 'all' ? Number(r.qty) : Math.max(0, Number(r.qty) - Number(r.receivedQty ?? 0));
+    per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + q);
   }
+  let given = 0;
   for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
+    if (q === 0) continue;
+    given += q;
     const ok = await tenant.update('salesOrderLine').set({ returnedQty: sql`${sql.ref('returnedQty')} - ${q}` })
       .where('id', '=', orderLineId).where('returnedQty', '>=', q).returning('id').executeTakeFirst();
     if (!ok) throw new Error(`sales return ${returnId}: order line ${orderLineId} has less returned than the return`);
   }
+  return given;
 }
 
 /** Receiving notes (not cancelled) made against a return: they must go before the return can. */
@@ -164,10 +180,21 @@ function overReceipt(ret: Row, rl: Row, ask: number) {
     { returnLineId: Number(rl.id), lineNo: Number(rl.lineNo), qty, received, ask });
 }
 
+/** The return's inbound task that takes its receipts (the one not cancelled); refused when there is none or it no longer takes receipts. */
+async function returnTask(tenant: Tenant, ret: Row, taskId: number | null): Promise<Row> {
+  let q = tenant.select('inboundTask').select(['id', 'docNo', 'status', 'returnId']).where('returnId', '=', Number(ret.id)).where('status', '!=', 'cancelled');
+  if (taskId != null) q = tenant.select('inboundTask').select(['id', 'docNo', 'status', 'returnId']).where('id', '=', taskId);
+  const task = (await q.orderBy('id', 'desc').executeTakeFirst()) as Row | undefined;
+  if (!task) throw validationError([{ field: 'taskId', message: `销售退货单 ${String(ret.docNo)} 没有入库任务` }]);
+  if (Number(task.returnId) !== Number(ret.id)) throw validationError([{ field: 'taskId', message: `入库任务 ${String(task.docNo)} 不是销售退货单 ${String(ret.docNo)} 的入库任务` }]);
+  if (!['open', 'receiving'].includes(String(task.status))) throw statusRefusal(TASK_TITLE, TASK_STATUS, task, '收货');
+  return task;
+}
+
 /**
  * A receiving note saved against a sales return (before the transaction): the return must take receipts,
- * each line names one of its lines; counted − damaged within what is still to receive (checked again
- * by the posting's conditional update). Completes the lines as checkNote does for a purchase order.
+ * the note is received through the return's inbound task, each line names one of the return's lines;
+ * counted − damaged within what is still to receive (checked again by the posting's conditional update).
  */
 export async function checkReturnNote(ctx: CallContext, header: Row, lines: Row[], raw: Row[], named: Record<string, { id: number; label: string }>): Promise<void> {
   const tenant = ctx.tenant;
@@ -176,6 +203,8 @@ export async function checkReturnNote(ctx: CallContext, header: Row, lines: Row[
   if (!ret) throw validationError([{ field: 'returnId', message: '销售退货单不存在' }]);
   if (!RECEIVABLE_RETURN.includes(String(ret.status))) throw statusRefusal(SR_TITLE, SR_STATUS, ret, '收货');
   named.salesReturn = { id: returnId, label: String(ret.docNo) };
+  const task = await returnTask(tenant, ret, header.taskId == null ? null : Number(header.taskId));
+  named.inboundTask = { id: Number(task.id), label: String(task.docNo) };
   const warehouseId = Number(ret.warehouseId);
   const wh = (await tenant.select('warehouse').select(['name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
   if (!wh || Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh?.name ?? warehouseId) });
@@ -185,43 +214,15 @@ export async function checkReturnNote(ctx: CallContext, header: Row, lines: Row[
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.receivedQty`, 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
     .where(`${l}.returnId`, '=', returnId).execute()) as Row[]) rls.set(Number(r.id), r);
-  const locIds = [...new Set(lines.flatMap((x) => (x.locationId == null ? [] : [Number(x.locationId)])))];
-  const locations = new Map<number, Row>();
-  if (locIds.length) for (const r of (await tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) as Row[]) locations.set(Number(r.id), r);
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  const per = new Map<number, number>();
-  lines.forEach((x, i) => {
-    const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
-    if (x.returnLineId == null) { err('returnLineId', '退货单明细不能为空'); return; }
-    const returnLineId = Number(x.returnLineId);
-    const rl = rls.get(returnLineId);
-    if (!rl) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: '收货单', line: i + 1, source: SR_TITLE, docNo: String(ret.docNo) }, { line: i + 1, returnLineId });
-    const locationId = x.locationId == null ? null : Number(x.locationId);
-    if (locationId) {
-      const loc = locations.get(locationId);
-      if (!loc) { err('locationId', '库位不存在'); return; }
-      if (Number(loc.warehouseId) !== warehouseId) { err('locationId', `库位 ${String(loc.lcCode)} 不属于仓库 ${String(wh.name)}`); return; }
-      if (loc.status !== 'enabled') { err('locationId', `库位 ${String(loc.lcCode)} 已锁定`); return; }
-    }
-    const r = raw[i] ?? {};
-    const counted = lineQty({ qty: x.countedQty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, rl, { line: i + 1, productId: Number(rl.productId) });
-    if (counted === undefined) { err('countedQty', '实收数量不能为空'); return; }
-    if (counted <= 0 || counted > MAX_MOVE_QTY) { err('countedQty', '实收数量必须大于 0'); return; }
-    const damaged = x.damagedQty == null ? 0 : Number(x.damagedQty);
-    if (damaged > counted) { err('damagedQty', '破损数量不能大于实收数量'); return; }
-    const key = `${returnLineId}:${locationId ?? 0}`;
-    if (seen.has(key)) { err('returnLineId', `退货单第 ${Number(rl.lineNo)} 行在同一库位重复，请合并为一行`); return; }
-    seen.add(key);
-    const qty = counted - damaged;
-    const sum = (per.get(returnLineId) ?? 0) + qty;
-    per.set(returnLineId, sum);
-    if (Number(rl.receivedQty) + sum > Number(rl.qty)) throw overReceipt(ret, rl, sum);
-    Object.assign(x, { orderLineId: null, productId: Number(rl.productId), countedQty: counted, damagedQty: damaged, qty, putawayQty: 0, productCode: String(rl.code) });
+  await checkReceiptLines(tenant, {
+    lines, raw, warehouse: { id: warehouseId, name: String(wh.name) }, key: 'returnLineId', sources: rls,
+    keyTitle: '退货单明细', sourceLine: (rl) => `退货单第 ${Number(rl.lineNo)} 行`,
+    mismatch: (line, returnLineId) => bizError('PURCHASE_LINE_MISMATCH_4098', { doc: '收货单', line, source: SR_TITLE, docNo: String(ret.docNo) }, { line, returnLineId }),
+    over: (rl, sum) => (Number(rl.receivedQty) + sum > Number(rl.qty) ? overReceipt(ret, rl, sum) : undefined),
   });
-  if (errors.length) throw validationError(errors.slice(0, 200));
+  for (const x of lines) x.orderLineId = null;
   header.orderId = null;
-  header.taskId = null;
+  header.taskId = Number(task.id);
   header.warehouseId = warehouseId;
   header.lineCount = lines.length;
   header.totalQty = lines.reduce((s, x) => s + Number(x.qty), 0);
@@ -254,6 +255,8 @@ async function recomputeReturn(tenant: Tenant, returnId: number): Promise<void> 
   const status = all ? 'received' : qty > 0 ? 'receiving' : 'confirmed';
   await tenant.update('salesReturn').set({ receivedQty: qty, receivedAmount: amount, status, receivedAt: status === 'received' ? now : null, updatedAt: now })
     .where('id', '=', returnId).where('status', 'in', ['confirmed', 'receiving', 'received']).execute();
+  // closed short: its figures follow its lines, its status stays
+  await tenant.update('salesReturn').set({ receivedQty: qty, receivedAmount: amount, updatedAt: now }).where('id', '=', returnId).where('status', '=', 'closed').execute();
 }
 
 async function noteReturnLines(tenant: Tenant, noteId: number) {
@@ -282,6 +285,7 @@ export async function applyReturnNote(ctx: CallContext, db: DB, tenant: Tenant, 
       throw overReceipt(ret, rl, q);
     }
   }
+  await applyNoteToTask(db, tenant, id, doc.taskId == null ? null : Number(doc.taskId), 1, 'returnLineId');
   await postMoves(db, ctx.caller!, lines.filter((l) => l.qty > 0).map((l) => ({
     productId: l.productId, warehouseId: Number(doc.warehouseId), locationId: l.locationId, qty: l.qty, kind: 'receive' as const, docType: 'receivingNote', docId: id, docLine: l.lineNo,
   })), { knownProducts: saved?.products });
@@ -302,8 +306,58 @@ export async function reverseReturnNote(ctx: CallContext, db: DB, tenant: Tenant
       .where('id', '=', returnLineId).where('receivedQty', '>=', q).returning('id').executeTakeFirst();
     if (!ok) throw new Error(`receiving note ${id}: return line ${returnLineId} has less received than the note`);
   }
+  await applyNoteToTask(db, tenant, id, doc.taskId == null ? null : Number(doc.taskId), -1, 'returnLineId');
   await postMoves(db, ctx.caller!, lines.filter((l) => l.qty > 0).map((l) => ({
     productId: l.productId, warehouseId: Number(doc.warehouseId), locationId: l.locationId, qty: -l.qty, kind: 'reverse' as const, docType: 'receivingNote', docId: id, docLine: l.lineNo,
   })));
   await recomputeReturn(tenant, returnId);
+}
+
+/** Confirming a return (inside its transaction): its inbound task, one line per return line, for the warehouse to receive from. */
+export async function createReturnTask(ctx: CallContext, db: DB, tenant: Tenant, doc: Row): Promise<{ id: number; docNo: string }> {
+  const lines = (await tenant.select('salesReturnLine').select(['id', 'lineNo', 'productId', 'qty', 'remark']).where('returnId', '=', Number(doc.id)).orderBy('lineNo').execute()) as Row[];
+  return insertTask(ctx, db, tenant, new Date().toISOString(), {
+    source: { returnId: Number(doc.id) }, warehouseId: Number(doc.warehouseId), remark: text(doc.reason),
+    lines: lines.map((l) => ({ lineNo: Number(l.lineNo), returnLineId: Number(l.id), productId: Number(l.productId), qty: Number(l.qty), remark: text(l.remark) })),
+    from: { field: 'returnId', title: SR_TITLE, docNo: String(doc.docNo) },
+  });
+}
+
+/** Cancelling a confirmed return that received nothing: its task is cancelled with it. */
+export async function cancelReturnTask(ctx: CallContext, db: DB, tenant: Tenant, doc: Row): Promise<void> {
+  const now = new Date().toISOString();
+  const tasks = (await tenant.update('inboundTask').set({ status: 'cancelled', cancelledAt: now, cancelledBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
+    .where('returnId', '=', Number(doc.id)).where('status', '=', 'open').where('receivedQty', '=', 0).returning(['id', 'docNo']).execute()) as Row[];
+  for (const t of tasks) {
+    await ctx.audit({ action: 'cancel', entity: 'inboundTask', recordId: Number(t.id), recordLabel: String(t.docNo), changes: [{ field: 'status', title: '状态', from: TASK_STATUS.open, to: TASK_STATUS.cancelled }, { field: 'returnId', title: SR_TITLE, from: null, to: String(doc.docNo) }] }, db);
+  }
+}
+
+/** Before closing a return short: no receiving note of it may still be a draft (it would receive after the close). */
+export async function refuseDraftNotesOfReturn(tenant: Tenant, doc: Row): Promise<void> {
+  const drafts = (await tenant.select('receivingNote').select('docNo').where('returnId', '=', Number(doc.id)).where('status', '=', 'draft').orderBy('id').limit(3).execute()) as Row[];
+  if (drafts.length) {
+    throw bizError('INBOUND_TASK_DRAFT_NOTES_4115', { docNo: `${SR_TITLE} ${String(doc.docNo)}`, notes: drafts.map((d) => String(d.docNo)).join('、') }, { id: Number(doc.id), notes: drafts.map((d) => String(d.docNo)) });
+  }
+}
+
+/**
+ * Closing a partly received return short (关闭, inside its transaction, the return row already locked by
+ * its status change): the unreceived rest is given back to the order lines (they can be returned again)
+ * and cancelled on the task, which is closed with the same reason. What was received stays — it is what
+ * a red invoice can credit. Returns what was given back.
+ */
+export async function closeReturnShort(ctx: CallContext, db: DB, tenant: Tenant, doc: Row, reason: string): Promise<{ releasedQty: number; taskDocNo: string | null }> {
+  const now = new Date().toISOString();
+  await tenant.update('salesReturn').set({ closeReason: reason }).where('id', '=', Number(doc.id)).execute();
+  const releasedQty = await releaseReturned(tenant, Number(doc.id), 'unreceived');
+  const task = (await tenant.update('inboundTask').set({ status: 'closed', closedAt: now, closedBy: ctx.caller!.accountId, closeReason: reason, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
+    .where('returnId', '=', Number(doc.id)).where('status', 'in', ['open', 'receiving']).returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+  if (task) {
+    await ctx.audit({
+      action: 'close', entity: 'inboundTask', recordId: Number(task.id), recordLabel: String(task.docNo),
+      changes: [{ field: 'status', title: '状态', from: TASK_STATUS.receiving, to: TASK_STATUS.closed }, { field: 'closeReason', title: '关闭原因', from: null, to: reason }, { field: 'returnId', title: SR_TITLE, from: null, to: String(doc.docNo) }],
+    }, db);
+  }
+  return { releasedQty, taskDocNo: task ? String(task.docNo) : null };
 }
