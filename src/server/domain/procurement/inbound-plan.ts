@@ -27,6 +27,7 @@ import {
 } from './common.ts';
 import { CONTAINER_STATUS, claimLoadableContainer, loadableContainer } from './container.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const PLAN_TITLE = '入库计划';
 export const PLAN_PREFIX = 'RP';
@@ -47,36 +48,39 @@ export function overPlan(order: Row, ol: Row, qty: number, planned: number) {
 }
 
 /** The order's lines with their products and planned/received quantities. */
-export async function orderLines(tenant: Tenant, orderId: number): Promise<Row[]> {
+export async function orderLines(untypedTenant: Tenant, orderId: number): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   const l = 'purchaseOrderLine';
-  return (await tenant.select(l)
+  return await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.plannedQty`, `${l}.receivedQty`,
       'product.code', 'product.name', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute()) as Row[];
+    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute();
 }
 
 /** Claims the order row while it can be planned (serialises with its closing and cancelling). */
-export async function claimOrder(tenant: Tenant, orderId: number, action: string): Promise<Row> {
-  const row = (await tenant.update('purchaseOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', PLANNABLE)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+export async function claimOrder(untypedTenant: Tenant, orderId: number, action: string): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const row = await tenant.update('purchaseOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', PLANNABLE)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (row) return row;
-  const doc = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  const doc = await tenant.select('purchaseOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: PO_TITLE });
   throw statusError(PO_TITLE, PO_STATUS, doc, action);
 }
 
 /** Takes the plan's quantities on the order lines; over what is left, the whole plan is refused. */
-export async function takeLines(tenant: Tenant, order: Row, lines: Array<{ orderLineId: number; qty: number }>): Promise<void> {
+export async function takeLines(untypedTenant: Tenant, order: Row, lines: Array<{ orderLineId: number; qty: number }>): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   for (const l of [...lines].sort((a, b) => a.orderLineId - b.orderLineId)) {
     const ok = await tenant.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} + ${l.qty}` })
       .where('id', '=', l.orderLineId).where('orderId', '=', Number(order.id))
       .where(sql<boolean>`${sql.ref('plannedQty')} + ${l.qty} <= ${sql.ref('qty')}`)
       .returning('id').executeTakeFirst();
     if (!ok) {
-      const ol = (await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId'))
+      const ol = await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId'))
         .select(['purchaseOrderLine.id', 'purchaseOrderLine.lineNo', 'purchaseOrderLine.qty', 'purchaseOrderLine.plannedQty', 'product.code'])
-        .where('purchaseOrderLine.id', '=', l.orderLineId).executeTakeFirst()) as Row | undefined;
+        .where('purchaseOrderLine.id', '=', l.orderLineId).executeTakeFirst();
       if (!ol) throw bizError('COMMON_NOT_FOUND_4004', { entity: '采购订单明细' });
       throw overPlan(order, ol, l.qty, Number(ol.plannedQty));
     }
@@ -84,9 +88,10 @@ export async function takeLines(tenant: Tenant, order: Row, lines: Array<{ order
 }
 
 /** Gives a plan's quantities back to its order lines (the plan is being edited or cancelled). */
-export async function releaseLines(tenant: Tenant, planId: number): Promise<void> {
+export async function releaseLines(untypedTenant: Tenant, planId: number): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('inboundPlanLine').select(['orderLineId', 'qty']).where('planId', '=', planId).execute()) as Row[]) {
+  for (const r of await tenant.select('inboundPlanLine').select(['orderLineId', 'qty']).where('planId', '=', planId).execute()) {
     per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
   }
   for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
@@ -97,20 +102,23 @@ export async function releaseLines(tenant: Tenant, planId: number): Promise<void
 }
 
 /** Receiving notes (not cancelled) received against a task: they must go before the task can. */
-export async function openNotesOf(tenant: Tenant, taskId: number): Promise<string[]> {
-  const rows = (await tenant.select('receivingNote').select('docNo').where('taskId', '=', taskId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute()) as Row[];
+export async function openNotesOf(untypedTenant: Tenant, taskId: number): Promise<string[]> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('receivingNote').select('docNo').where('taskId', '=', taskId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute();
   return rows.map((r) => String(r.docNo));
 }
 
-export async function createTask(ctx: CallContext, db: DB, tenant: Tenant, plan: Row, now: string): Promise<{ id: number; docNo: string }> {
+export async function createTask(ctx: CallContext, untypedDb: DB, untypedTenant: Tenant, plan: Row, now: string): Promise<{ id: number; docNo: string }> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
   const caller = ctx.caller!;
-  const inserted = (await tenant.insert('inboundTask', {
-    docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, planId: Number(plan.id), orderId: Number(plan.orderId), warehouseId: Number(plan.warehouseId),
-    containerId: plan.containerId ?? null, status: 'open', remark: plan.remark ?? null, lineCount: Number(plan.lineCount), totalQty: Number(plan.totalQty), receivedQty: 0,
+  const inserted = await tenant.db.insertInto('inboundTask').values({
+    companyId: tenant.companyId, docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, planId: Number(plan.id), orderId: Number(plan.orderId), warehouseId: Number(plan.warehouseId),
+    containerId: plan.containerId == null ? null : Number(plan.containerId), status: 'open', remark: plan.remark == null ? null : String(plan.remark), lineCount: Number(plan.lineCount), totalQty: Number(plan.totalQty), receivedQty: 0,
     version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
-  }).returning('id').executeTakeFirstOrThrow()) as Row;
+  }).returning('id').executeTakeFirstOrThrow();
   const id = Number(inserted.id);
-  const lines = (await tenant.select('inboundPlanLine').select(['lineNo', 'orderLineId', 'productId', 'qty', 'remark']).where('planId', '=', Number(plan.id)).orderBy('lineNo').execute()) as Row[];
+  const lines = await tenant.select('inboundPlanLine').select(['lineNo', 'orderLineId', 'productId', 'qty', 'remark']).where('planId', '=', Number(plan.id)).orderBy('lineNo').execute();
   await insertMany(db, 'inbound_task_line', ['company_id', 'task_id', 'line_no', 'order_line_id', 'product_id', 'qty', 'received_qty', 'remark'],
     lines.map((l) => [tenant.companyId, id, Number(l.lineNo), Number(l.orderLineId), Number(l.productId), Number(l.qty), 0, text(l.remark)]));
   // The inventory list is drawn from the per product × warehouse totals: a product never stocked in this
@@ -129,10 +137,12 @@ export async function createTask(ctx: CallContext, db: DB, tenant: Tenant, plan:
  * (not cancelled) were made against it, or once it has receipts. `by` names the task when the call
  * came from the task's side (its number in the refusal, its version checked).
  */
-export async function cancelTaskOfPlan(ctx: CallContext, db: DB, tenant: Tenant, plan: Row, now: string, by?: { title: string; docNo: string; version?: number }): Promise<void> {
-  const task = (await tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('planId', '=', Number(plan.id)).executeTakeFirst()) as Row | undefined;
+export async function cancelTaskOfPlan(ctx: CallContext, untypedDb: DB, untypedTenant: Tenant, plan: Row, now: string, by?: { title: string; docNo: string; version?: number }): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
+  const task = await tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('planId', '=', Number(plan.id)).executeTakeFirst();
   if (!task) return;
-  const notes = await openNotesOf(tenant, Number(task.id));
+  const notes = await openNotesOf(untypedTenant, Number(task.id));
   if (notes.length) {
     throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: by?.title ?? PLAN_TITLE, docNo: by?.docNo ?? String(plan.docNo), next: notes.join('、') }, { id: Number(plan.id), taskId: Number(task.id) });
   }
@@ -148,15 +158,15 @@ export async function cancelTaskOfPlan(ctx: CallContext, db: DB, tenant: Tenant,
 
 /** What is left to plan of an order, per line (ordered − planned on plans not cancelled). */
 export async function plannableLines(ctx: CallContext, orderId: number) {
-  const tenant = ctx.tenant;
-  const order = (await tenant.select('purchaseOrder')
+  const tenant = TypedTenant.of(ctx.tenant);
+  const order = await tenant.select('purchaseOrder')
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'purchaseOrder.warehouseId').onRef('warehouse.companyId', '=', 'purchaseOrder.companyId'))
     .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'purchaseOrder.status', 'purchaseOrder.warehouseId', 'purchaseOrder.expectedDate', 'supplier.name as supplierName', 'warehouse.name as warehouseName'])
-    .where('purchaseOrder.id', '=', orderId).executeTakeFirst()) as Row | undefined;
+    .where('purchaseOrder.id', '=', orderId).executeTakeFirst();
   if (!order) throw bizError('COMMON_NOT_FOUND_4004', { entity: PO_TITLE });
   const status = String(order.status);
-  const rows = await orderLines(tenant, orderId);
+  const rows = await orderLines(ctx.tenant, orderId);
   return {
     orderId, orderDocNo: String(order.docNo), status, statusText: (PO_STATUS as Record<string, string>)[status] ?? status, plannable: PLANNABLE.includes(status),
     supplierName: String(order.supplierName), warehouseId: Number(order.warehouseId), warehouseName: String(order.warehouseName), expectedDate: text(order.expectedDate),

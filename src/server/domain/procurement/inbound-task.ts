@@ -15,8 +15,9 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { runSql } from '../../db/raw-sql.ts';
-import { statusError, type Row } from './common.ts';
+import { statusError } from './common.ts';
 import { TASK_STATUS, TASK_TITLE, type TaskStatus } from './inbound-plan.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export { TASK_STATUS, TASK_TITLE };
 const RN_TITLE = '收货单';
@@ -27,18 +28,19 @@ const RECEIVABLE: TaskStatus[] = ['open', 'receiving'];
  * A receiving note saved against a task (before its transaction): the task must exist, belong to the
  * note's order, still take receipts, and hold every order line the note receives.
  */
-export async function checkNoteTask(tenant: Tenant, taskId: number, orderId: number, orderLineIds: number[]): Promise<void> {
-  const task = (await tenant.select('inboundTask')
+export async function checkNoteTask(untypedTenant: Tenant, taskId: number, orderId: number, orderLineIds: number[]): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const task = await tenant.select('inboundTask')
     .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'inboundTask.orderId').onRef('purchaseOrder.companyId', '=', 'inboundTask.companyId'))
     .select(['inboundTask.id', 'inboundTask.docNo', 'inboundTask.status', 'inboundTask.orderId', 'purchaseOrder.docNo as orderDocNo'])
-    .where('inboundTask.id', '=', taskId).executeTakeFirst()) as Row | undefined;
+    .where('inboundTask.id', '=', taskId).executeTakeFirst();
   if (!task) throw validationError([{ field: 'taskId', message: '入库任务不存在' }]);
   if (Number(task.orderId) !== orderId) {
-    const order = (await tenant.select('purchaseOrder').select('docNo').where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+    const order = await tenant.select('purchaseOrder').select('docNo').where('id', '=', orderId).executeTakeFirst();
     throw bizError('INBOUND_TASK_ORDER_4114', { taskDocNo: String(task.docNo), taskOrderDocNo: String(task.orderDocNo), orderDocNo: String(order?.docNo ?? orderId) }, { taskId, orderId });
   }
   if (!RECEIVABLE.includes(String(task.status) as TaskStatus)) throw statusError(TASK_TITLE, TASK_STATUS, task, '收货');
-  const held = new Set(((await tenant.select('inboundTaskLine').select('orderLineId').where('taskId', '=', taskId).execute()) as Row[]).map((r) => Number(r.orderLineId)));
+  const held = new Set((await tenant.select('inboundTaskLine').select('orderLineId').where('taskId', '=', taskId).execute()).map((r) => Number(r.orderLineId)));
   orderLineIds.forEach((id, i) => {
     if (!held.has(id)) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: i + 1, source: TASK_TITLE, docNo: String(task.docNo) }, { line: i + 1, orderLineId: id });
   });
@@ -48,40 +50,44 @@ export async function checkNoteTask(tenant: Tenant, taskId: number, orderId: num
  * A receiving note of a task was posted (sign 1) or a posted one cancelled (sign −1), inside that
  * transaction: the task lines' received quantities, then the task's and the plan's status.
  */
-export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, taskId: number | null, sign: 1 | -1): Promise<void> {
+export async function applyNoteToTask(untypedDb: DB, untypedTenant: Tenant, noteId: number, taskId: number | null, sign: 1 | -1): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
   if (taskId == null) return;
   const statuses: TaskStatus[] = sign > 0 ? RECEIVABLE : ['open', 'receiving', 'done', 'closed'];
-  const claimed = (await tenant.update('inboundTask').set({ updatedAt: new Date().toISOString() }).where('id', '=', taskId).where('status', 'in', statuses)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+  const claimed = await tenant.update('inboundTask').set({ updatedAt: new Date().toISOString() }).where('id', '=', taskId).where('status', 'in', statuses)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (!claimed) {
-    const task = (await tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('id', '=', taskId).executeTakeFirstOrThrow()) as Row;
+    const task = await tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('id', '=', taskId).executeTakeFirstOrThrow();
     throw statusError(TASK_TITLE, TASK_STATUS, task, sign > 0 ? '收货' : '冲回收货');
   }
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('receivingNoteLine').select(['orderLineId', 'qty']).where('noteId', '=', noteId).execute()) as Row[]) {
+  for (const r of await tenant.select('receivingNoteLine').select(['orderLineId', 'qty']).where('noteId', '=', noteId).execute()) {
     per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
   }
   for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
     if (q === 0) continue;
     let u = tenant.update('inboundTaskLine').set({ receivedQty: sql`${sql.ref('receivedQty')} + ${sign * q}` }).where('taskId', '=', taskId).where('orderLineId', '=', orderLineId);
     if (sign < 0) u = u.where('receivedQty', '>=', q);
-    const ok = (await u.returning(['id', 'qty', 'receivedQty']).executeTakeFirst()) as Row | undefined;
+    const ok = await u.returning(['id', 'qty', 'receivedQty']).executeTakeFirst();
     if (ok && sign < 0 && claimed.status === 'closed') {
       // What the closed task held of the order line was min(planned, received): give back the difference.
       const planned = Number(ok.qty);
       const after = Number(ok.receivedQty);
-      await givePlannedBack(tenant, orderLineId, Math.min(planned, after + q) - Math.min(planned, after), taskId);
+      await givePlannedBack(untypedTenant, orderLineId, Math.min(planned, after + q) - Math.min(planned, after), taskId);
     }
     if (ok) continue;
     if (sign < 0) throw new Error(`inbound task ${taskId}: order line ${orderLineId} has less received than receiving note ${noteId}`);
-    const line = (await tenant.select('receivingNoteLine').select('lineNo').where('noteId', '=', noteId).where('orderLineId', '=', orderLineId).orderBy('lineNo').executeTakeFirst()) as Row | undefined;
+    const line = await tenant.select('receivingNoteLine').select('lineNo').where('noteId', '=', noteId).where('orderLineId', '=', orderLineId).orderBy('lineNo').executeTakeFirst();
     throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: Number(line?.lineNo ?? 0), source: TASK_TITLE, docNo: String(claimed.docNo) }, { orderLineId, taskId });
   }
-  await recomputeTask(db, tenant, taskId);
+  await recomputeTask(db, untypedTenant, taskId);
 }
 
 /** The task's received total and status from its lines; its plan follows (done while the task is). */
-async function recomputeTask(db: DB, tenant: Tenant, taskId: number): Promise<void> {
+async function recomputeTask(untypedDb: DB, untypedTenant: Tenant, taskId: number): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
   const now = new Date().toISOString();
   await runSql(db, `
     update inbound_task set
@@ -92,7 +98,7 @@ async function recomputeTask(db: DB, tenant: Tenant, taskId: number): Promise<vo
         when exists (select 1 from inbound_task_line l where l.company_id = inbound_task.company_id and l.task_id = inbound_task.id and l.received_qty > 0) then 'receiving'
         else 'open' end
     where company_id = ? and id = ?`, [tenant.companyId, taskId]);
-  const task = (await tenant.select('inboundTask').select(['status', 'planId', 'doneAt']).where('id', '=', taskId).executeTakeFirstOrThrow()) as Row;
+  const task = await tenant.select('inboundTask').select(['status', 'planId', 'doneAt']).where('id', '=', taskId).executeTakeFirstOrThrow();
   const done = task.status === 'done';
   if (done !== (task.doneAt != null)) await tenant.update('inboundTask').set({ doneAt: done ? now : null }).where('id', '=', taskId).execute();
   if (done) await tenant.update('inboundPlan').set({ status: 'done', doneAt: now, updatedAt: now }).where('id', '=', Number(task.planId)).where('status', '=', 'confirmed').execute();
@@ -100,7 +106,8 @@ async function recomputeTask(db: DB, tenant: Tenant, taskId: number): Promise<vo
 }
 
 /** Lowers an order line's planned quantity by what a closed task no longer expects. */
-export async function givePlannedBack(tenant: Tenant, orderLineId: number, qty: number, taskId: number): Promise<void> {
+export async function givePlannedBack(untypedTenant: Tenant, orderLineId: number, qty: number, taskId: number): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   if (qty <= 0) return;
   const ok = await tenant.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} - ${qty}` })
     .where('id', '=', orderLineId).where('plannedQty', '>=', qty).returning('id').executeTakeFirst();
