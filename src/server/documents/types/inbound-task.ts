@@ -15,6 +15,7 @@ import { openNotesOf, PLAN_STATUS, PLAN_TITLE, releaseLines, TASK_PREFIX, TASK_S
 import { givePlannedBack } from '../../domain/procurement/inbound-task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const status = (s: keyof typeof TASK_STATUS, color: string) => ({ label: TASK_STATUS[s], color });
 const ID = { type: 'integer', title: '', readonly: true, min: 1, max: 2_147_483_647 } as const;
@@ -60,14 +61,15 @@ export const inboundTask = defineDocument({
   hooks: {
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
+      // (tables and columns named by the caller: the untyped view, rows as records)
       const byId = async (table: string, cols: string[], ids: number[]) =>
-        new Map(ids.length ? ((await tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+        new Map(ids.length ? (await ctx.tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()).map((r: Row) => [Number(r.id), r]) : []);
       const plans = await byId('inboundPlan', ['id', 'docNo', 'expectedDate'], docs.map((d) => Number(d.planId)));
-      const orders = new Map(((await tenant.select('purchaseOrder')
+      const orders = new Map((await tenant.select('purchaseOrder')
         .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
         .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'supplier.name as supplierName'])
-        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()).map((r) => [Number(r.id), r]));
       const containers = await byId('container', ['id', 'containerNo', 'containerType', 'status'], docs.flatMap((d) => (d.containerId == null ? [] : [Number(d.containerId)])));
       for (const d of docs) {
         const p = plans.get(Number(d.planId));
@@ -97,7 +99,7 @@ export const inboundTask = defineDocument({
         });
       }
       doc.releasedQty = closed ? lines.reduce((s, l) => s + shortOf(l), 0) : 0;
-      const notes = (await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty', 'postedAt', 'createdAt']).where('taskId', '=', Number(doc.id)).orderBy('id').execute()) as Row[];
+      const notes = await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty', 'postedAt', 'createdAt']).where('taskId', '=', Number(doc.id)).orderBy('id').execute();
       doc.receivingNotes = notes.map((n) => {
         const s = String(n.status);
         return {
@@ -113,19 +115,21 @@ export const inboundTask = defineDocument({
       confirm: '确定作废入库任务“{docNo}”？其入库计划将一并作废。',
       onlyWhen: { open: { receivedQty: 0 } },
       // The plan first, as cancelling the plan does: both paths lock plan, then task.
-      async before({ ctx, tenant, doc, version }) {
+      async before({ ctx, tenant: untypedTenant, doc, version }) {
+        const tenant = TypedTenant.of(untypedTenant);
         if (doc.status !== 'open' || stale(doc, version)) return;
         const now = new Date().toISOString();
         const caller = ctx.caller!;
         const plan = await tenant.update('inboundPlan').set({ status: 'cancelled', cancelledAt: now, cancelledBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
           .where('id', '=', Number(doc.planId)).where('status', '=', 'confirmed').returning('id').executeTakeFirst();
-        if (!plan) throw await refusal(tenant, 'inboundPlan', PLAN_TITLE, PLAN_STATUS, Number(doc.planId), undefined, ['confirmed'], '作废');
-        const notes = await openNotesOf(tenant, Number(doc.id));
+        if (!plan) throw await refusal(untypedTenant, 'inboundPlan', PLAN_TITLE, PLAN_STATUS, Number(doc.planId), undefined, ['confirmed'], '作废');
+        const notes = await openNotesOf(untypedTenant, Number(doc.id));
         if (notes.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: TASK_TITLE, docNo: String(doc.docNo), next: notes.join('、') }, { id: Number(doc.planId), taskId: Number(doc.id) });
       },
-      async run({ ctx, db, tenant, doc }) {
-        const plan = (await tenant.select('inboundPlan').select(['id', 'docNo']).where('id', '=', Number(doc.planId)).executeTakeFirstOrThrow()) as Row;
-        await releaseLines(tenant, Number(plan.id));
+      async run({ ctx, db, tenant: untypedTenant, doc }) {
+        const tenant = TypedTenant.of(untypedTenant);
+        const plan = await tenant.select('inboundPlan').select(['id', 'docNo']).where('id', '=', Number(doc.planId)).executeTakeFirstOrThrow();
+        await releaseLines(untypedTenant, Number(plan.id));
         await ctx.audit({ action: 'cancel', entity: 'inboundPlan', recordId: Number(plan.id), recordLabel: String(plan.docNo), changes: [{ field: 'status', title: '状态', from: PLAN_STATUS.confirmed, to: PLAN_STATUS.cancelled }] }, db);
         return { totalQty: Number(doc.totalQty), planId: Number(plan.id), planDocNo: String(plan.docNo) };
       },
@@ -135,31 +139,33 @@ export const inboundTask = defineDocument({
       input: { properties: { reason: { type: 'string', maxLength: 500, title: '关闭原因' } }, required: ['reason'] },
       // The locks in the order a receipt takes them (order row, task, plan), so the two serialise: a
       // receipt posted first is in the lines read after, one posted after finds the task closed.
-      async before({ tenant, doc, version, input }) {
+      async before({ tenant: untypedTenant, doc, version, input }) {
+        const tenant = TypedTenant.of(untypedTenant);
         if (!String(input.reason).trim()) throw validationError([{ field: 'reason', message: '请填写关闭原因' }]);
         if (!RECEIVABLE.includes(String(doc.status)) || stale(doc, version)) return;
         await tenant.update('purchaseOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(doc.orderId)).execute();
-        const drafts = (await tenant.select('receivingNote').select('docNo').where('taskId', '=', Number(doc.id)).where('status', '=', 'draft').orderBy('id').limit(3).execute()) as Row[];
+        const drafts = await tenant.select('receivingNote').select('docNo').where('taskId', '=', Number(doc.id)).where('status', '=', 'draft').orderBy('id').limit(3).execute();
         if (drafts.length) {
           throw bizError('INBOUND_TASK_DRAFT_NOTES_4115', { docNo: String(doc.docNo), notes: drafts.map((d) => String(d.docNo)).join('、') }, { id: Number(doc.id), notes: drafts.map((d) => String(d.docNo)) });
         }
       },
       // What the task still expected goes back to the order lines; the plan is closed with it.
-      async run({ ctx, db, tenant, doc, input, audit }) {
+      async run({ ctx, db, tenant: untypedTenant, doc, input, audit }) {
+        const tenant = TypedTenant.of(untypedTenant);
         const id = Number(doc.id);
         const reason = String(input.reason).trim();
         const now = String(doc.updatedAt);
         await tenant.update('inboundTask').set({ closeReason: reason }).where('id', '=', id).execute();
-        const lines = (await tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', id).orderBy('orderLineId').execute()) as Row[];
+        const lines = await tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', id).orderBy('orderLineId').execute();
         let releasedQty = 0;
         for (const l of lines) {
           const left = Math.max(0, Number(l.qty) - Number(l.receivedQty));
-          await givePlannedBack(tenant, Number(l.orderLineId), left, id);
+          await givePlannedBack(untypedTenant, Number(l.orderLineId), left, id);
           releasedQty += left;
         }
-        const plan = (await tenant.update('inboundPlan').set({ status: 'closed', closedAt: now, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
-          .where('id', '=', Number(doc.planId)).where('status', '=', 'confirmed').returning(['id', 'docNo']).executeTakeFirst()) as Row | undefined;
-        if (!plan) throw await refusal(tenant, 'inboundPlan', PLAN_TITLE, PLAN_STATUS, Number(doc.planId), undefined, ['confirmed'], '关闭');
+        const plan = await tenant.update('inboundPlan').set({ status: 'closed', closedAt: now, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
+          .where('id', '=', Number(doc.planId)).where('status', '=', 'confirmed').returning(['id', 'docNo']).executeTakeFirst();
+        if (!plan) throw await refusal(untypedTenant, 'inboundPlan', PLAN_TITLE, PLAN_STATUS, Number(doc.planId), undefined, ['confirmed'], '关闭');
         const why = { field: 'closeReason', title: '关闭原因', from: null, to: reason };
         audit.push(why, { field: 'releasedQty', title: '释放未收数量', from: null, to: releasedQty });
         await ctx.audit({
