@@ -37,11 +37,11 @@ function apisOf(v: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-/** The domain modules a source file imports (where a handler's rules and queries live). */
+/** The domain modules a source file imports (where a handler's rules and queries live; the session's own in src/server/auth). */
 function domainModules(file: string): string[] {
   const text = sources.find((s) => s.file === file)?.text ?? '';
   const out = new Set<string>();
-  for (const m of text.matchAll(/from '([^']+\/domain\/[^']+\.ts)'/g)) out.add(rel(path.resolve(path.dirname(file), m[1]!)));
+  for (const m of text.matchAll(/from '([^']+\/(?:domain|auth)\/[^']+\.ts)'/g)) out.add(rel(path.resolve(path.dirname(file), m[1]!)));
   return [...out].sort();
 }
 

@@ -15,6 +15,7 @@ import { lineQty, PO_TITLE } from '../../domain/procurement/purchase-order.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const status = (s: keyof typeof PLAN_STATUS, color: string) => ({ label: PLAN_STATUS[s], color });
 
@@ -50,19 +51,19 @@ export const inboundPlan = defineDocument({
   },
   hooks: {
     async validate({ ctx, header, lines, input, id }) {
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const orderId = Number(header.orderId);
-      const order = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId', 'expectedDate']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+      const order = await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId', 'expectedDate']).where('id', '=', orderId).executeTakeFirst();
       if (!order) throw validationError([{ field: 'orderId', message: '采购订单不存在' }]);
       if (!PLANNABLE.includes(String(order.status))) throw statusError(PO_TITLE, PO_STATUS, order, '制定入库计划');
-      const container = header.containerId ? await loadableContainer(tenant, Number(header.containerId), '装入入库计划') : undefined;
+      const container = header.containerId ? await loadableContainer(ctx.tenant, Number(header.containerId), '装入入库计划') : undefined;
       header.warehouseId = Number(order.warehouseId);
       header.expectedDate ??= text(container?.eta) ?? text(order.expectedDate);
-      const ols = new Map((await orderLines(tenant, orderId)).map((r) => [Number(r.id), r]));
+      const ols = new Map((await orderLines(ctx.tenant, orderId)).map((r) => [Number(r.id), r]));
       // A draft being edited gives back what it holds now.
       const own = new Map<number, number>();
       if (id !== undefined) {
-        for (const r of (await tenant.select('inboundPlanLine').select(['orderLineId', 'qty']).where('planId', '=', id).execute()) as Row[]) {
+        for (const r of await tenant.select('inboundPlanLine').select(['orderLineId', 'qty']).where('planId', '=', id).execute()) {
           own.set(Number(r.orderLineId), (own.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
         }
       }
@@ -99,15 +100,15 @@ export const inboundPlan = defineDocument({
     },
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const ids = docs.map((d) => Number(d.id));
-      const orders = new Map(((await tenant.select('purchaseOrder')
+      const orders = new Map((await tenant.select('purchaseOrder')
         .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
         .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'purchaseOrder.supplierId', 'supplier.name as supplierName'])
-        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()).map((r) => [Number(r.id), r]));
       const containerIds = [...new Set(docs.flatMap((d) => (d.containerId == null ? [] : [Number(d.containerId)])))];
-      const containers = new Map(containerIds.length ? ((await tenant.select('container').select(['id', 'containerNo', 'containerType', 'status']).where('id', 'in', containerIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
-      const tasks = new Map(((await tenant.select('inboundTask').select(['id', 'planId', 'docNo', 'status', 'receivedQty', 'closeReason']).where('planId', 'in', ids).execute()) as Row[]).map((r) => [Number(r.planId), r]));
+      const containers = new Map(containerIds.length ? (await tenant.select('container').select(['id', 'containerNo', 'containerType', 'status']).where('id', 'in', containerIds).execute()).map((r) => [Number(r.id), r]) : []);
+      const tasks = new Map((await tenant.select('inboundTask').select(['id', 'planId', 'docNo', 'status', 'receivedQty', 'closeReason']).where('planId', 'in', ids).execute()).map((r) => [Number(r.planId), r]));
       for (const d of docs) {
         const o = orders.get(Number(d.orderId));
         const c = d.containerId == null ? undefined : containers.get(Number(d.containerId));
@@ -124,11 +125,11 @@ export const inboundPlan = defineDocument({
       }
       if (!lines?.length) return;
       const doc = docs[0]!;
-      const ols = new Map(((await tenant.select('purchaseOrderLine').select(['id', 'lineNo', 'qty', 'plannedQty', 'receivedQty'])
-        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const ols = new Map((await tenant.select('purchaseOrderLine').select(['id', 'lineNo', 'qty', 'plannedQty', 'receivedQty'])
+        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()).map((r) => [Number(r.id), r]));
       const received = new Map<number, number>();
       if (doc.taskId != null) {
-        for (const r of (await tenant.select('inboundTaskLine').select(['orderLineId', 'receivedQty']).where('taskId', '=', Number(doc.taskId)).execute()) as Row[]) {
+        for (const r of await tenant.select('inboundTaskLine').select(['orderLineId', 'receivedQty']).where('taskId', '=', Number(doc.taskId)).execute()) {
           received.set(Number(r.orderLineId), Number(r.receivedQty));
         }
       }

@@ -12,17 +12,19 @@ import { PO_STATUS, rateOn, today, type Row } from '../../domain/procurement/com
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const status = (label: keyof typeof PO_STATUS, color: string) => ({ label: PO_STATUS[label], color });
 
 /** What was fine when the draft was saved may have changed since: checked again when it is confirmed. */
-async function recheckOnConfirm({ tenant, doc }: TransitionRun) {
+async function recheckOnConfirm({ tenant: untypedTenant, doc }: TransitionRun) {
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(doc.id);
-  const sup = (await tenant.select('supplier').select(['name', 'enabled']).where('id', '=', Number(doc.supplierId)).executeTakeFirst()) as Row | undefined;
+  const sup = await tenant.select('supplier').select(['name', 'enabled']).where('id', '=', Number(doc.supplierId)).executeTakeFirst();
   if (sup && Number(sup.enabled) !== 1) throw bizError('PURCHASE_SUPPLIER_DISABLED_4092', { name: String(sup.name) }, { id });
-  const bad = (await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId').onRef('product.companyId', '=', 'purchaseOrderLine.companyId'))
+  const bad = await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId').onRef('product.companyId', '=', 'purchaseOrderLine.companyId'))
     .select(['purchaseOrderLine.lineNo', 'purchaseOrderLine.productId', 'product.code', 'product.locked', 'product.status']).where('purchaseOrderLine.orderId', '=', id)
-    .where((eb) => eb.or([eb('product.locked', '=', 1), eb('product.status', '=', 'stopped')])).orderBy('purchaseOrderLine.lineNo').limit(1).executeTakeFirst()) as Row | undefined;
+    .where((eb) => eb.or([eb('product.locked', '=', 1), eb('product.status', '=', 'stopped')])).orderBy('purchaseOrderLine.lineNo').limit(1).executeTakeFirst();
   if (bad) {
     const where = { line: Number(bad.lineNo), productId: Number(bad.productId), productCode: String(bad.code) };
     if (Number(bad.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, where);
@@ -31,20 +33,22 @@ async function recheckOnConfirm({ tenant, doc }: TransitionRun) {
 }
 
 /** Receiving notes that are not cancelled, and open inbound plans, depend on the order. */
-async function refuseIfDependents({ tenant, doc }: TransitionRun) {
+async function refuseIfDependents({ tenant: untypedTenant, doc }: TransitionRun) {
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(doc.id);
   const open = [
-    ...((await tenant.select('receivingNote').select(['docNo']).where('orderId', '=', id).where('status', '!=', 'cancelled').limit(3).execute()) as Row[]),
+    ...(await tenant.select('receivingNote').select(['docNo']).where('orderId', '=', id).where('status', '!=', 'cancelled').limit(3).execute()),
     // inbound plans hold planned quantities of the order's lines (and their tasks expect the goods)
-    ...((await tenant.select('inboundPlan').select(['docNo']).where('orderId', '=', id).where('status', 'in', ['draft', 'confirmed']).limit(3).execute()) as Row[]),
+    ...(await tenant.select('inboundPlan').select(['docNo']).where('orderId', '=', id).where('status', 'in', ['draft', 'confirmed']).limit(3).execute()),
   ];
   if (open.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: PO_TITLE, docNo: String(doc.docNo), next: open.map((r) => String(r.docNo)).join('、') }, { id });
 }
 
 /** Open inbound tasks still expect goods of the order: they are closed first, each with its reason. */
-async function refuseIfOpenTasks({ tenant, doc }: TransitionRun) {
+async function refuseIfOpenTasks({ tenant: untypedTenant, doc }: TransitionRun) {
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(doc.id);
-  const tasks = (await tenant.select('inboundTask').select(['docNo']).where('orderId', '=', id).where('status', 'in', ['open', 'receiving']).orderBy('id').limit(3).execute()) as Row[];
+  const tasks = await tenant.select('inboundTask').select(['docNo']).where('orderId', '=', id).where('status', 'in', ['open', 'receiving']).orderBy('id').limit(3).execute();
   if (tasks.length) throw bizError('PURCHASE_OPEN_TASKS_4099', { docNo: String(doc.docNo), tasks: tasks.map((r) => String(r.docNo)).join('、') }, { id, tasks: tasks.map((r) => String(r.docNo)) });
 }
 
@@ -96,31 +100,31 @@ export const purchaseOrder = defineDocument({
   },
   hooks: {
     async validate({ ctx, input, header, lines, verified }) {
-      const tenant = ctx.tenant;
-      const supplier = (await tenant.select('supplier').select(['id', 'name', 'enabled', 'currencyId']).where('id', '=', Number(header.supplierId)).executeTakeFirst()) as Row | undefined;
+      const tenant = TypedTenant.of(ctx.tenant);
+      const supplier = await tenant.select('supplier').select(['id', 'name', 'enabled', 'currencyId']).where('id', '=', Number(header.supplierId)).executeTakeFirst();
       if (!supplier) throw validationError([{ field: 'supplierId', message: '供应商不存在' }]);
       if (Number(supplier.enabled) !== 1) throw bizError('PURCHASE_SUPPLIER_DISABLED_4092', { name: String(supplier.name) }, { supplierId: Number(header.supplierId) });
-      const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', Number(header.warehouseId)).executeTakeFirst()) as Row | undefined;
+      const wh = await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', Number(header.warehouseId)).executeTakeFirst();
       if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
       if (Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh.name) });
       // the currency: chosen, else the supplier's, else the company's
       let currencyId = header.currencyId == null ? (supplier.currencyId == null ? undefined : Number(supplier.currencyId)) : Number(header.currencyId);
       if (!currencyId) {
-        const company = (await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+        const company = await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
         currencyId = company?.currencyId == null ? undefined : Number(company.currencyId);
       }
       if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空' }]);
       header.currencyId = currencyId;
       header.orderDate ??= today(ctx);
-      const { rate, rateDate } = await rateOn(tenant, currencyId, String(header.orderDate));
+      const { rate, rateDate } = await rateOn(ctx.tenant, currencyId, String(header.orderDate));
       header.exchangeRate = rate;
       header.rateDate = rateDate;
 
       const products = new Map<number, Row>();
       const ids = [...new Set(lines.map((l) => Number(l.productId)))];
       for (let i = 0; i < ids.length; i += 500) {
-        const rows = (await tenant.select('product').select(['id', 'code', 'status', 'locked', 'bigQty', 'midQty', 'unitBig', 'unitMid'])
-          .where('id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+        const rows = await tenant.select('product').select(['id', 'code', 'status', 'locked', 'bigQty', 'midQty', 'unitBig', 'unitMid'])
+          .where('id', 'in', ids.slice(i, i + 500)).execute();
         for (const r of rows) products.set(Number(r.id), r);
       }
       const raw = input.lines as Row[];

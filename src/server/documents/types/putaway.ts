@@ -10,6 +10,7 @@ import { applyPutaway, PA_PREFIX, PA_TITLE, suggestPutaway } from '../../domain/
 import { RN_TITLE } from '../../domain/procurement/receiving.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, type SaveRun } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const status = (s: keyof typeof DOC_STATUS, color: string) => ({ label: DOC_STATUS[s], color });
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
@@ -28,7 +29,7 @@ async function checkPutaway({ ctx, header, lines, input, verified, named }: Save
   } else if (!lines.length) throw validationError([{ field: 'lines', message: '请至少添加一行明细' }]);
   const locIds = [...new Set(lines.flatMap((w) => (w.toLocationId == null ? [] : [Number(w.toLocationId)])))];
   const locations = new Map<number, Row>();
-  if (locIds.length) for (const r of (await ctx.tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) as Row[]) locations.set(Number(r.id), r);
+  if (locIds.length) for (const r of await TypedTenant.of(ctx.tenant).select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) locations.set(Number(r.id), r);
   const errors: FieldError[] = [];
   const per = new Map<number, number>();
   lines.forEach((w, i) => {
@@ -97,8 +98,8 @@ export const putaway = defineDocument({
     validate: checkPutaway,
     async present(ctx, docs) {
       if (!docs.length) return;
-      const notes = new Map(((await ctx.tenant.select('receivingNote').select(['id', 'docNo'])
-        .where('id', 'in', [...new Set(docs.map((d) => Number(d.receivingNoteId)))]).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]));
+      const notes = new Map((await TypedTenant.of(ctx.tenant).select('receivingNote').select(['id', 'docNo'])
+        .where('id', 'in', [...new Set(docs.map((d) => Number(d.receivingNoteId)))]).execute()).map((r) => [Number(r.id), String(r.docNo)]));
       for (const d of docs) d.receivingDocNo = notes.get(Number(d.receivingNoteId)) ?? null;
     },
   },

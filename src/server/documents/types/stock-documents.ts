@@ -10,6 +10,7 @@ import { adjustReasons, DOC_STATUS, MAX_DOC_LINES } from '../../domain/stock/doc
 import { MAX_MOVE_QTY, type MoveKind } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { defineDocument, type DocumentDefinition, type Row, type SaveRun } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 interface StockKind {
   type: 'stockInit' | 'stockAdjust';
@@ -24,15 +25,16 @@ interface StockKind {
 /** Lines checked against the company's data, with messages that name the line (postMoves checks again). */
 async function checkLines(kind: StockKind, run: SaveRun): Promise<void> {
   const { ctx, header, lines, input, lineAt } = run;
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const warehouseId = Number(header.warehouseId);
-  const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+  const wh = await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst();
   if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
   if (Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh.name) });
+  // (tables and columns named by the caller: the untyped view, rows as records)
   const read = async (table: string, cols: string[], ids: number[]) => {
     const out = new Map<number, Row>();
     for (let i = 0; i < ids.length; i += 500) {
-      for (const r of (await tenant.select(table).select(cols).where('id', 'in', ids.slice(i, i + 500)).execute()) as Row[]) out.set(Number(r.id), r);
+      for (const r of await ctx.tenant.select(table).select(cols).where('id', 'in', ids.slice(i, i + 500)).execute()) out.set(Number(r.id), r);
     }
     return out;
   };

@@ -6,7 +6,8 @@
 import { sql } from 'kysely';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { bizError, validationError } from '../../http/errors.ts';
-import { PAGING_PROPS, text, type Row } from '../procurement/common.ts';
+import { PAGING_PROPS, text } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PRESALE_ITEMS_INPUT: InputSchema = {
   type: 'object',
@@ -24,7 +25,7 @@ const PLAN_STATUS: Record<string, string> = { draft: '草稿', active: '进行�
 const yuan = (cents: unknown) => (Number(cents) / 100).toFixed(2);
 
 export async function listPresaleItems(ctx: CallContext, input: PresaleItemsInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const join = () => tenant.select('presaleItem')
     .innerJoin('presalePlan', (j) => j.onRef('presalePlan.id', '=', 'presaleItem.planId').onRef('presalePlan.companyId', '=', 'presaleItem.companyId'))
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'presaleItem.productId').onRef('product.companyId', '=', 'presaleItem.companyId'));
@@ -33,23 +34,23 @@ export async function listPresaleItems(ctx: CallContext, input: PresaleItemsInpu
   if (input.status) q = q.where('presalePlan.status', '=', input.status);
   const kw = input.keyword?.trim().replace(/[\\%_]/g, '');
   if (kw) q = q.where((eb) => eb.or([eb('product.code', 'like', `${kw}%`), eb('product.name', 'like', `%${kw}%`)]));
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
   // the display order (预售排序), then the product code
-  const rows = (await q.select(['presaleItem.id', 'presaleItem.version', 'presaleItem.planId', 'presaleItem.productId', 'presaleItem.price', 'presaleItem.qty', 'presaleItem.soldQty',
+  const rows = await q.select(['presaleItem.id', 'presaleItem.version', 'presaleItem.planId', 'presaleItem.productId', 'presaleItem.price', 'presaleItem.qty', 'presaleItem.soldQty',
     'presaleItem.sortOrder', 'presaleItem.updatedAt', 'presalePlan.code as planCode', 'presalePlan.name as planName', 'presalePlan.status as planStatus',
     'presalePlan.startDate', 'presalePlan.endDate', 'product.code as productCode', 'product.name as productName', 'product.specification', 'product.unitSmall'])
     .orderBy('presaleItem.sortOrder').orderBy('product.code').orderBy('presaleItem.id')
-    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   // 在途 of the page's products: open inbound tasks, every warehouse
   const ids = [...new Set(rows.map((r) => Number(r.productId)))];
   const incoming = new Map<number, number>();
   if (ids.length) {
-    const open = (await tenant.select('inboundTaskLine')
+    const open = await tenant.select('inboundTaskLine')
       .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
       .select(['inboundTaskLine.productId', (eb) => eb.fn.sum(eb('inboundTaskLine.qty', '-', eb.ref('inboundTaskLine.receivedQty'))).as('open')])
       .where('inboundTask.status', 'in', ['open', 'receiving']).where('inboundTaskLine.productId', 'in', ids)
-      .groupBy('inboundTaskLine.productId').execute()) as Row[];
+      .groupBy('inboundTaskLine.productId').execute();
     for (const r of open) incoming.set(Number(r.productId), Math.max(0, Number(r.open ?? 0)));
   }
   return {
@@ -72,8 +73,9 @@ export async function listPresaleItems(ctx: CallContext, input: PresaleItemsInpu
 export async function setPresaleSort(ctx: CallContext, input: { id: number; sortOrder: number | string }) {
   const sortOrder = Number(String(input.sortOrder).trim() || '0');
   if (!Number.isSafeInteger(sortOrder) || sortOrder < 0 || sortOrder > 1_000_000) throw validationError([{ field: 'sortOrder', message: '排序必须是 0–1000000 的整数' }]);
-  return ctx.transaction(async (db, tenant) => {
-    const before = (await tenant.select('presaleItem').select(['id', 'sortOrder']).where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
+    const before = await tenant.select('presaleItem').select(['id', 'sortOrder']).where('id', '=', input.id).executeTakeFirst();
     if (!before) throw bizError('COMMON_NOT_FOUND_4004', { entity: '预售商品' });
     const now = new Date().toISOString();
     await tenant.update('presaleItem').set({ sortOrder, version: sql`${sql.ref('version')} + 1`, updatedAt: now }).where('id', '=', input.id).execute();

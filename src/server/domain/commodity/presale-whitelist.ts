@@ -14,8 +14,7 @@
 // (pass `tenant.with(trx)`) so the answer and the reservation see the same data.
 import { parseFlags } from '../../../core/flags.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
-
-type Row = Record<string, unknown>;
+import { TypedTenant } from '../../db/typed.ts';
 
 /** The plan that lets the client order the product on that day, with the plan's price and quantity. */
 export interface PresaleGrant {
@@ -37,9 +36,10 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  */
 export async function presaleGrant(tenant: Tenant, clientId: number, productId: number, onDate: string): Promise<PresaleGrant | null> {
   if (!DAY.test(onDate)) throw new Error(`presaleGrant: onDate must be YYYY-MM-DD, got ${onDate}`);
-  const company = (await tenant.db.selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+  const t = TypedTenant.of(tenant);
+  const company = await t.db.selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst();
   if (!company || !parseFlags(company.flags).presale) return null;
-  const rows = (await tenant.select('presaleWhitelist')
+  const rows = await t.select('presaleWhitelist')
     .innerJoin('presalePlan', (j) => j.onRef('presalePlan.id', '=', 'presaleWhitelist.planId').onRef('presalePlan.companyId', '=', 'presaleWhitelist.companyId'))
     .innerJoin('presaleItem', (j) => j.onRef('presaleItem.planId', '=', 'presalePlan.id').onRef('presaleItem.companyId', '=', 'presalePlan.companyId'))
     .select(['presalePlan.id', 'presalePlan.code', 'presalePlan.name', 'presalePlan.endDate', 'presaleItem.price', 'presaleItem.qty'])
@@ -52,7 +52,7 @@ export async function presaleGrant(tenant: Tenant, clientId: number, productId: 
       eb.or([eb('presaleWhitelist.validFrom', 'is', null), eb('presaleWhitelist.validFrom', '<=', onDate)]),
       eb.or([eb('presaleWhitelist.validTo', 'is', null), eb('presaleWhitelist.validTo', '>=', onDate)]),
     ]))
-    .execute()) as Row[];
+    .execute();
   if (!rows.length) return null;
   // Open-ended plans sort last; ties by id, so the answer never depends on the database's row order.
   rows.sort((a, b) => (a.endDate ? 0 : 1) - (b.endDate ? 0 : 1) || String(a.endDate ?? '').localeCompare(String(b.endDate ?? '')) || Number(a.id) - Number(b.id));

@@ -5,16 +5,16 @@
 // [{field: 'price', from, to}] with amounts as decimal strings. A stopped price list (enabled = 0) is
 // never written: PRODUCT_PRICE_TITLE_STATUS_4005.
 import Decimal from 'decimal.js';
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
-import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB, Dialect } from '../../db/connection.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
-import { cellTextAt, headerIndex, headerProblems, importFailed, MAX_IMPORT_ROWS, normHeader, readUploadedSpreadsheet, type CellValue } from '../../files/xlsx.ts';
+import { cellTextAt, headerIndex, headerProblems, importFailed, MAX_IMPORT_ROWS, normHeader, readUploadedSpreadsheet } from '../../files/xlsx.ts';
+import { TypedTenant, typed, type DB as TypedDB } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = any;
+/** A query over the company's products, before joins (the conditions of the matrix and of a mass adjustment). */
+type Q = SelectQueryBuilder<TypedDB, 'product', object>;
 
 /** Highest price a list may hold, in yuan (and in cents). */
 const MAX_PRICE = new Decimal('1000000000');
@@ -186,28 +186,28 @@ interface Title {
   enabled: boolean;
 }
 
-async function titleOf(tenant: Tenant, id: number): Promise<Title> {
-  const row = (await tenant.select('priceTitle').select(['id', 'code', 'name', 'kind', 'enabled']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+async function titleOf(tenant: TypedTenant, id: number): Promise<Title> {
+  const row = await tenant.select('priceTitle').select(['id', 'code', 'name', 'kind', 'enabled']).where('id', '=', id).executeTakeFirst();
   if (!row) throw bizError('COMMON_NOT_FOUND_4004', { entity: '价格表' });
   return { id: Number(row.id), code: String(row.code), name: String(row.name), kind: String(row.kind), enabled: Number(row.enabled) === 1 };
 }
 
 /** A price list that may be written: of the company and not stopped. */
-async function writableTitle(tenant: Tenant, id: number): Promise<Title> {
+async function writableTitle(tenant: TypedTenant, id: number): Promise<Title> {
   const title = await titleOf(tenant, id);
   if (!title.enabled) throw bizError('PRODUCT_PRICE_TITLE_STATUS_4005', {}, { priceTitleId: title.id, name: title.name });
   return title;
 }
 
 /** The price lists shown as matrix columns: the chosen ones (or all) of the company, purchase lists first. */
-async function shownTitles(tenant: Tenant, ids: number[] | null | undefined, kind: string | null | undefined) {
+async function shownTitles(tenant: TypedTenant, ids: number[] | null | undefined, kind: string | null | undefined) {
   let q = tenant.select('priceTitle')
     .leftJoin('currency', (j) => j.onRef('currency.id', '=', 'priceTitle.currencyId').onRef('currency.companyId', '=', 'priceTitle.companyId'))
     .select(['priceTitle.id', 'priceTitle.code', 'priceTitle.name', 'priceTitle.kind', 'priceTitle.enabled', 'priceTitle.currencyId',
       'currency.currencyName', 'currency.currencyCharacter']);
   if (ids?.length) q = q.where('priceTitle.id', 'in', [...new Set(ids)]);
   if (kind) q = q.where('priceTitle.kind', '=', kind);
-  const rows = (await q.orderBy('priceTitle.kind').orderBy('priceTitle.code').orderBy('priceTitle.id').limit(100).execute()) as Row[];
+  const rows = await q.orderBy('priceTitle.kind').orderBy('priceTitle.code').orderBy('priceTitle.id').limit(100).execute();
   return rows.map((r) => {
     const enabled = Number(r.enabled) === 1;
     return {
@@ -231,12 +231,12 @@ function keywordFilter(q: Q, dialect: Dialect, keyword: string | null | undefine
   const k = keyword?.trim();
   if (!k) return q;
   const pattern = `%${k.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return q.where((eb: Q) => eb.or([like(dialect, 'product.code', pattern), like(dialect, 'product.name', pattern), eb('product.barcode', '=', k)]));
+  return q.where((eb) => eb.or([like(dialect, 'product.code', pattern), like(dialect, 'product.name', pattern), eb('product.barcode', '=', k)]));
 }
 
 /** A category and every category below it. */
-async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
-  const rows = (await tenant.select('category').select(['id', 'parentId']).execute()) as Row[];
+async function categoryAndBelow(tenant: TypedTenant, id: number): Promise<number[]> {
+  const rows = await tenant.select('category').select(['id', 'parentId']).execute();
   if (!rows.some((r) => Number(r.id) === id)) throw validationError([{ field: 'categoryId', message: '商品类别不存在' }]);
   const children = new Map<number, number[]>();
   for (const r of rows) if (r.parentId != null) children.set(Number(r.parentId), [...(children.get(Number(r.parentId)) ?? []), Number(r.id)]);
@@ -247,7 +247,7 @@ async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
 }
 
 /** Applies the product conditions (and a chosen set of products) to a query over `product`. */
-async function productFilter(tenant: Tenant, dialect: Dialect, c: ProductConditions & { productIds?: number[] | null }): Promise<(q: Q) => Q> {
+async function productFilter(tenant: TypedTenant, dialect: Dialect, c: ProductConditions & { productIds?: number[] | null }): Promise<(q: Q) => Q> {
   const categories = c.categoryId ? await categoryAndBelow(tenant, c.categoryId) : undefined;
   const ids = c.productIds?.length ? [...new Set(c.productIds)] : undefined;
   return (q: Q) => {
@@ -259,30 +259,30 @@ async function productFilter(tenant: Tenant, dialect: Dialect, c: ProductConditi
   };
 }
 
-const SORTABLE: Record<string, string> = { code: 'product.code', name: 'product.name', price: 'product.price', specification: 'product.specification' };
+const SORTABLE: Record<string, 'product.code' | 'product.name' | 'product.price' | 'product.specification'> = { code: 'product.code', name: 'product.name', price: 'product.price', specification: 'product.specification' };
 
 // ------------------------------------------------------------------------------------------------- matrix
 
 /** One page of products with one field per shown price list (`p<id>`: "12.30" or null), and the lists. */
 export async function matrixList(ctx: CallContext, input: MatrixInput) {
-  const { tenant } = ctx;
+  const tenant = TypedTenant.of(ctx.tenant);
   const titles = await shownTitles(tenant, input.priceTitleIds, input.kind);
   const where = await productFilter(tenant, ctx.database.dialect, input);
   const base = () => where(tenant.select('product'));
   const sortRef = SORTABLE[input.sort?.field ?? ''] ?? 'product.code';
   const dir = input.sort?.order === 'descend' ? 'desc' : 'asc';
   const offset = (input.page - 1) * input.pageSize;
-  const rows = (await base()
-    .leftJoin('category', (j: Q) => j.onRef('category.id', '=', 'product.categoryId').onRef('category.companyId', '=', 'product.companyId'))
+  const rows = await base()
+    .leftJoin('category', (j) => j.onRef('category.id', '=', 'product.categoryId').onRef('category.companyId', '=', 'product.companyId'))
     .select(['product.id', 'product.code', 'product.name', 'product.specification', 'product.unitSmall', 'product.price', 'product.status', 'category.name as categoryName'])
-    .orderBy(sortRef, dir).orderBy('product.id', dir).limit(input.pageSize).offset(offset).execute()) as Row[];
+    .orderBy(sortRef, dir).orderBy('product.id', dir).limit(input.pageSize).offset(offset).execute();
   const total = rows.length < input.pageSize && (rows.length > 0 || offset === 0)
     ? offset + rows.length
-    : Number(((await base().select((eb: Q) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row | undefined)?.n ?? 0);
+    : Number((await base().select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
   const prices = new Map<string, unknown>();
   if (rows.length && titles.length) {
-    const found = (await tenant.select('productPrice').select(['productId', 'priceTitleId', 'price'])
-      .where('productId', 'in', rows.map((r) => Number(r.id))).where('priceTitleId', 'in', titles.map((t) => t.id)).execute()) as Row[];
+    const found = await tenant.select('productPrice').select(['productId', 'priceTitleId', 'price'])
+      .where('productId', 'in', rows.map((r) => Number(r.id))).where('priceTitleId', 'in', titles.map((t) => t.id)).execute();
     for (const p of found) prices.set(`${Number(p.priceTitleId)}:${Number(p.productId)}`, p.price);
   }
   const list = rows.map((r) => {
@@ -331,12 +331,12 @@ function isUniqueViolation(e: unknown): boolean {
 const priceConflict = () => bizError('COMMON_VERSION_CONFLICT_4009', { entity: '商品价格' });
 
 /** Writes price changes: inserts for new prices, conditional updates/deletes (the price read must still be there). */
-async function writeChanges(ctx: CallContext, db: DB, tenant: Tenant, changes: Array<PriceChange & { rowId: number | null }>): Promise<void> {
+async function writeChanges(ctx: CallContext, db: DB, tenant: TypedTenant, changes: Array<PriceChange & { rowId: number | null }>): Promise<void> {
   const now = new Date().toISOString();
   const accountId = ctx.caller!.accountId;
   const inserts = changes.filter((c) => c.from === null && c.to !== null)
-    .map((c) => ({ priceTitleId: c.titleId, productId: c.productId, price: c.to, version: 1, createdAt: now, updatedAt: now, createdBy: accountId, updatedBy: accountId }));
-  for (let i = 0; i < inserts.length; i += 500) await tenant.insert('productPrice', inserts.slice(i, i + 500)).execute();
+    .map((c) => ({ companyId: tenant.companyId, priceTitleId: c.titleId, productId: c.productId, price: c.to!, version: 1, createdAt: now, updatedAt: now, createdBy: accountId, updatedBy: accountId }));
+  for (let i = 0; i < inserts.length; i += 500) await typed(db).insertInto('productPrice').values(inserts.slice(i, i + 500)).execute();
   for (const c of changes) {
     if (c.from === null || c.to !== null) continue;
     const res = await tenant.delete('productPrice').where('id', '=', c.rowId!).where('price', '=', c.from).executeTakeFirst();
@@ -359,9 +359,9 @@ async function writeChanges(ctx: CallContext, db: DB, tenant: Tenant, changes: A
   }
 }
 
-async function runWrite<T>(ctx: CallContext, fn: (db: DB, tenant: Tenant) => Promise<T>): Promise<T> {
+async function runWrite<T>(ctx: CallContext, fn: (db: DB, tenant: TypedTenant) => Promise<T>): Promise<T> {
   try {
-    return await ctx.transaction(fn);
+    return await ctx.transaction((db, tenant) => fn(db, TypedTenant.of(tenant)));
   } catch (e) {
     // Two writers creating the same price at once: the second one lost the race.
     if (isUniqueViolation(e)) throw priceConflict();
@@ -383,10 +383,10 @@ export async function setPrice(ctx: CallContext, input: SetPriceInput) {
   }
   return runWrite(ctx, async (db, tenant) => {
     const title = await writableTitle(tenant, input.priceTitleId);
-    const product = (await tenant.select('product').select(['id', 'code']).where('id', '=', input.productId).executeTakeFirst()) as Row | undefined;
+    const product = await tenant.select('product').select(['id', 'code']).where('id', '=', input.productId).executeTakeFirst();
     if (!product) throw bizError('PRODUCT_NOT_EXIST_4001');
-    const current = (await tenant.select('productPrice').select(['id', 'price'])
-      .where('priceTitleId', '=', title.id).where('productId', '=', input.productId).executeTakeFirst()) as Row | undefined;
+    const current = await tenant.select('productPrice').select(['id', 'price'])
+      .where('priceTitleId', '=', title.id).where('productId', '=', input.productId).executeTakeFirst();
     const from = current ? Number(current.price) : null;
     if (expected !== undefined && expected !== from) throw priceConflict();
     const result = { productId: input.productId, priceTitleId: title.id, price: yuan(parsed.cents), changed: from !== parsed.cents };
@@ -402,7 +402,7 @@ export async function setPrice(ctx: CallContext, input: SetPriceInput) {
 
 type Basis = { kind: 'self' } | { kind: 'reference' } | { kind: 'title'; title: Title };
 
-async function basisOf(tenant: Tenant, input: Pick<AdjustInput, 'basis' | 'basisTitleId' | 'priceTitleId'>): Promise<Basis> {
+async function basisOf(tenant: TypedTenant, input: Pick<AdjustInput, 'basis' | 'basisTitleId' | 'priceTitleId'>): Promise<Basis> {
   const raw = input.basis ?? 'self';
   if (raw === 'self') return { kind: 'self' };
   if (raw === 'reference') return { kind: 'reference' };
@@ -423,8 +423,8 @@ function basisText(basis: Basis, target: Title, percent: Decimal, rounding: Roun
 }
 
 /** Every price of one list, by product id. */
-async function pricesOf(tenant: Tenant, titleId: number): Promise<Map<number, { id: number; price: number }>> {
-  const rows = (await tenant.select('productPrice').select(['id', 'productId', 'price']).where('priceTitleId', '=', titleId).execute()) as Row[];
+async function pricesOf(tenant: TypedTenant, titleId: number): Promise<Map<number, { id: number; price: number }>> {
+  const rows = await tenant.select('productPrice').select(['id', 'productId', 'price']).where('priceTitleId', '=', titleId).execute();
   return new Map(rows.map((r) => [Number(r.productId), { id: Number(r.id), price: Number(r.price) }]));
 }
 
@@ -446,14 +446,14 @@ interface Plan {
 }
 
 /** What an adjustment would do: every product in scope with a basis price, its current and new price. */
-async function planAdjust(ctx: CallContext, tenant: Tenant, input: AdjustInput): Promise<Plan> {
+async function planAdjust(ctx: CallContext, tenant: TypedTenant, input: AdjustInput): Promise<Plan> {
   const target = await writableTitle(tenant, input.priceTitleId);
   const percent = parsePercent(input.percent);
   const rounding: Rounding = input.rounding ?? 'cent';
   const basis = await basisOf(tenant, input);
   const where = await productFilter(tenant, ctx.database.dialect, input);
-  const rows = (await where(tenant.select('product')).select(['product.id', 'product.code', 'product.name', 'product.price as reference'])
-    .orderBy('product.code').orderBy('product.id').execute()) as Row[];
+  const rows = await where(tenant.select('product')).select(['product.id', 'product.code', 'product.name', 'product.price as reference'])
+    .orderBy('product.code').orderBy('product.id').execute();
   // The lists' prices are read on their own and matched here: joined to the products, PostgreSQL planned a
   // nested loop over every price of the list for each product when its statistics were stale (just after
   // a large import), 60 s for 20,000 products.
@@ -500,7 +500,7 @@ export async function adjustPrices(ctx: CallContext, input: AdjustInput) {
 }
 
 async function previewAdjust(ctx: CallContext, input: AdjustInput) {
-  const plan = await planAdjust(ctx, ctx.tenant, input);
+  const plan = await planAdjust(ctx, TypedTenant.of(ctx.tenant), input);
   return {
     ...summary(plan), dryRun: true,
     samples: plan.items.slice(0, PREVIEW_ROWS).map((i) => ({ productId: i.productId, code: i.code, name: i.name, before: yuan(i.from), after: yuan(i.to), changed: i.from !== i.to })),
@@ -557,7 +557,7 @@ function positiveId(raw: unknown): number | undefined {
 export async function importPrices(ctx: CallContext) {
   const titleId = positiveId(ctx.headers.pricetitleid);
   if (!titleId) throw bizError('COMMON_HEADER_4016', { name: 'priceTitleId' });
-  await writableTitle(ctx.tenant, titleId);
+  await writableTitle(TypedTenant.of(ctx.tenant), titleId);
   const upload = await readUploadedSpreadsheet(ctx);
   const rows = upload.sheet.rows.filter((x) => x.cells.some((c) => c !== null && !(typeof c === 'string' && !c.trim())));
   if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
@@ -579,7 +579,7 @@ export async function importPrices(ctx: CallContext) {
   const codes = [...new Set(data.map((r) => cellTextAt(r, codeAt)).filter(Boolean))];
   const products = new Map<string, number>();
   for (let i = 0; i < codes.length; i += 500) {
-    const found = (await ctx.tenant.select('product').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute()) as Row[];
+    const found = await TypedTenant.of(ctx.tenant).select('product').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute();
     for (const p of found) products.set(String(p.code), Number(p.id));
   }
   const wanted: Array<{ productId: number; code: string; cents: number }> = [];
@@ -606,7 +606,7 @@ export async function importPrices(ctx: CallContext) {
     const current = new Map<number, Row>();
     const ids = wanted.map((w) => w.productId);
     for (let i = 0; i < ids.length; i += 500) {
-      const found = (await tenant.select('productPrice').select(['id', 'productId', 'price']).where('priceTitleId', '=', title.id).where('productId', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+      const found = await tenant.select('productPrice').select(['id', 'productId', 'price']).where('priceTitleId', '=', title.id).where('productId', 'in', ids.slice(i, i + 500)).execute();
       for (const f of found) current.set(Number(f.productId), f);
     }
     const changes = wanted.map((w) => {

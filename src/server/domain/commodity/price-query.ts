@@ -7,6 +7,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Dialect } from '../../db/connection.ts';
 import { bizError } from '../../http/errors.ts';
 import { moneyText, PO_STATUS, priceText, text, type Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 /** How many purchase order lines the answer carries. */
 export const LAST_PURCHASES = 10;
@@ -30,12 +31,12 @@ export const PRODUCT_SEARCH_INPUT: InputSchema = {
 };
 
 export async function priceQuery(ctx: CallContext, productId: number) {
-  const tenant = ctx.tenant;
-  const product = (await tenant.select('product')
+  const tenant = TypedTenant.of(ctx.tenant);
+  const product = await tenant.select('product')
     .leftJoin('category', (j) => j.onRef('category.id', '=', 'product.categoryId').onRef('category.companyId', '=', 'product.companyId'))
     .select(['product.id', 'product.code', 'product.barcode', 'product.name', 'product.specification', 'product.brand', 'product.status',
       'product.unitSmall', 'product.price', 'category.name as categoryName'])
-    .where('product.id', '=', productId).executeTakeFirst()) as Row | undefined;
+    .where('product.id', '=', productId).executeTakeFirst();
   if (!product) throw bizError('PRODUCT_NOT_EXIST_4001');
 
   const [priceLists, purchases, sales, competitors] = await Promise.all([
@@ -53,14 +54,14 @@ export async function priceQuery(ctx: CallContext, productId: number) {
 
 /** Every price list of the company, with this product's price on it or none (null). */
 async function priceListPrices(ctx: CallContext, productId: number) {
-  const rows = (await ctx.tenant.select('priceTitle')
+  const rows = await TypedTenant.of(ctx.tenant).select('priceTitle')
     .leftJoin('productPrice', (j) => j.onRef('productPrice.priceTitleId', '=', 'priceTitle.id').onRef('productPrice.companyId', '=', 'priceTitle.companyId')
       .on('productPrice.productId', '=', productId))
     .leftJoin('currency', (j) => j.onRef('currency.id', '=', 'priceTitle.currencyId').onRef('currency.companyId', '=', 'priceTitle.companyId'))
     .select(['priceTitle.id', 'priceTitle.code', 'priceTitle.name', 'priceTitle.kind', 'priceTitle.enabled', 'currency.currencyName',
       'productPrice.price', 'productPrice.updatedAt'])
     // Sale lists first: a price query is mostly asked before quoting a client.
-    .orderBy('priceTitle.kind', 'desc').orderBy('priceTitle.code').execute()) as Row[];
+    .orderBy('priceTitle.kind', 'desc').orderBy('priceTitle.code').execute();
   return rows.map((r) => ({
     id: Number(r.id), priceTitleCode: String(r.code), priceTitleName: String(r.name), kind: String(r.kind),
     kindText: r.kind === 'purchase' ? '采购价' : '销售价', enabled: Number(r.enabled) === 1, currencyName: text(r.currencyName),
@@ -71,7 +72,7 @@ async function priceListPrices(ctx: CallContext, productId: number) {
 
 /** The product's last purchase order lines (confirmed or later), newest order date first. */
 async function lastPurchases(ctx: CallContext, productId: number) {
-  const rows = (await ctx.tenant.select('purchaseOrderLine')
+  const rows = await TypedTenant.of(ctx.tenant).select('purchaseOrderLine')
     .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'purchaseOrderLine.orderId').onRef('purchaseOrder.companyId', '=', 'purchaseOrderLine.companyId'))
     .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
     .leftJoin('currency', (j) => j.onRef('currency.id', '=', 'purchaseOrder.currencyId').onRef('currency.companyId', '=', 'purchaseOrder.companyId'))
@@ -80,7 +81,7 @@ async function lastPurchases(ctx: CallContext, productId: number) {
     .where('purchaseOrderLine.productId', '=', productId)
     .where('purchaseOrder.status', 'in', PRICED_PO_STATUSES)
     .orderBy('purchaseOrder.orderDate', 'desc').orderBy('purchaseOrder.id', 'desc').orderBy('purchaseOrderLine.id', 'desc')
-    .limit(LAST_PURCHASES).execute()) as Row[];
+    .limit(LAST_PURCHASES).execute();
   return rows.map((r) => ({
     id: Number(r.id), orderId: Number(r.orderId), docNo: String(r.docNo), orderDate: String(r.orderDate),
     status: String(r.status), statusText: PO_STATUS[String(r.status) as keyof typeof PO_STATUS] ?? String(r.status),
@@ -95,7 +96,7 @@ const SO_STATUS: Record<string, string> = { confirmed: '已确认', partlyShippe
 
 /** The product's last sales order lines (confirmed or later), newest order date first, net of discount. */
 async function lastSales(ctx: CallContext, productId: number) {
-  const rows = (await ctx.tenant.select('salesOrderLine')
+  const rows = await TypedTenant.of(ctx.tenant).select('salesOrderLine')
     .innerJoin('salesOrder', (j) => j.onRef('salesOrder.id', '=', 'salesOrderLine.orderId').onRef('salesOrder.companyId', '=', 'salesOrderLine.companyId'))
     .leftJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
     .leftJoin('currency', (j) => j.onRef('currency.id', '=', 'salesOrder.currencyId').onRef('currency.companyId', '=', 'salesOrder.companyId'))
@@ -104,7 +105,7 @@ async function lastSales(ctx: CallContext, productId: number) {
     .where('salesOrderLine.productId', '=', productId)
     .where('salesOrder.status', 'in', PRICED_SO_STATUSES)
     .orderBy('salesOrder.orderDate', 'desc').orderBy('salesOrder.id', 'desc').orderBy('salesOrderLine.id', 'desc')
-    .limit(LAST_PURCHASES).execute()) as Row[];
+    .limit(LAST_PURCHASES).execute();
   return rows.map((r) => {
     // price × 10^4, discount in percent × 10^2: the net price per small unit, 4 decimals
     const net = new Decimal(String(r.price ?? 0)).div(10_000).times(new Decimal(100).minus(new Decimal(String(r.discount ?? 0)).div(100))).div(100);
@@ -122,14 +123,14 @@ async function competitorPrices(ctx: CallContext, productId: number) {
   // The latest observation: the first in (observed_on desc, id desc), found by index.
   const latest = sql`(select p2.id from competitor_price p2 where p2.company_id = competitor_product.company_id
     and p2.competitor_product_id = competitor_product.id order by p2.observed_on desc, p2.id desc limit 1)`;
-  const rows = (await ctx.tenant.select('competitorProduct')
+  const rows = await TypedTenant.of(ctx.tenant).select('competitorProduct')
     .innerJoin('competitor', (j) => j.onRef('competitor.id', '=', 'competitorProduct.competitorId').onRef('competitor.companyId', '=', 'competitorProduct.companyId'))
     .leftJoin('competitorPrice as lp', (j) => j.on(sql<boolean>`${sql.ref('lp.id')} = ${latest}`))
     .leftJoin('currency as lc', (j) => j.onRef('lc.id', '=', 'lp.currencyId').onRef('lc.companyId', '=', 'competitorProduct.companyId'))
     .select(['competitorProduct.id', 'competitor.name as competitorName', 'competitorProduct.code', 'competitorProduct.name', 'competitorProduct.specification',
       'lp.price', 'lp.observedOn', 'lp.source', 'lc.currencyName'])
     .where('competitorProduct.productId', '=', productId)
-    .orderBy('competitor.name').orderBy('competitorProduct.id').execute()) as Row[];
+    .orderBy('competitor.name').orderBy('competitorProduct.id').execute();
   const out = rows.map((r) => ({
     id: Number(r.id), competitorName: String(r.competitorName), code: text(r.code), name: String(r.name), specification: text(r.specification),
     // competitor_price.price is × 10^4
@@ -151,18 +152,18 @@ const contains = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * that one product (the picker showing the product already chosen).
  */
 export async function searchProducts(ctx: CallContext, input: { keyword?: string | null; id?: number | null; limit: number }) {
-  const base = () => ctx.tenant.select('product').select(['id', 'code', 'barcode', 'name', 'specification']);
+  const base = () => TypedTenant.of(ctx.tenant).select('product').select(['id', 'code', 'barcode', 'name', 'specification']);
   const keyword = input.keyword?.trim() ?? '';
   let rows: Row[];
-  if (input.id) rows = (await base().where('id', '=', input.id).execute()) as Row[];
-  else if (!keyword) rows = (await base().orderBy('code').limit(input.limit).execute()) as Row[];
+  if (input.id) rows = await base().where('id', '=', input.id).execute();
+  else if (!keyword) rows = await base().orderBy('code').limit(input.limit).execute();
   else {
     // The exact code or barcode is asked on its own, so a scanned code is never crowded out by partial matches.
-    const exact = (await base().where((eb) => eb.or([eb('code', '=', keyword), eb('barcode', '=', keyword)])).orderBy('code').limit(input.limit).execute()) as Row[];
+    const exact = await base().where((eb) => eb.or([eb('code', '=', keyword), eb('barcode', '=', keyword)])).orderBy('code').limit(input.limit).execute();
     const pattern = contains(keyword);
     const dialect = ctx.database.dialect;
-    const partial = (await base().where((eb) => eb.or([like(dialect, 'product.code', pattern), like(dialect, 'product.name', pattern)]))
-      .orderBy('code').limit(input.limit).execute()) as Row[];
+    const partial = await base().where((eb) => eb.or([like(dialect, 'product.code', pattern), like(dialect, 'product.name', pattern)]))
+      .orderBy('code').limit(input.limit).execute();
     const seen = new Set(exact.map((r) => Number(r.id)));
     rows = [...exact, ...partial.filter((r) => !seen.has(Number(r.id)))].slice(0, input.limit);
   }

@@ -7,6 +7,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { DOC_STATUS, PO_STATUS, text, type Row } from '../procurement/common.ts';
 import { PLAN_STATUS } from '../procurement/inbound-plan.ts';
 import { RETURN_STATUS } from '../procurement/purchase-return.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PRODUCT_DOCS_INPUT: InputSchema = {
   type: 'object',
@@ -44,6 +45,7 @@ const KINDS: Kind[] = [
 ];
 
 export async function productDocuments(ctx: CallContext, input: { productId: number; page: number; pageSize: number }) {
+  // One query shape over eight document tables named by KINDS: the untyped view, rows read as records.
   const tenant = ctx.tenant;
   const take = input.page * input.pageSize;
   const perKind = await Promise.all(KINDS.map(async (k) => {
@@ -72,12 +74,12 @@ export async function productDocuments(ctx: CallContext, input: { productId: num
 
 /** The product's price on every price list that has one (purchase and sale), with the list's currency. */
 export async function productPrices(ctx: CallContext, productId: number) {
-  const rows = (await ctx.tenant.select('productPrice')
+  const rows = await TypedTenant.of(ctx.tenant).select('productPrice')
     .innerJoin('priceTitle', (j) => j.onRef('priceTitle.id', '=', 'productPrice.priceTitleId').onRef('priceTitle.companyId', '=', 'productPrice.companyId'))
     .leftJoin('currency', (j) => j.onRef('currency.id', '=', 'priceTitle.currencyId').onRef('currency.companyId', '=', 'priceTitle.companyId'))
     .select(['productPrice.id', 'productPrice.price', 'productPrice.updatedAt', 'priceTitle.id as priceTitleId', 'priceTitle.code as priceTitleCode',
       'priceTitle.name as priceTitleName', 'priceTitle.kind', 'priceTitle.enabled', 'currency.code as currencyCode', 'currency.currencyName'])
-    .where('productPrice.productId', '=', productId).orderBy('priceTitle.kind').orderBy('priceTitle.code').execute()) as Row[];
+    .where('productPrice.productId', '=', productId).orderBy('priceTitle.kind').orderBy('priceTitle.code').execute();
   const list = rows.map((r) => ({
     id: Number(r.id), priceTitleId: Number(r.priceTitleId), priceTitleCode: String(r.priceTitleCode), priceTitleName: String(r.priceTitleName),
     kind: String(r.kind), kindText: r.kind === 'purchase' ? '采购价' : '销售价', enabled: Number(r.enabled) === 1, currencyCode: text(r.currencyCode), currencyName: text(r.currencyName),

@@ -8,6 +8,7 @@ import type { DB } from '../../db/connection.ts';
 import { ApiError, bizError, validationError } from '../../http/errors.ts';
 import { realDate } from '../../resources/fields.ts';
 import { MAX_MOVE_QTY } from '../stock/ledger.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -39,12 +40,13 @@ export function parseDay(v: string | null | undefined, field: string, title: str
 }
 
 /** The rate (× 10^6) of a currency on a day: the base currency is 1; else the latest rate on or before it. */
-export async function rateOn(tenant: Tenant, currencyId: number, date: string): Promise<{ rate: number; rateDate: string }> {
-  const currency = (await tenant.select('currency').select(['id', 'currencyName', 'isBase', 'enabled']).where('id', '=', currencyId).executeTakeFirst()) as Row | undefined;
+export async function rateOn(untypedTenant: Tenant, currencyId: number, date: string): Promise<{ rate: number; rateDate: string }> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const currency = await tenant.select('currency').select(['id', 'currencyName', 'isBase', 'enabled']).where('id', '=', currencyId).executeTakeFirst();
   if (!currency) throw validationError([{ field: 'currencyId', message: '币种不存在' }]);
   if (Number(currency.isBase) === 1) return { rate: 1_000_000, rateDate: date };
-  const rate = (await tenant.select('exchangeRate').select(['rateDate', 'rate']).where('currencyId', '=', currencyId)
-    .where('rateDate', '<=', date).orderBy('rateDate', 'desc').limit(1).executeTakeFirst()) as Row | undefined;
+  const rate = await tenant.select('exchangeRate').select(['rateDate', 'rate']).where('currencyId', '=', currencyId)
+    .where('rateDate', '<=', date).orderBy('rateDate', 'desc').limit(1).executeTakeFirst();
   if (!rate) throw bizError('EXCHANGE_RATE_NOT_FOUND_4051', { currency: String(currency.currencyName), date }, { currencyId, date });
   return { rate: Number(rate.rate), rateDate: String(rate.rateDate) };
 }
@@ -73,8 +75,9 @@ export function parseMultiple(value: unknown): Multiple {
   return m;
 }
 
-export async function receMultipleOf(db: DB, companyId: number): Promise<Multiple> {
-  const row = (await db.selectFrom('company').select('receMultiple').where('id', '=', companyId).executeTakeFirst()) as Row | undefined;
+export async function receMultipleOf(untypedDb: DB, companyId: number): Promise<Multiple> {
+  const db = typed(untypedDb);
+  const row = await db.selectFrom('company').select('receMultiple').where('id', '=', companyId).executeTakeFirst();
   return parseMultiple(row?.receMultiple);
 }
 
@@ -85,7 +88,8 @@ export function statusError(title: string, statusTexts: Record<string, string>, 
 
 /** Why a conditional header update changed nothing: not found, wrong status, or someone else's edit. */
 export async function refusal(tenant: Tenant, table: string, title: string, statusTexts: Record<string, string>, id: number, version: number | undefined, expected: string[], action: string): Promise<ApiError> {
-  const doc = (await tenant.select(table).select(['id', 'docNo', 'status', 'version']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+  // (the table is the caller's document table, named at run time: the untyped view)
+  const doc: Row | undefined = await tenant.select(table).select(['id', 'docNo', 'status', 'version']).where('id', '=', id).executeTakeFirst();
   if (!doc) return bizError('COMMON_NOT_FOUND_4004', { entity: title });
   if (!expected.includes(String(doc.status))) return statusError(title, statusTexts, doc, action);
   return bizError('COMMON_VERSION_CONFLICT_4009', { entity: title });
@@ -109,19 +113,19 @@ type AnySelect = any;
 
 /** Rows of a page read with their names (the query `names` starts joins them), newest first. */
 export const namedRows = (names: AnySelect, idColumn: string) => async (ids: number[]): Promise<Row[]> =>
-  (await names.where(idColumn, 'in', ids).orderBy(idColumn, 'desc').execute()) as Row[];
+  await names.where(idColumn, 'in', ids).orderBy(idColumn, 'desc').execute();
 
 /**
  * One page of a document list, newest first: the filtered count, the page's ids (no joins, so the
  * database walks one index), then only those rows read in full.
  */
 export async function newestFirstPage<V>(where: AnySelect, idColumn: string, read: (ids: number[]) => Promise<Row[]>, view: (r: Row) => V, paging: { page: number; pageSize: number }) {
-  const counted = (await where.select((eb: AnySelect) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await where.select((eb: AnySelect) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
   const offset = (paging.page - 1) * paging.pageSize;
   let rows: Row[] = [];
   if (total > offset) {
-    const ids = ((await where.select(idColumn).orderBy(idColumn, 'desc').limit(paging.pageSize).offset(offset).execute()) as Row[]).map((r) => Number(r.id));
+    const ids = (await where.select(idColumn).orderBy(idColumn, 'desc').limit(paging.pageSize).offset(offset).execute()).map((r: Row) => Number(r.id));
     if (ids.length) rows = await read(ids);
   }
   return { list: rows.map(view), total, page: paging.page, pageSize: paging.pageSize };

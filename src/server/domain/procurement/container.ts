@@ -20,6 +20,7 @@ import {
   parseDay, statusError, text, tz, newestFirstPage, namedRows, type Row,
   PAGING_PROPS,
 } from './common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const CONTAINER_TITLE = '集装箱';
 export const CONTAINER_STATUS = { planned: '待到港', arrived: '已到港', unloading: '卸柜中', unloaded: '已卸柜' } as const;
@@ -111,7 +112,7 @@ function isUniqueViolation(e: unknown): boolean {
 
 /** The company's container types (company settings; an unreadable setting means none). */
 export async function containerTypesOf(ctx: CallContext): Promise<string[]> {
-  const row = (await ctx.db.selectFrom('company').select('containerTypes').where('id', '=', ctx.tenant.companyId).executeTakeFirst()) as Row | undefined;
+  const row = await ctx.db.selectFrom('company').select('containerTypes').where('id', '=', ctx.tenant.companyId).executeTakeFirst();
   try {
     const list = JSON.parse(String(row?.containerTypes || '[]')) as unknown;
     return Array.isArray(list) ? list.map(String) : [];
@@ -124,8 +125,9 @@ export const containerStatusError = (c: Row, action: string) =>
   statusError(CONTAINER_TITLE, CONTAINER_STATUS, { id: c.id, docNo: c.containerNo, status: c.status }, action);
 
 /** Why a conditional container update changed nothing: not found, wrong status, or someone else's edit. */
-async function refusal(tenant: Tenant, id: number, version: number | undefined, expected: string[], action: string): Promise<ApiError> {
-  const c = (await tenant.select('container').select(['id', 'containerNo', 'status', 'version']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+async function refusal(untypedTenant: Tenant, id: number, version: number | undefined, expected: string[], action: string): Promise<ApiError> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const c = await tenant.select('container').select(['id', 'containerNo', 'status', 'version']).where('id', '=', id).executeTakeFirst();
   if (!c) return bizError('COMMON_NOT_FOUND_4004', { entity: CONTAINER_TITLE });
   if (!expected.includes(String(c.status))) return containerStatusError(c, action);
   return bizError('COMMON_VERSION_CONFLICT_4009', { entity: CONTAINER_TITLE });
@@ -135,18 +137,20 @@ async function refusal(tenant: Tenant, id: number, version: number | undefined, 
  * Claims a container for a plan (inside the caller's transaction): it must exist and still take plans.
  * The claim is a conditional UPDATE, so it serialises with the container's unloading.
  */
-export async function claimLoadableContainer(tenant: Tenant, containerId: number, action: string): Promise<Row> {
-  const row = (await tenant.update('container').set({ updatedAt: new Date().toISOString() }).where('id', '=', containerId).where('status', 'in', LOADABLE)
-    .returning(['id', 'containerNo', 'status', 'eta']).executeTakeFirst()) as Row | undefined;
+export async function claimLoadableContainer(untypedTenant: Tenant, containerId: number, action: string): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const row = await tenant.update('container').set({ updatedAt: new Date().toISOString() }).where('id', '=', containerId).where('status', 'in', LOADABLE)
+    .returning(['id', 'containerNo', 'status', 'eta']).executeTakeFirst();
   if (row) return row;
-  const c = (await tenant.select('container').select(['id', 'containerNo', 'status']).where('id', '=', containerId).executeTakeFirst()) as Row | undefined;
+  const c = await tenant.select('container').select(['id', 'containerNo', 'status']).where('id', '=', containerId).executeTakeFirst();
   if (!c) throw validationError([{ field: 'containerId', message: '集装箱不存在' }]);
   throw containerStatusError(c, action);
 }
 
 /** Early, friendly check of a container for a plan (the transaction claims it again). */
-export async function loadableContainer(tenant: Tenant, containerId: number, action: string): Promise<Row> {
-  const c = (await tenant.select('container').select(['id', 'containerNo', 'status', 'eta']).where('id', '=', containerId).executeTakeFirst()) as Row | undefined;
+export async function loadableContainer(untypedTenant: Tenant, containerId: number, action: string): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const c = await tenant.select('container').select(['id', 'containerNo', 'status', 'eta']).where('id', '=', containerId).executeTakeFirst();
   if (!c) throw validationError([{ field: 'containerId', message: '集装箱不存在' }]);
   if (!LOADABLE.includes(String(c.status) as ContainerStatus)) throw containerStatusError(c, action);
   return c;
@@ -168,33 +172,34 @@ export async function saveContainer(ctx: CallContext, input: ContainerSaveInput)
   const taken = async (tenant: Tenant) => {
     let q = tenant.select('container').select(['id', 'containerNo', 'status']).where('containerNo', '=', containerNo);
     if (input.id !== undefined) q = q.where('id', '!=', input.id);
-    const other = (await q.executeTakeFirst()) as Row | undefined;
+    const other = await q.executeTakeFirst();
     const status = String(other?.status ?? '');
     return other ? bizError('INBOUND_CONTAINER_TAKEN_4112', { containerNo, status: CONTAINER_STATUS[status as ContainerStatus] ?? status }, { id: Number(other.id) }) : undefined;
   };
   try {
-    return await ctx.transaction(async (db, tenant) => {
+    return await ctx.transaction(async (db, untypedTenant) => {
+      const tenant = TypedTenant.of(untypedTenant);
       // Another company's id is not found before anything is said about numbers.
       if (input.id !== undefined && !(await tenant.select('container').select('id').where('id', '=', input.id).executeTakeFirst())) {
         throw bizError('COMMON_NOT_FOUND_4004', { entity: CONTAINER_TITLE });
       }
-      const clash = await taken(tenant);
+      const clash = await taken(untypedTenant);
       if (clash) throw clash;
       let id: number;
       let version = 1;
       let status = 'planned';
       if (input.id !== undefined) {
-        const updated = (await tenant.update('container').set({ ...values, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
+        const updated = await tenant.update('container').set({ ...values, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
           .where('id', '=', input.id).where('version', '=', input.version!).where('status', '!=', 'unloaded')
-          .returning(['id', 'version', 'status']).executeTakeFirst()) as Row | undefined;
-        if (!updated) throw await refusal(tenant, input.id, input.version, ['planned', 'arrived', 'unloading'], '修改');
+          .returning(['id', 'version', 'status']).executeTakeFirst();
+        if (!updated) throw await refusal(untypedTenant, input.id, input.version, ['planned', 'arrived', 'unloading'], '修改');
         id = Number(updated.id);
         version = Number(updated.version);
         status = String(updated.status);
       } else {
-        const inserted = (await tenant.insert('container', {
-          ...values, status: 'planned', version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
-        }).returning('id').executeTakeFirstOrThrow()) as Row;
+        const inserted = await tenant.db.insertInto('container').values({
+          companyId: tenant.companyId, ...values, status: 'planned', version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
+        }).returning('id').executeTakeFirstOrThrow();
         id = Number(inserted.id);
       }
       await ctx.audit({
@@ -218,12 +223,13 @@ export async function saveContainer(ctx: CallContext, input: ContainerSaveInput)
 export async function arriveContainer(ctx: CallContext, input: { id: number; version?: number }) {
   const caller = ctx.caller!;
   const now = new Date().toISOString();
-  return ctx.transaction(async (db, tenant) => {
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
     let q = tenant.update('container').set({ status: 'arrived', arrivedAt: now, arrivedBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
       .where('id', '=', input.id).where('status', '=', 'planned');
     if (input.version !== undefined) q = q.where('version', '=', input.version);
-    const c = (await q.returning(['id', 'containerNo', 'version']).executeTakeFirst()) as Row | undefined;
-    if (!c) throw await refusal(tenant, input.id, input.version, ['planned'], '到港');
+    const c = await q.returning(['id', 'containerNo', 'version']).executeTakeFirst();
+    if (!c) throw await refusal(untypedTenant, input.id, input.version, ['planned'], '到港');
     await ctx.audit({ action: 'arrive', entity: 'container', recordId: input.id, recordLabel: String(c.containerNo), changes: [{ field: 'status', title: '状态', from: CONTAINER_STATUS.planned, to: CONTAINER_STATUS.arrived }] }, db);
     return { id: input.id, containerNo: String(c.containerNo), status: 'arrived' as const, version: Number(c.version) };
   });
@@ -237,7 +243,8 @@ export async function unloadContainer(ctx: CallContext, input: { id: number; ver
   const caller = ctx.caller!;
   const now = new Date().toISOString();
   const finish = input.finish !== false;
-  return ctx.transaction(async (db, tenant) => {
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
     const from: ContainerStatus[] = finish ? ['arrived', 'unloading'] : ['arrived'];
     const to: ContainerStatus = finish ? 'unloaded' : 'unloading';
     let c: Row | undefined;
@@ -248,23 +255,23 @@ export async function unloadContainer(ctx: CallContext, input: { id: number; ver
         version: sql`${sql.ref('version')} + 1`,
       }).where('id', '=', input.id).where('status', '=', f);
       if (input.version !== undefined) q = q.where('version', '=', input.version);
-      c = (await q.returning(['id', 'containerNo', 'version']).executeTakeFirst()) as Row | undefined;
+      c = await q.returning(['id', 'containerNo', 'version']).executeTakeFirst();
       if (c) { was = f; break; }
     }
-    if (!c || !was) throw await refusal(tenant, input.id, input.version, from, finish ? '卸柜' : '开始卸柜');
+    if (!c || !was) throw await refusal(untypedTenant, input.id, input.version, from, finish ? '卸柜' : '开始卸柜');
     await ctx.audit({ action: finish ? 'unload' : 'startUnloading', entity: 'container', recordId: input.id, recordLabel: String(c.containerNo), changes: [{ field: 'status', title: '状态', from: CONTAINER_STATUS[was], to: CONTAINER_STATUS[to] }] }, db);
     const result = { id: input.id, containerNo: String(c.containerNo), status: to, version: Number(c.version), withdrawingId: null as number | null, withdrawingDocNo: null as string | null, totalQty: 0 };
     if (!finish) return result;
-    const lines = (await tenant.select('inboundPlanLine')
+    const lines = await tenant.select('inboundPlanLine')
       .innerJoin('inboundPlan', (j) => j.onRef('inboundPlan.id', '=', 'inboundPlanLine.planId').onRef('inboundPlan.companyId', '=', 'inboundPlanLine.companyId'))
       .select(['inboundPlanLine.id', 'inboundPlanLine.planId', 'inboundPlanLine.orderLineId', 'inboundPlanLine.productId', 'inboundPlanLine.qty'])
       .where('inboundPlan.containerId', '=', input.id).where('inboundPlan.status', '!=', 'cancelled')
-      .orderBy('inboundPlanLine.planId').orderBy('inboundPlanLine.lineNo').execute()) as Row[];
+      .orderBy('inboundPlanLine.planId').orderBy('inboundPlanLine.lineNo').execute();
     const totalQty = lines.reduce((s, l) => s + Number(l.qty), 0);
-    const inserted = (await tenant.insert('containerWithdrawing', {
-      docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, containerId: input.id, remark: input.remark ?? null, lineCount: lines.length, totalQty,
+    const inserted = await tenant.db.insertInto('containerWithdrawing').values({
+      companyId: tenant.companyId, docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, containerId: input.id, remark: input.remark ?? null, lineCount: lines.length, totalQty,
       version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
-    }).returning('id').executeTakeFirstOrThrow()) as Row;
+    }).returning('id').executeTakeFirstOrThrow();
     const wid = Number(inserted.id);
     await insertMany(db, 'container_withdrawing_line', ['company_id', 'withdrawing_id', 'line_no', 'plan_id', 'plan_line_id', 'order_line_id', 'product_id', 'qty'],
       lines.map((l, i) => [tenant.companyId, wid, i + 1, Number(l.planId), Number(l.id), Number(l.orderLineId), Number(l.productId), Number(l.qty)]));
@@ -288,14 +295,15 @@ function containerView(r: Row) {
 }
 
 /** Containers with their creator and, per container, the plans (not cancelled) and their quantity. */
-async function containerRows(tenant: Tenant, ids: number[]): Promise<Row[]> {
+async function containerRows(untypedTenant: Tenant, ids: number[]): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   if (!ids.length) return [];
-  const rows = (await tenant.select('container')
+  const rows = await tenant.select('container')
     .leftJoin('account as creator', (j) => j.onRef('creator.id', '=', 'container.createdBy').onRef('creator.companyId', '=', 'container.companyId'))
     .selectAll('container').select(['creator.userName as createdByName'])
-    .where('container.id', 'in', ids).orderBy('container.id', 'desc').execute()) as Row[];
-  const sums = (await tenant.select('inboundPlan').select((eb) => ['inboundPlan.containerId', eb.fn.countAll().as('planCount'), eb.fn.sum('inboundPlan.totalQty').as('totalQty')])
-    .where('inboundPlan.containerId', 'in', ids).where('inboundPlan.status', '!=', 'cancelled').groupBy('inboundPlan.containerId').execute()) as Row[];
+    .where('container.id', 'in', ids).orderBy('container.id', 'desc').execute();
+  const sums = await tenant.select('inboundPlan').select((eb) => ['inboundPlan.containerId', eb.fn.countAll().as('planCount'), eb.fn.sum('inboundPlan.totalQty').as('totalQty')])
+    .where('inboundPlan.containerId', 'in', ids).where('inboundPlan.status', '!=', 'cancelled').groupBy('inboundPlan.containerId').execute();
   const byId = new Map(sums.map((s) => [Number(s.containerId), s]));
   return rows.map((r) => ({ ...r, planCount: byId.get(Number(r.id))?.planCount ?? 0, totalQty: byId.get(Number(r.id))?.totalQty ?? 0 }));
 }
@@ -303,7 +311,7 @@ async function containerRows(tenant: Tenant, ids: number[]): Promise<Row[]> {
 export async function listContainers(ctx: CallContext, input: ContainerListInput) {
   const from = parseDay(input.etaFrom, 'etaFrom', '预计到港开始日期');
   const to = parseDay(input.etaTo, 'etaTo', '预计到港结束日期');
-  let q = ctx.tenant.select('container');
+  let q = TypedTenant.of(ctx.tenant).select('container');
   const no = input.containerNo?.trim();
   if (no) q = q.where('container.containerNo', 'like', like(no.toUpperCase()));
   if (input.containerType?.trim()) q = q.where('container.containerType', '=', input.containerType.trim());
@@ -315,17 +323,17 @@ export async function listContainers(ctx: CallContext, input: ContainerListInput
 
 /** One container with the plans it carries and its withdrawing records. */
 export async function getContainer(ctx: CallContext, id: number) {
-  const tenant = ctx.tenant;
-  const [row] = await containerRows(tenant, [id]);
+  const tenant = TypedTenant.of(ctx.tenant);
+  const [row] = await containerRows(ctx.tenant, [id]);
   if (!row) throw bizError('COMMON_NOT_FOUND_4004', { entity: CONTAINER_TITLE });
-  const plans = (await tenant.select('inboundPlan')
+  const plans = await tenant.select('inboundPlan')
     .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'inboundPlan.orderId').onRef('purchaseOrder.companyId', '=', 'inboundPlan.companyId'))
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'inboundPlan.companyId'))
     .select(['inboundPlan.id', 'inboundPlan.docNo', 'inboundPlan.status', 'inboundPlan.expectedDate', 'inboundPlan.lineCount', 'inboundPlan.totalQty',
       'purchaseOrder.docNo as orderDocNo', 'supplier.name as supplierName'])
-    .where('inboundPlan.containerId', '=', id).orderBy('inboundPlan.id').execute()) as Row[];
-  const withdrawings = (await tenant.select('containerWithdrawing').select(['id', 'docNo', 'lineCount', 'totalQty', 'createdAt'])
-    .where('containerId', '=', id).orderBy('id').execute()) as Row[];
+    .where('inboundPlan.containerId', '=', id).orderBy('inboundPlan.id').execute();
+  const withdrawings = await tenant.select('containerWithdrawing').select(['id', 'docNo', 'lineCount', 'totalQty', 'createdAt'])
+    .where('containerId', '=', id).orderBy('id').execute();
   return {
     ...containerView(row),
     plans: plans.map((p) => ({
@@ -341,10 +349,10 @@ export async function getContainer(ctx: CallContext, id: number) {
 
 /** Choices for a plan's container: containers that still take plans. */
 export async function containerOptions(ctx: CallContext, input: { keyword?: string | null }) {
-  let q = ctx.tenant.select('container').select(['id', 'containerNo', 'containerType', 'status', 'eta']).where('status', 'in', LOADABLE);
+  let q = TypedTenant.of(ctx.tenant).select('container').select(['id', 'containerNo', 'containerType', 'status', 'eta']).where('status', 'in', LOADABLE);
   const k = input.keyword?.trim();
   if (k) q = q.where('containerNo', 'like', like(k.toUpperCase()));
-  const rows = (await q.orderBy('id', 'desc').limit(200).execute()) as Row[];
+  const rows = await q.orderBy('id', 'desc').limit(200).execute();
   return rows.map((r) => ({
     value: Number(r.id), label: `${String(r.containerNo)}（${String(r.containerType)}，${CONTAINER_STATUS[String(r.status) as ContainerStatus]}）`,
     containerNo: String(r.containerNo), containerType: String(r.containerType), status: String(r.status), eta: text(r.eta),
@@ -363,7 +371,8 @@ function withdrawingView(r: Row) {
   };
 }
 
-function withdrawingNames(tenant: Tenant) {
+function withdrawingNames(untypedTenant: Tenant) {
+  const tenant = TypedTenant.of(untypedTenant);
   const h = 'containerWithdrawing';
   return tenant.select(h)
     .innerJoin('container', (j) => j.onRef('container.id', '=', `${h}.containerId`).onRef('container.companyId', '=', `${h}.companyId`))
@@ -372,7 +381,7 @@ function withdrawingNames(tenant: Tenant) {
 }
 
 export async function listWithdrawings(ctx: CallContext, input: WithdrawingListInput) {
-  let q = ctx.tenant.select('containerWithdrawing');
+  let q = TypedTenant.of(ctx.tenant).select('containerWithdrawing');
   if (input.containerId) q = q.where('containerWithdrawing.containerId', '=', input.containerId);
   const docNo = input.docNo?.trim();
   if (docNo) q = q.where('containerWithdrawing.docNo', 'like', like(docNo));
@@ -380,11 +389,11 @@ export async function listWithdrawings(ctx: CallContext, input: WithdrawingListI
 }
 
 export async function getWithdrawing(ctx: CallContext, id: number) {
-  const tenant = ctx.tenant;
-  const doc = (await withdrawingNames(tenant).where('containerWithdrawing.id', '=', id).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const doc = await withdrawingNames(ctx.tenant).where('containerWithdrawing.id', '=', id).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: WITHDRAWING_TITLE });
   const l = 'containerWithdrawingLine';
-  const lines = (await tenant.select(l)
+  const lines = await tenant.select(l)
     .innerJoin('inboundPlan as plan', (j) => j.onRef('plan.id', '=', `${l}.planId`).onRef('plan.companyId', '=', `${l}.companyId`))
     .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'plan.orderId').onRef('po.companyId', '=', `${l}.companyId`))
     .innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${l}.orderLineId`).onRef('ol.companyId', '=', `${l}.companyId`))
@@ -392,7 +401,7 @@ export async function getWithdrawing(ctx: CallContext, id: number) {
     .select([`${l}.id`, `${l}.lineNo`, `${l}.planId`, `${l}.planLineId`, `${l}.orderLineId`, `${l}.productId`, `${l}.qty`,
       'plan.docNo as planDocNo', 'po.docNo as orderDocNo', 'ol.lineNo as orderLineNo',
       'product.code as productCode', 'product.name as productName', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-    .where(`${l}.withdrawingId`, '=', id).orderBy(`${l}.lineNo`).execute()) as Row[];
+    .where(`${l}.withdrawingId`, '=', id).orderBy(`${l}.lineNo`).execute();
   return {
     ...withdrawingView(doc),
     lines: lines.map((r) => ({

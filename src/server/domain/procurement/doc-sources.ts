@@ -3,9 +3,9 @@
 // putaway rights, so a clerk who may receive need not hold the purchase order rights.
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { bizError } from '../../http/errors.ts';
-import type { Row } from './common.ts';
 import { TASK_STATUS, TASK_TITLE } from './inbound-plan.ts';
 import { getOrder, PO_TITLE } from './purchase-order.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const KEYWORD_INPUT: InputSchema = {
   type: 'object',
@@ -17,13 +17,13 @@ const RECEIVABLE = ['confirmed', 'partlyReceived'];
 
 /** Confirmed or partly received orders, newest first: {id, label} for a select. */
 export async function receivableOrders(ctx: CallContext, input: { keyword?: string | null }) {
-  let q = ctx.tenant.select('purchaseOrder')
+  let q = TypedTenant.of(ctx.tenant).select('purchaseOrder')
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
     .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'purchaseOrder.warehouseId', 'supplier.name as supplierName'])
     .where('purchaseOrder.status', 'in', RECEIVABLE);
   const keyword = input.keyword?.trim();
   if (keyword) q = q.where((eb) => eb.or([eb('purchaseOrder.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
-  const rows = (await q.orderBy('purchaseOrder.id', 'desc').limit(200).execute()) as Row[];
+  const rows = await q.orderBy('purchaseOrder.id', 'desc').limit(200).execute();
   return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.supplierName)}`, docNo: String(r.docNo), supplierName: String(r.supplierName), warehouseId: Number(r.warehouseId) }));
 }
 
@@ -43,13 +43,13 @@ export async function receivingSource(ctx: CallContext, orderId: number, taskId?
     if (outside.lines.some((l) => l.openQty > 0) || outside.firstTaskId === undefined) return sourceOf(order, outside.lines, undefined);
     taskId = outside.firstTaskId;
   }
-  const task = (await ctx.tenant.select('inboundTask').select(['id', 'docNo', 'orderId', 'status']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
+  const task = await TypedTenant.of(ctx.tenant).select('inboundTask').select(['id', 'docNo', 'orderId', 'status']).where('id', '=', taskId).executeTakeFirst();
   if (!task || Number(task.orderId) !== orderId) throw bizError('COMMON_NOT_FOUND_4004', { entity: '入库任务' });
   // a closed, finished or cancelled task takes no receipts: say so before anything is entered
   if (!['open', 'receiving'].includes(String(task.status))) {
     throw bizError('PURCHASE_DOC_STATUS_4091', { doc: TASK_TITLE, docNo: String(task.docNo), status: TASK_STATUS[String(task.status) as keyof typeof TASK_STATUS] ?? String(task.status), action: '收货' }, { taskId, status: task.status });
   }
-  const taskLines = (await ctx.tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', taskId).execute()) as Row[];
+  const taskLines = await TypedTenant.of(ctx.tenant).select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', taskId).execute();
   const open = new Map(taskLines.map((t) => [Number(t.orderLineId), Math.max(0, Number(t.qty) - Number(t.receivedQty))]));
   const lines = order.lines.filter((l) => open.has(l.id)).map((l) => ({ ...l, openQty: Math.min(l.openQty, open.get(l.id)!) }));
   return sourceOf(order, lines, taskId);
@@ -59,10 +59,10 @@ type Order = Awaited<ReturnType<typeof getOrder>>;
 
 /** The order's lines with what its open inbound tasks still expect taken off, and its earliest open task with something left. */
 async function openOutsideTasks(ctx: CallContext, order: Order): Promise<{ lines: Order['lines']; firstTaskId: number | undefined }> {
-  const inTasks = (await ctx.tenant.select('inboundTaskLine')
+  const inTasks = await TypedTenant.of(ctx.tenant).select('inboundTaskLine')
     .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
     .select(['inboundTask.id as taskId', 'inboundTaskLine.orderLineId', 'inboundTaskLine.qty', 'inboundTaskLine.receivedQty'])
-    .where('inboundTask.orderId', '=', order.id).where('inboundTask.status', 'in', ['open', 'receiving']).orderBy('inboundTask.id').execute()) as Row[];
+    .where('inboundTask.orderId', '=', order.id).where('inboundTask.status', 'in', ['open', 'receiving']).orderBy('inboundTask.id').execute();
   const expected = new Map<number, number>();
   let firstTaskId: number | undefined;
   for (const t of inTasks) {
@@ -87,7 +87,7 @@ function sourceOf(order: Order, lines: Order['lines'], taskId: number | undefine
 
 /** Posted receiving notes with something left to put away: {id, label, warehouseId}. */
 export async function notesToPutAway(ctx: CallContext, input: { keyword?: string | null }) {
-  let q = ctx.tenant.select('receivingNote')
+  let q = TypedTenant.of(ctx.tenant).select('receivingNote')
     .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'receivingNote.orderId').onRef('purchaseOrder.companyId', '=', 'receivingNote.companyId'))
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'receivingNote.companyId'))
     .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.warehouseId', 'supplier.name as supplierName'])
@@ -96,6 +96,6 @@ export async function notesToPutAway(ctx: CallContext, input: { keyword?: string
       .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.putawayQty', '<', 'receivingNoteLine.qty') as never));
   const keyword = input.keyword?.trim();
   if (keyword) q = q.where((eb) => eb.or([eb('receivingNote.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
-  const rows = (await q.orderBy('receivingNote.id', 'desc').limit(200).execute()) as Row[];
+  const rows = await q.orderBy('receivingNote.id', 'desc').limit(200).execute();
   return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.supplierName)}`, docNo: String(r.docNo), warehouseId: Number(r.warehouseId) }));
 }

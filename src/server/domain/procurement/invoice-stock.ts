@@ -11,6 +11,7 @@ import type { DB } from '../../db/connection.ts';
 import { bizError } from '../../http/errors.ts';
 import { insertMany, runSql } from '../../db/raw-sql.ts';
 import { moneyText, parseDay, PRICE_SCALE, text, tz, type Row } from './common.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const INVOICE_STOCK_KINDS = { invoice: '采购发票', reverse: '作废冲回', sale: '销售发票', saleReverse: '销售发票作废', credit: '红字发票', creditReverse: '红字发票作废' } as const;
 export type InvoiceStockKind = keyof typeof INVOICE_STOCK_KINDS;
@@ -64,7 +65,8 @@ export async function applyInvoiceStock(
 }
 
 /** The moves a posted document wrote (to reverse exactly what it added). */
-export async function movesOf(db: DB, companyId: number, docId: number, docType = 'purchaseInvoice', kind: InvoiceStockKind = 'invoice'): Promise<InvoiceStockMove[]> {
+export async function movesOf(untypedDb: DB, companyId: number, docId: number, docType = 'purchaseInvoice', kind: InvoiceStockKind = 'invoice'): Promise<InvoiceStockMove[]> {
+  const db = typed(untypedDb);
   const rows = await runSql(db, `select product_id, qty, amount, doc_line from invoice_stock_move
     where company_id = ? and doc_type = ? and doc_id = ? and kind = ? order by id`, [companyId, docType, docId, kind]);
   // raw rows come back camel-cased like every other query (db/camel-case.ts)
@@ -127,8 +129,8 @@ function averagePrice(amountCents: number, qty: number): string | null {
 }
 
 async function baseCurrency(ctx: CallContext): Promise<Row | undefined> {
-  return (await ctx.db.selectFrom('company').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'company.currencyId'))
-    .select(['currency.id', 'currency.code', 'currency.currencyName']).where('company.id', '=', ctx.tenant.companyId).executeTakeFirst()) as Row | undefined;
+  return await ctx.db.selectFrom('company').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'company.currencyId'))
+    .select(['currency.id', 'currency.code', 'currency.currencyName']).where('company.id', '=', ctx.tenant.companyId).executeTakeFirst();
 }
 
 function stockView(r: Row, currency: Row | undefined) {
@@ -147,7 +149,7 @@ const PRODUCT_COLUMNS = ['product.code as productCode', 'product.name as product
 
 /** Invoice stock per product (products that ever had an invoice), by product code. */
 export async function invoiceStockList(ctx: CallContext, input: InvoiceStockListInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   let q = tenant.select('invoiceStock')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'invoiceStock.productId').onRef('product.companyId', '=', 'invoiceStock.companyId'));
   const k = input.keyword?.trim();
@@ -158,12 +160,12 @@ export async function invoiceStockList(ctx: CallContext, input: InvoiceStockList
   }
   if (input.productId) q = q.where('invoiceStock.productId', '=', input.productId);
   if (input.onlyInStock) q = q.where('invoiceStock.qty', '>', 0);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
   const offset = (input.page - 1) * input.pageSize;
   const rows = total > offset
-    ? ((await q.select(['invoiceStock.productId', 'invoiceStock.qty', 'invoiceStock.amount', 'invoiceStock.updatedAt', ...PRODUCT_COLUMNS])
-      .orderBy('product.code').limit(input.pageSize).offset(offset).execute()) as Row[])
+    ? (await q.select(['invoiceStock.productId', 'invoiceStock.qty', 'invoiceStock.amount', 'invoiceStock.updatedAt', ...PRODUCT_COLUMNS])
+      .orderBy('product.code').limit(input.pageSize).offset(offset).execute())
     : [];
   const currency = await baseCurrency(ctx);
   return { list: rows.map((r) => stockView(r, currency)), total, page: input.page, pageSize: input.pageSize };
@@ -171,17 +173,17 @@ export async function invoiceStockList(ctx: CallContext, input: InvoiceStockList
 
 /** One product's invoice stock (zero when it never had an invoice): the invoice stock detail page. */
 export async function invoiceStockOf(ctx: CallContext, productId: number) {
-  const r = (await ctx.tenant.select('product')
+  const r = await TypedTenant.of(ctx.tenant).select('product')
     .leftJoin('invoiceStock', (j) => j.onRef('invoiceStock.productId', '=', 'product.id').onRef('invoiceStock.companyId', '=', 'product.companyId'))
     .select(['product.id as productId', 'invoiceStock.qty', 'invoiceStock.amount', 'invoiceStock.updatedAt', ...PRODUCT_COLUMNS])
-    .where('product.id', '=', productId).executeTakeFirst()) as Row | undefined;
+    .where('product.id', '=', productId).executeTakeFirst();
   if (!r) throw bizError('PRODUCT_NOT_EXIST_4001');
   return stockView(r, await baseCurrency(ctx));
 }
 
 /** A product's invoice stock movements, newest first, with the invoice and supplier of each. */
 export async function invoiceStockMoves(ctx: CallContext, input: InvoiceStockMovesInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const product = await invoiceStockOf(ctx, input.productId);
   const from = parseDay(input.dateFrom, 'dateFrom', '开始日期');
   const to = parseDay(input.dateTo, 'dateTo', '结束日期');
@@ -190,11 +192,11 @@ export async function invoiceStockMoves(ctx: CallContext, input: InvoiceStockMov
   if (input.kind) q = q.where(`${m}.kind`, '=', input.kind);
   if (from) q = q.where(`${m}.createdAt`, '>=', companyDateRange(from, from, tz(ctx))[0]);
   if (to) q = q.where(`${m}.createdAt`, '<=', companyDateRange(to, to, tz(ctx))[1]);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
   const offset = (input.page - 1) * input.pageSize;
   const rows = total > offset
-    ? ((await q
+    ? (await q
       .leftJoin('purchaseInvoice', (j) => j.onRef('purchaseInvoice.id', '=', `${m}.docId`).onRef('purchaseInvoice.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'purchaseInvoice'))
       .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseInvoice.supplierId').onRef('supplier.companyId', '=', `${m}.companyId`))
       .leftJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', `${m}.docId`).onRef('salesInvoice.companyId', '=', `${m}.companyId`).on(`${m}.docType`, '=', 'salesInvoice'))
@@ -204,9 +206,9 @@ export async function invoiceStockMoves(ctx: CallContext, input: InvoiceStockMov
       .select([`${m}.id`, `${m}.qty`, `${m}.amount`, `${m}.kind`, `${m}.docType`, `${m}.docId`, `${m}.docLine`, `${m}.createdAt`,
         'purchaseInvoice.docNo', 'purchaseInvoice.invoiceNo', 'supplier.name as supplierName', 'salesInvoice.docNo as salesDocNo', 'salesCredit.docNo as creditDocNo', 'salesInvoice.invoiceNo as salesInvoiceNo',
         'client.name as clientName', 'account.userName'])
-      .orderBy(`${m}.id`, 'desc').limit(input.pageSize).offset(offset).execute()) as Row[])
+      .orderBy(`${m}.id`, 'desc').limit(input.pageSize).offset(offset).execute())
     : [];
-  const productRow = (await tenant.select('product').select(['bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall']).where('id', '=', input.productId).executeTakeFirst()) as Row;
+  const productRow = await tenant.select('product').select(['bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall']).where('id', '=', input.productId).executeTakeFirstOrThrow();
   return {
     product,
     list: rows.map((r) => {

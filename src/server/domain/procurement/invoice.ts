@@ -28,6 +28,7 @@ import { DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, text, 
 import { applyInvoiceStock, movesOf } from './invoice-stock.ts';
 import { addOpenItem, cancelOpenItem } from '../finance/ledger.ts';
 import { lineQty } from './purchase-order.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const PI_TITLE = '采购发票';
 export const PI_PREFIX = 'FP';
@@ -76,11 +77,12 @@ function taxOf(totalCents: number, rate: number): number {
 const baseCents = (amount: number, rate: number) => new Decimal(amount).times(rate).div(1_000_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 
 /** Receiving lines with their note, order, order line, currency and product, by id. */
-async function receivingLinesOf(tenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+async function receivingLinesOf(untypedTenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+  const tenant = TypedTenant.of(untypedTenant);
   const out = new Map<number, Row>();
   const rl = 'receivingNoteLine';
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await tenant.select(rl)
+    const rows = await tenant.select(rl)
       .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${rl}.noteId`).onRef('note.companyId', '=', `${rl}.companyId`))
       .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'note.orderId').onRef('po.companyId', '=', `${rl}.companyId`))
       .innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${rl}.orderLineId`).onRef('ol.companyId', '=', `${rl}.companyId`))
@@ -89,7 +91,7 @@ async function receivingLinesOf(tenant: Tenant, ids: number[]): Promise<Map<numb
       .select([`${rl}.id`, `${rl}.noteId`, `${rl}.lineNo`, `${rl}.orderLineId`, `${rl}.productId`, `${rl}.qty`, `${rl}.invoicedQty`,
         'note.docNo as noteDocNo', 'note.status as noteStatus', 'po.id as orderId', 'po.docNo as orderDocNo', 'po.supplierId', 'po.currencyId',
         'currency.code as currencyCode', 'ol.price as orderPrice', 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
-      .where(`${rl}.id`, 'in', ids.slice(i, i + 500)).execute()) as Row[];
+      .where(`${rl}.id`, 'in', ids.slice(i, i + 500)).execute();
     for (const r of rows) out.set(Number(r.id), r);
   }
   return out;
@@ -119,9 +121,9 @@ function notInvoiceable(line: number, supplierName: string, rl: Row) {
  */
 export async function checkInvoice(run: SaveRun): Promise<void> {
   const { ctx, input, header, lines: parsed, id } = run;
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const supplierId = Number(header.supplierId);
-  const supplier = (await tenant.select('supplier').select(['id', 'name', 'paymentDays']).where('id', '=', supplierId).executeTakeFirst()) as Row | undefined;
+  const supplier = await tenant.select('supplier').select(['id', 'name', 'paymentDays']).where('id', '=', supplierId).executeTakeFirst();
   if (!supplier) throw validationError([{ field: 'supplierId', message: '供应商不存在' }]);
   const invoiceNo = String(header.invoiceNo);
   const invoiceDate = header.invoiceDate == null ? today(ctx) : String(header.invoiceDate);
@@ -131,23 +133,23 @@ export async function checkInvoice(run: SaveRun): Promise<void> {
   const taxRate = Number(header.taxRate ?? 0);
   if (taxRate < 0 || taxRate > 10_000) throw validationError([{ field: 'taxRate', message: '税率必须在 0 到 100 之间' }]);
   if (header.companyRiseId != null) {
-    const rise = (await tenant.select('companyRise').select(['id', 'enabled']).where('id', '=', Number(header.companyRiseId)).executeTakeFirst()) as Row | undefined;
+    const rise = await tenant.select('companyRise').select(['id', 'enabled']).where('id', '=', Number(header.companyRiseId)).executeTakeFirst();
     if (!rise) throw validationError([{ field: 'companyRiseId', message: '公司抬头不存在' }]);
     if (Number(rise.enabled) !== 1) throw validationError([{ field: 'companyRiseId', message: '公司抬头已停用' }]);
   }
 
   const raw = (input.lines ?? []) as Row[];
-  const found = await receivingLinesOf(tenant, [...new Set(parsed.map((l) => Number(l.receivingLineId)))]);
+  const found = await receivingLinesOf(ctx.tenant, [...new Set(parsed.map((l) => Number(l.receivingLineId)))]);
   const missing = parsed.flatMap((l, i) => (found.has(Number(l.receivingLineId)) ? [] : [{ field: `lines.${i}.receivingLineId`, message: `第 ${i + 1} 行：收货明细不存在` }]));
   if (missing.length) throw validationError(missing.slice(0, 200));
   // The currency: as given, else the one of the first matched order (an invoice is in one currency).
   const first = found.get(Number(parsed[0]?.receivingLineId));
   const currencyId = header.currencyId != null ? Number(header.currencyId) : first ? Number(first.currencyId) : undefined;
   if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空' }]);
-  const currency = (await tenant.select('currency').select(['id', 'code', 'enabled']).where('id', '=', currencyId).executeTakeFirst()) as Row | undefined;
+  const currency = await tenant.select('currency').select(['id', 'code', 'enabled']).where('id', '=', currencyId).executeTakeFirst();
   if (!currency) throw validationError([{ field: 'currencyId', message: '币种不存在' }]);
   if (Number(currency.enabled) !== 1) throw validationError([{ field: 'currencyId', message: '币种已停用' }]);
-  const { rate, rateDate } = await rateOn(tenant, currencyId, invoiceDate);
+  const { rate, rateDate } = await rateOn(ctx.tenant, currencyId, invoiceDate);
 
   const errors: FieldError[] = [];
   const seen = new Set<number>();
@@ -178,7 +180,7 @@ export async function checkInvoice(run: SaveRun): Promise<void> {
   const totalQty = parsed.reduce((s, l) => s + Number(l.qty), 0);
   const totalAmount = parsed.reduce((s, l) => s + Number(l.amount), 0);
   if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);
-  const taken = await invoiceNoTaken(tenant, supplier, invoiceNo, id);
+  const taken = await invoiceNoTaken(ctx.tenant, supplier, invoiceNo, id);
   if (taken) throw taken;
   Object.assign(header, {
     currencyId, exchangeRate: rate, rateDate, invoiceDate, dueDate, taxRate, lineCount: parsed.length, totalQty, totalAmount, taxAmount: taxOf(totalAmount, taxRate),
@@ -189,27 +191,30 @@ export async function checkInvoice(run: SaveRun): Promise<void> {
 
 /** The engine's conflict hook: the partial unique index on (supplier, invoice number) refused a save. */
 export async function invoiceNoConflict(ctx: CallContext, input: Row, header: Row): Promise<ApiError | undefined> {
-  const supplier = (await ctx.tenant.select('supplier').select(['id', 'name']).where('id', '=', Number(header.supplierId)).executeTakeFirst()) as Row | undefined;
+  const supplier = await TypedTenant.of(ctx.tenant).select('supplier').select(['id', 'name']).where('id', '=', Number(header.supplierId)).executeTakeFirst();
   return supplier ? invoiceNoTaken(ctx.tenant, supplier, String(header.invoiceNo), input.id === undefined ? undefined : Number(input.id)) : undefined;
 }
 
 /** The supplier's invoice number is already on another invoice that is not cancelled. */
-async function invoiceNoTaken(tenant: Tenant, supplier: Row, invoiceNo: string, exceptId?: number): Promise<ApiError | undefined> {
+async function invoiceNoTaken(untypedTenant: Tenant, supplier: Row, invoiceNo: string, exceptId?: number): Promise<ApiError | undefined> {
+  const tenant = TypedTenant.of(untypedTenant);
   let q = tenant.select('purchaseInvoice').select(['id', 'docNo']).where('supplierId', '=', Number(supplier.id)).where('invoiceNo', '=', invoiceNo).where('status', '!=', 'cancelled');
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  const other = (await q.executeTakeFirst()) as Row | undefined;
+  const other = await q.executeTakeFirst();
   if (!other) return undefined;
   return bizError('PURCHASE_INVOICE_NO_TAKEN_4103', { supplier: String(supplier.name), invoiceNo, docNo: String(other.docNo) }, { id: Number(other.id), docNo: String(other.docNo) });
 }
 
 /** Posting steps 2–5 (the invoice's status is already changed by the caller). */
-async function applyInvoice(ctx: CallContext, db: DB, tenant: Tenant, id: number): Promise<void> {
-  const head = (await tenant.select('purchaseInvoice').innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseInvoice.supplierId'))
+async function applyInvoice(ctx: CallContext, untypedDb: DB, untypedTenant: Tenant, id: number): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
+  const head = await tenant.select('purchaseInvoice').innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseInvoice.supplierId'))
     .select(['purchaseInvoice.docNo', 'purchaseInvoice.supplierId', 'purchaseInvoice.currencyId', 'purchaseInvoice.exchangeRate', 'purchaseInvoice.totalAmount',
       'purchaseInvoice.dueDate', 'purchaseInvoice.invoiceNo', 'purchaseInvoice.invoiceDate', 'supplier.name as supplierName'])
-    .where('purchaseInvoice.id', '=', id).executeTakeFirstOrThrow()) as Row;
-  const lines = ((await tenant.select('purchaseInvoiceLine').select(['lineNo', 'receivingLineId', 'receivingNoteId', 'productId', 'qty', 'amount'])
-    .where('invoiceId', '=', id).orderBy('lineNo').execute()) as Row[])
+    .where('purchaseInvoice.id', '=', id).executeTakeFirstOrThrow();
+  const lines = (await tenant.select('purchaseInvoiceLine').select(['lineNo', 'receivingLineId', 'receivingNoteId', 'productId', 'qty', 'amount'])
+    .where('invoiceId', '=', id).orderBy('lineNo').execute())
     .map((r) => ({ lineNo: Number(r.lineNo), receivingLineId: Number(r.receivingLineId), receivingNoteId: Number(r.receivingNoteId), productId: Number(r.productId), qty: Number(r.qty), amount: Number(r.amount) }));
   const now = new Date().toISOString();
   const lineOf = (pick: (l: (typeof lines)[number]) => boolean) => lines.find(pick)!.lineNo;
@@ -217,7 +222,7 @@ async function applyInvoice(ctx: CallContext, db: DB, tenant: Tenant, id: number
     const claimed = await tenant.update('receivingNote').set({ updatedAt: now }).where('id', '=', noteId).where('status', '=', 'posted').returning('id').executeTakeFirst();
     if (!claimed) {
       const line = lineOf((l) => l.receivingNoteId === noteId);
-      const rl = (await receivingLinesOf(tenant, [lines.find((l) => l.lineNo === line)!.receivingLineId])).values().next().value;
+      const rl = (await receivingLinesOf(untypedTenant, [lines.find((l) => l.lineNo === line)!.receivingLineId])).values().next().value;
       if (!rl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '收货单' });
       throw notInvoiceable(line, String(head.supplierName), rl);
     }
@@ -228,18 +233,18 @@ async function applyInvoice(ctx: CallContext, db: DB, tenant: Tenant, id: number
     const ok = await tenant.update('receivingNoteLine').set({ invoicedQty: sql`${sql.ref('invoicedQty')} + ${d}` })
       .where('id', '=', lineId).where(sql<boolean>`${sql.ref('invoicedQty')} + ${d} <= ${sql.ref('qty')}`).returning('id').executeTakeFirst();
     if (!ok) {
-      const rl = (await receivingLinesOf(tenant, [lineId])).get(lineId);
+      const rl = (await receivingLinesOf(untypedTenant, [lineId])).get(lineId);
       if (!rl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '收货明细' });
       throw overInvoiced(lineOf((l) => l.receivingLineId === lineId), rl, d);
     }
   }
   const rate = Number(head.exchangeRate);
-  await tenant.insert('supplierPayable', {
-    supplierId: Number(head.supplierId), invoiceId: id, currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount), paidAmount: 0,
+  await tenant.db.insertInto('supplierPayable').values({
+    companyId: tenant.companyId, supplierId: Number(head.supplierId), invoiceId: id, currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount), paidAmount: 0,
     dueDate: String(head.dueDate), status: 'open', version: 1, createdAt: now, createdBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId,
   }).execute();
   // the open-items ledger (finance): the invoice's payable, paid through receipts/payments
-  await addOpenItem(tenant, ctx.caller!.accountId, {
+  await addOpenItem(untypedTenant, ctx.caller!.accountId, {
     side: 'payable', partyType: 'supplier', partyId: Number(head.supplierId), sourceType: 'purchaseInvoice', sourceId: id, docNo: String(head.docNo),
     reference: String(head.invoiceNo), docDate: String(head.invoiceDate), dueDate: String(head.dueDate), currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount),
   });
@@ -270,13 +275,13 @@ export async function cancelInvoice(t: TransitionRun) {
   const payable = await tenant.update('supplierPayable').set({ status: 'cancelled', cancelledAt: now, cancelledBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId, version: sql`${sql.ref('version')} + 1` })
     .where('invoiceId', '=', id).where('status', '=', 'open').where('paidAmount', '=', 0).returning('id').executeTakeFirst();
   if (!payable) {
-    const p = (await tenant.select('supplierPayable').select(['paidAmount', 'status']).where('invoiceId', '=', id).executeTakeFirst()) as Row | undefined;
+    const p = await tenant.select('supplierPayable').select(['paidAmount', 'status']).where('invoiceId', '=', id).executeTakeFirst();
     if (p && Number(p.paidAmount) !== 0) throw bizError('PURCHASE_INVOICE_PAID_4104', { docNo, paid: moneyText(p.paidAmount) }, { id, paidAmount: moneyText(p.paidAmount) });
     throw new Error(`purchase invoice ${id}: no open payable to cancel (${String(p?.status)})`);
   }
   await cancelOpenItem(tenant, 'purchaseInvoice', id, { doc: PI_TITLE, docNo });
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('purchaseInvoiceLine').select(['receivingLineId', 'qty']).where('invoiceId', '=', id).execute()) as Row[]) {
+  for (const r of await tenant.select('purchaseInvoiceLine').select(['receivingLineId', 'qty']).where('invoiceId', '=', id).execute()) {
     per.set(Number(r.receivingLineId), (per.get(Number(r.receivingLineId)) ?? 0) + Number(r.qty));
   }
   for (const [lineId, d] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
@@ -294,9 +299,9 @@ export async function cancelInvoice(t: TransitionRun) {
 /** What `get` and the list show beyond the engine's columns: amounts, the payable, the matched receiving lines. */
 export async function presentInvoice(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
   if (!docs.length) return;
-  const tenant = ctx.tenant;
-  const payables = new Map(((await tenant.select('supplierPayable').select(['id', 'invoiceId', 'amount', 'paidAmount', 'dueDate', 'status'])
-    .where('invoiceId', 'in', docs.map((d) => Number(d.id))).execute()) as Row[]).map((p) => [Number(p.invoiceId), p]));
+  const tenant = TypedTenant.of(ctx.tenant);
+  const payables = new Map((await tenant.select('supplierPayable').select(['id', 'invoiceId', 'amount', 'paidAmount', 'dueDate', 'status'])
+    .where('invoiceId', 'in', docs.map((d) => Number(d.id))).execute()).map((p) => [Number(p.invoiceId), p]));
   for (const d of docs) {
     const total = new Decimal(String(d.totalAmount ?? 0));
     const p = payables.get(Number(d.id));
@@ -317,12 +322,12 @@ export async function presentInvoice(ctx: CallContext, docs: Row[], lines?: Row[
   }
   if (!lines?.length) return;
   const rl = 'receivingNoteLine';
-  const matched = new Map(((await tenant.select(rl)
+  const matched = new Map((await tenant.select(rl)
     .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${rl}.noteId`).onRef('note.companyId', '=', `${rl}.companyId`))
     .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'note.orderId').onRef('po.companyId', '=', `${rl}.companyId`))
     .innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${rl}.orderLineId`).onRef('ol.companyId', '=', `${rl}.companyId`))
     .select([`${rl}.id`, `${rl}.lineNo`, `${rl}.qty`, `${rl}.invoicedQty`, 'note.docNo as receivingDocNo', 'po.docNo as orderDocNo', 'ol.lineNo as orderLineNo', 'ol.price as orderPrice'])
-    .where(`${rl}.id`, 'in', [...new Set(lines.map((l) => Number(l.receivingLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+    .where(`${rl}.id`, 'in', [...new Set(lines.map((l) => Number(l.receivingLineId)))]).execute()).map((r) => [Number(r.id), r]));
   for (const l of lines) {
     const r = matched.get(Number(l.receivingLineId));
     const received = Number(r?.qty ?? 0);
@@ -350,8 +355,8 @@ export const INVOICE_DATE_FILTER = {
 
 /** Posted receiving lines of a supplier with something left to invoice (the add screen's choices), oldest note first. */
 export async function invoiceableLines(ctx: CallContext, input: PiLinesInput) {
-  const tenant = ctx.tenant;
-  const supplier = (await tenant.select('supplier').select(['id']).where('id', '=', input.supplierId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const supplier = await tenant.select('supplier').select(['id']).where('id', '=', input.supplierId).executeTakeFirst();
   if (!supplier) throw validationError([{ field: 'supplierId', message: '供应商不存在' }]);
   const rl = 'receivingNoteLine';
   let q = tenant.select(rl)
@@ -369,18 +374,18 @@ export async function invoiceableLines(ctx: CallContext, input: PiLinesInput) {
     const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
     q = q.where((eb) => eb.or([eb('product.code', op, pattern), eb('product.name', op, pattern), eb('note.docNo', '=', k), eb('po.docNo', '=', k)]));
   }
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
   const offset = (input.page - 1) * input.pageSize;
   const rows = total > offset
-    ? ((await q
+    ? (await q
       .innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${rl}.orderLineId`).onRef('ol.companyId', '=', `${rl}.companyId`))
       .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'po.currencyId').onRef('currency.companyId', '=', `${rl}.companyId`))
       .select([`${rl}.id`, `${rl}.noteId`, `${rl}.lineNo`, `${rl}.orderLineId`, `${rl}.productId`, `${rl}.qty`, `${rl}.invoicedQty`,
         'note.docNo as receivingDocNo', 'note.postedAt', 'po.id as orderId', 'po.docNo as orderDocNo', 'po.currencyId', 'currency.code as currencyCode',
         'ol.lineNo as orderLineNo', 'ol.price', 'product.code as productCode', 'product.name as productName', 'product.specification',
         'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-      .orderBy('note.id').orderBy(`${rl}.lineNo`).limit(input.pageSize).offset(offset).execute()) as Row[])
+      .orderBy('note.id').orderBy(`${rl}.lineNo`).limit(input.pageSize).offset(offset).execute())
     : [];
   return {
     list: rows.map((r) => {
@@ -409,13 +414,14 @@ export async function invoiceableLines(ctx: CallContext, input: PiLinesInput) {
  * Called by the cancellation of a posted receiving note (receiving.ts), after it has claimed the note row:
  * a note any of whose lines is invoiced stays, naming the invoices.
  */
-export async function refuseIfInvoiced(tenant: Tenant, noteId: number, noteDocNo: string): Promise<void> {
+export async function refuseIfInvoiced(untypedTenant: Tenant, noteId: number, noteDocNo: string): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const invoiced = await tenant.select('receivingNoteLine').select('id').where('noteId', '=', noteId).where('invoicedQty', '>', 0).limit(1).executeTakeFirst();
   if (!invoiced) return;
-  const rows = (await tenant.select('purchaseInvoiceLine')
+  const rows = await tenant.select('purchaseInvoiceLine')
     .innerJoin('purchaseInvoice', (j) => j.onRef('purchaseInvoice.id', '=', 'purchaseInvoiceLine.invoiceId').onRef('purchaseInvoice.companyId', '=', 'purchaseInvoiceLine.companyId'))
     .select('purchaseInvoice.docNo').distinct().where('purchaseInvoiceLine.receivingNoteId', '=', noteId).where('purchaseInvoice.status', '=', 'posted')
-    .orderBy('purchaseInvoice.docNo').limit(3).execute()) as Row[];
+    .orderBy('purchaseInvoice.docNo').limit(3).execute();
   const invoices = rows.map((r) => String(r.docNo));
   throw bizError('PURCHASE_RECEIVING_INVOICED_4106', { docNo: noteDocNo, invoices: invoices.join('、') }, { id: noteId, invoices });
 }

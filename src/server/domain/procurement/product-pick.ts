@@ -5,7 +5,8 @@
 // reference price.
 import Decimal from 'decimal.js';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
-import { PRICE_SCALE, text, type Row } from './common.ts';
+import { PRICE_SCALE, text } from './common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PICK_INPUT: InputSchema = {
   type: 'object',
@@ -25,15 +26,15 @@ export interface PickInput {
 const likeText = (s: string) => `%${s.replace(/[\\%_]/g, '')}%`;
 
 async function purchaseListId(ctx: CallContext): Promise<number | undefined> {
-  const tenant = ctx.tenant;
-  const account = (await tenant.select('account').select('purchasePriceId').where('id', '=', ctx.caller!.accountId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const account = await tenant.select('account').select('purchasePriceId').where('id', '=', ctx.caller!.accountId).executeTakeFirst();
   if (account?.purchasePriceId) return Number(account.purchasePriceId);
-  const first = (await tenant.select('priceTitle').select('id').where('kind', '=', 'purchase').where('enabled', '=', 1).orderBy('code').limit(1).executeTakeFirst()) as Row | undefined;
+  const first = await tenant.select('priceTitle').select('id').where('kind', '=', 'purchase').where('enabled', '=', 1).orderBy('code').limit(1).executeTakeFirst();
   return first ? Number(first.id) : undefined;
 }
 
 export async function pickProducts(ctx: CallContext, input: PickInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const keyword = input.keyword?.trim() ?? '';
   let q = tenant.select('product')
     .select(['id', 'code', 'barcode', 'name', 'specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty', 'price'])
@@ -42,16 +43,16 @@ export async function pickProducts(ctx: CallContext, input: PickInput) {
     // An exact code or barcode comes first (a scanner), then partial matches in code order.
     q = q.where((eb) => eb.or([eb('code', '=', keyword), eb('barcode', '=', keyword), eb('code', 'like', likeText(keyword)), eb('name', 'like', likeText(keyword))]));
   }
-  const rows = (await q.orderBy('code').limit(input.limit).execute()) as Row[];
+  const rows = await q.orderBy('code').limit(input.limit).execute();
   rows.sort((a, b) => Number(b.code === keyword || b.barcode === keyword) - Number(a.code === keyword || a.barcode === keyword));
   const ids = rows.map((r) => Number(r.id));
   const prices = new Map<number, { price: string; source: string }>();
   if (ids.length && input.supplierId) {
-    const last = (await tenant.select('purchaseOrderLine')
+    const last = await tenant.select('purchaseOrderLine')
       .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'purchaseOrderLine.orderId').onRef('purchaseOrder.companyId', '=', 'purchaseOrderLine.companyId'))
       .select(['purchaseOrderLine.productId', 'purchaseOrderLine.price', 'purchaseOrder.docNo'])
       .where('purchaseOrder.supplierId', '=', input.supplierId).where('purchaseOrder.status', '!=', 'cancelled').where('purchaseOrderLine.productId', 'in', ids)
-      .orderBy('purchaseOrderLine.id', 'desc').limit(500).execute()) as Row[];
+      .orderBy('purchaseOrderLine.id', 'desc').limit(500).execute();
     for (const r of last) {
       const id = Number(r.productId);
       if (!prices.has(id)) prices.set(id, { price: new Decimal(String(r.price)).div(10 ** PRICE_SCALE).toFixed(), source: `最近采购 ${String(r.docNo)}` });
@@ -59,7 +60,7 @@ export async function pickProducts(ctx: CallContext, input: PickInput) {
   }
   const listId = ids.length && prices.size < ids.length ? await purchaseListId(ctx) : undefined;
   if (listId !== undefined) {
-    const listed = (await tenant.select('productPrice').select(['productId', 'price']).where('priceTitleId', '=', listId).where('productId', 'in', ids).execute()) as Row[];
+    const listed = await tenant.select('productPrice').select(['productId', 'price']).where('priceTitleId', '=', listId).where('productId', 'in', ids).execute();
     for (const r of listed) {
       const id = Number(r.productId);
       if (!prices.has(id)) prices.set(id, { price: new Decimal(String(r.price)).div(100).toFixed(2), source: '采购价格表' });

@@ -36,6 +36,7 @@ import { MAX_MOVE_QTY, type StockMove } from '../stock/ledger.ts';
 import { addGuarded } from '../../db/raw-sql.ts';
 import { packQtyProps, DOC_STATUS, moneyText, priceText, refusal, statusError, text, tz, type Row } from './common.ts';
 import { lineQty } from './purchase-order.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const RETURN_TITLE = '退货出库计划';
 export const RETURN_PREFIX = 'TH';
@@ -150,11 +151,12 @@ const amountOf = (qty: number, price: number) => new Decimal(price).times(qty).d
 // Reading the sources: receiving lines and the stock at each location
 
 /** Receiving lines with their note, order (supplier, currency), order line price and product packs. */
-async function receivingLines(tenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+async function receivingLines(untypedTenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+  const tenant = TypedTenant.of(untypedTenant);
   const out = new Map<number, Row>();
   const l = 'receivingNoteLine';
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await tenant.select(l)
+    const rows = await tenant.select(l)
       .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${l}.noteId`).onRef('note.companyId', '=', `${l}.companyId`))
       .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'note.orderId').onRef('po.companyId', '=', `${l}.companyId`))
       .innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${l}.orderLineId`).onRef('ol.companyId', '=', `${l}.companyId`))
@@ -162,7 +164,7 @@ async function receivingLines(tenant: Tenant, ids: number[]): Promise<Map<number
       .select([`${l}.id`, `${l}.noteId`, `${l}.lineNo`, `${l}.productId`, `${l}.locationId`, `${l}.qty`, `${l}.returnedQty`,
         'note.docNo as noteDocNo', 'note.status as noteStatus', 'note.warehouseId', 'note.orderId', 'po.supplierId', 'po.currencyId', 'ol.price',
         'product.code as productCode', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
-      .where(`${l}.id`, 'in', ids.slice(i, i + 500)).execute()) as Row[];
+      .where(`${l}.id`, 'in', ids.slice(i, i + 500)).execute();
     for (const r of rows) out.set(Number(r.id), r);
   }
   return out;
@@ -171,15 +173,16 @@ async function receivingLines(tenant: Tenant, ids: number[]): Promise<Map<number
 interface Place { locationId: number | null; lcCode: string | null; available: number }
 
 /** Stock that can leave, per product: every location of the warehouse with on hand − reserved > 0. */
-async function availableStock(tenant: Tenant, warehouseId: number, productIds: number[]): Promise<Map<number, Place[]>> {
+async function availableStock(untypedTenant: Tenant, warehouseId: number, productIds: number[]): Promise<Map<number, Place[]>> {
+  const tenant = TypedTenant.of(untypedTenant);
   const out = new Map<number, Place[]>();
   const ids = [...new Set(productIds)];
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await tenant.select('stockBalance')
+    const rows = await tenant.select('stockBalance')
       .leftJoin('location', (j) => j.onRef('location.id', '=', 'stockBalance.locationId').onRef('location.companyId', '=', 'stockBalance.companyId'))
       .select(['stockBalance.productId', 'stockBalance.locationId', 'stockBalance.onHand', 'stockBalance.reserved', 'location.lcCode', 'location.status'])
       .where('stockBalance.warehouseId', '=', warehouseId).where('stockBalance.productId', 'in', ids.slice(i, i + 500))
-      .orderBy('stockBalance.productId').orderBy('stockBalance.locationId').execute()) as Row[];
+      .orderBy('stockBalance.productId').orderBy('stockBalance.locationId').execute();
     for (const r of rows) {
       const loc = Number(r.locationId);
       const available = Number(r.onHand) - Number(r.reserved);
@@ -194,15 +197,16 @@ async function availableStock(tenant: Tenant, warehouseId: number, productIds: n
 }
 
 /** Where the goods of receiving lines went: the receiving location, then the posted putaways' targets. */
-async function placesOfReceipts(tenant: Tenant, receiving: Map<number, Row>): Promise<Map<number, (number | null)[]>> {
+async function placesOfReceipts(untypedTenant: Tenant, receiving: Map<number, Row>): Promise<Map<number, (number | null)[]>> {
+  const tenant = TypedTenant.of(untypedTenant);
   const out = new Map<number, (number | null)[]>();
   for (const [id, r] of receiving) out.set(id, [r.locationId == null ? null : Number(r.locationId)]);
   const ids = [...receiving.keys()];
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await tenant.select('putawayLine')
+    const rows = await tenant.select('putawayLine')
       .innerJoin('putaway', (j) => j.onRef('putaway.id', '=', 'putawayLine.putawayId').onRef('putaway.companyId', '=', 'putawayLine.companyId'))
       .select(['putawayLine.receivingLineId', 'putawayLine.toLocationId']).where('putaway.status', '=', 'posted')
-      .where('putawayLine.receivingLineId', 'in', ids.slice(i, i + 500)).orderBy('putawayLine.id', 'desc').execute()) as Row[];
+      .where('putawayLine.receivingLineId', 'in', ids.slice(i, i + 500)).orderBy('putawayLine.id', 'desc').execute();
     for (const r of rows) out.get(Number(r.receivingLineId))?.push(Number(r.toLocationId));
   }
   return out;
@@ -246,10 +250,10 @@ function overReturn(r: Row, qty: number, line: number) {
 interface Header { supplierId: number; warehouseId: number; supplierName: string; warehouseName: string }
 
 async function checkHeader(ctx: CallContext, supplierId: number, warehouseId: number): Promise<Header> {
-  const tenant = ctx.tenant;
-  const supplier = (await tenant.select('supplier').select(['id', 'name']).where('id', '=', supplierId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const supplier = await tenant.select('supplier').select(['id', 'name']).where('id', '=', supplierId).executeTakeFirst();
   if (!supplier) throw validationError([{ field: 'supplierId', message: '供应商不存在' }]);
-  const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+  const wh = await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst();
   if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
   if (Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh.name) });
   return { supplierId, warehouseId, supplierName: String(supplier.name), warehouseName: String(wh.name) };
@@ -257,8 +261,8 @@ async function checkHeader(ctx: CallContext, supplierId: number, warehouseId: nu
 
 /** Every returnable line of a posted note, allocated over the stock that is still there. */
 async function linesFromNote(ctx: CallContext, note: Row, h: Header): Promise<ReturnLineInput[]> {
-  const rows = (await ctx.tenant.select('receivingNoteLine').select(['id', 'productId', 'qty', 'returnedQty'])
-    .where('noteId', '=', Number(note.id)).orderBy('lineNo').execute()) as Row[];
+  const rows = await TypedTenant.of(ctx.tenant).select('receivingNoteLine').select(['id', 'productId', 'qty', 'returnedQty'])
+    .where('noteId', '=', Number(note.id)).orderBy('lineNo').execute();
   const open = rows.filter((r) => Number(r.qty) - Number(r.returnedQty) > 0);
   const stock = await availableStock(ctx.tenant, h.warehouseId, open.map((r) => Number(r.productId)));
   const left = new Map<number, number>();
@@ -276,22 +280,22 @@ async function linesFromNote(ctx: CallContext, note: Row, h: Header): Promise<Re
 }
 
 async function checkLines(ctx: CallContext, h: Header, input: ReturnLineInput[], onlyNote: Row | undefined) {
-  const tenant = ctx.tenant;
-  const receiving = await receivingLines(tenant, [...new Set(input.map((l) => l.receivingLineId).filter((x): x is number => typeof x === 'number'))]);
+  const tenant = TypedTenant.of(ctx.tenant);
+  const receiving = await receivingLines(ctx.tenant, [...new Set(input.map((l) => l.receivingLineId).filter((x): x is number => typeof x === 'number'))]);
   const productIds = [...new Set(input.map((l) => l.productId).filter((x): x is number => typeof x === 'number'))];
   const products = new Map<number, Row>();
   for (let i = 0; i < productIds.length; i += 500) {
-    for (const r of (await tenant.select('product').select(['id', 'code', 'bigQty', 'midQty', 'unitBig', 'unitMid']).where('id', 'in', productIds.slice(i, i + 500)).execute()) as Row[]) {
+    for (const r of await tenant.select('product').select(['id', 'code', 'bigQty', 'midQty', 'unitBig', 'unitMid']).where('id', 'in', productIds.slice(i, i + 500)).execute()) {
       products.set(Number(r.id), r);
     }
   }
   const locIds = [...new Set(input.map((l) => l.locationId).filter((x): x is number => typeof x === 'number'))];
   const locations = new Map<number, Row>();
-  if (locIds.length) for (const r of (await tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) as Row[]) locations.set(Number(r.id), r);
+  if (locIds.length) for (const r of await tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) locations.set(Number(r.id), r);
   const needStock = input.filter((l) => !l.locationId);
   const stockProducts = needStock.map((l) => (l.receivingLineId ? Number(receiving.get(l.receivingLineId)?.productId ?? 0) : Number(l.productId ?? 0))).filter((x) => x > 0);
-  const stock = stockProducts.length ? await availableStock(tenant, h.warehouseId, stockProducts) : new Map<number, Place[]>();
-  const preferred = needStock.some((l) => l.receivingLineId) ? await placesOfReceipts(tenant, receiving) : new Map<number, (number | null)[]>();
+  const stock = stockProducts.length ? await availableStock(ctx.tenant, h.warehouseId, stockProducts) : new Map<number, Place[]>();
+  const preferred = needStock.some((l) => l.receivingLineId) ? await placesOfReceipts(ctx.tenant, receiving) : new Map<number, (number | null)[]>();
   const taken = new Map<string, number>();
   const perReceiving = new Map<number, number>();
   const currencies = new Set<number>();
@@ -366,13 +370,13 @@ async function checkLines(ctx: CallContext, h: Header, input: ReturnLineInput[],
   if (errors.length) throw validationError(errors.slice(0, 200));
   if (out.length > MAX_LINES) throw validationError([{ field: 'lines', message: `明细最多 ${MAX_LINES} 行` }]);
   if (currencies.size > 1) {
-    const codes = (await tenant.select('currency').select('code').where('id', 'in', [...currencies]).orderBy('code').execute()) as Row[];
+    const codes = await tenant.select('currency').select('code').where('id', 'in', [...currencies]).orderBy('code').execute();
     throw bizError('RETURN_CURRENCY_4125', { currencies: codes.map((c) => String(c.code)).join('、') });
   }
   let currencyId = currencies.size ? [...currencies][0]! : undefined;
   if (!currencyId) {
-    const s = (await tenant.select('supplier').select('currencyId').where('id', '=', h.supplierId).executeTakeFirst()) as Row | undefined;
-    const c = (await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+    const s = await tenant.select('supplier').select('currencyId').where('id', '=', h.supplierId).executeTakeFirst();
+    const c = await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
     currencyId = Number(s?.currencyId ?? c?.currencyId ?? 0) || undefined;
   }
   if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空（供应商与公司都没有默认币种）' }]);
@@ -401,7 +405,7 @@ const positiveId = (v: unknown) => typeof v === 'number' && Number.isSafeInteger
  * names only the note.
  */
 export async function prepareReturn(ctx: CallContext, input: Row): Promise<void> {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   if (isEmpty(input.reason)) throw validationError([{ field: 'reason', message: '退货原因不能为空' }]);
   for (const [f, title] of [['receivingNoteId', '收货单'], ['supplierId', '供应商'], ['warehouseId', '仓库']] as const) {
     if (input[f] != null && !positiveId(input[f])) throw validationError([{ field: f, message: `${title}格式不正确` }]);
@@ -410,19 +414,19 @@ export async function prepareReturn(ctx: CallContext, input: Row): Promise<void>
   let note: Row | undefined;
   if (input.id !== undefined) {
     // supplier and warehouse stay what the plan was made with
-    const plan = (await tenant.select('returnPlan').select(['id', 'docNo', 'status', 'version', 'supplierId', 'warehouseId']).where('id', '=', Number(input.id)).executeTakeFirst()) as Row | undefined;
+    const plan = await tenant.select('returnPlan').select(['id', 'docNo', 'status', 'version', 'supplierId', 'warehouseId']).where('id', '=', Number(input.id)).executeTakeFirst();
     if (!plan) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
     if (plan.status !== 'draft') throw statusError(RETURN_TITLE, RETURN_STATUS, plan, '修改');
     h = await checkHeader(ctx, Number(plan.supplierId), Number(plan.warehouseId));
     if (input.lines == null) {
       // an edit of the header alone keeps the lines as they are
-      input.lines = ((await tenant.select('returnPlanLine').select(['receivingLineId', 'productId', 'locationId', 'qty', 'price', 'remark']).where('planId', '=', plan.id).orderBy('lineNo').execute()) as Row[])
+      input.lines = (await tenant.select('returnPlanLine').select(['receivingLineId', 'productId', 'locationId', 'qty', 'price', 'remark']).where('planId', '=', plan.id).orderBy('lineNo').execute())
         .map((l) => ({ receivingLineId: l.receivingLineId, productId: l.productId, locationId: l.locationId, qty: Number(l.qty), price: priceText(l.price), remark: l.remark }));
     }
   } else if (input.receivingNoteId) {
-    note = (await tenant.select('receivingNote').innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'receivingNote.orderId').onRef('po.companyId', '=', 'receivingNote.companyId'))
+    note = await tenant.select('receivingNote').innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'receivingNote.orderId').onRef('po.companyId', '=', 'receivingNote.companyId'))
       .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.status', 'receivingNote.warehouseId', 'po.supplierId'])
-      .where('receivingNote.id', '=', Number(input.receivingNoteId)).executeTakeFirst()) as Row | undefined;
+      .where('receivingNote.id', '=', Number(input.receivingNoteId)).executeTakeFirst();
     if (!note) throw validationError([{ field: 'receivingNoteId', message: '收货单不存在' }]);
     if (note.status !== 'posted') throw statusError(RN_TITLE, DOC_STATUS, note, '退货');
     if (input.supplierId && input.supplierId !== Number(note.supplierId)) throw validationError([{ field: 'supplierId', message: `收货单 ${String(note.docNo)} 不是所选供应商的收货单` }]);
@@ -488,17 +492,19 @@ function movesOf(warehouseId: number, lines: PlanLine[], what: 'reserve' | 'rele
 }
 
 /** Takes (sign 1) or gives back (−1) the lines' quantities on their receiving lines. */
-async function applyReturned(db: DB, tenant: Tenant, lines: PlanLine[], sign: 1 | -1): Promise<void> {
+async function applyReturned(untypedDb: DB, untypedTenant: Tenant, lines: PlanLine[], sign: 1 | -1): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
   const per = new Map<number, number>();
   for (const l of lines) if (l.receivingLineId) per.set(l.receivingLineId, (per.get(l.receivingLineId) ?? 0) + l.qty);
   if (!per.size) return;
   if (sign === 1) {
     // Claim the notes while posted: a note's cancellation takes the same rows, so the two serialise.
-    const noteIds = [...new Set(((await tenant.select('receivingNoteLine').select('noteId').where('id', 'in', [...per.keys()]).execute()) as Row[]).map((r) => Number(r.noteId)))].sort((a, b) => a - b);
+    const noteIds = [...new Set((await tenant.select('receivingNoteLine').select('noteId').where('id', 'in', [...per.keys()]).execute()).map((r) => Number(r.noteId)))].sort((a, b) => a - b);
     for (const noteId of noteIds) {
       const ok = await tenant.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted').returning('id').executeTakeFirst();
       if (!ok) {
-        const doc = (await tenant.select('receivingNote').select(['id', 'docNo', 'status']).where('id', '=', noteId).executeTakeFirstOrThrow()) as Row;
+        const doc = await tenant.select('receivingNote').select(['id', 'docNo', 'status']).where('id', '=', noteId).executeTakeFirstOrThrow();
         throw statusError(RN_TITLE, DOC_STATUS, doc, '退货');
       }
     }
@@ -511,7 +517,7 @@ async function applyReturned(db: DB, tenant: Tenant, lines: PlanLine[], sign: 1 
   for (const [lineId, d] of changes) {
     if (passed.has(lineId)) continue;
     if (sign === -1) throw new Error(`return plan: receiving line ${lineId} has less returned than the plan`);
-    const rl = (await receivingLines(tenant, [lineId])).get(lineId);
+    const rl = (await receivingLines(untypedTenant, [lineId])).get(lineId);
     if (!rl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '收货明细' });
     throw overReturn(rl, d, lines.find((l) => l.receivingLineId === lineId)?.lineNo ?? 0);
   }
@@ -546,51 +552,54 @@ export async function cancelReturn(t: TransitionRun) {
 // ---------------------------------------------------------------------------------------------------
 // The lines modal: one line of a draft at a time
 
-async function recomputeTotals(tenant: Tenant, planId: number): Promise<void> {
-  const t = (await tenant.select('returnPlanLine').select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('qty').as('q'), eb.fn.sum('amount').as('a')])
-    .where('planId', '=', planId).executeTakeFirst()) as Row | undefined;
+async function recomputeTotals(untypedTenant: Tenant, planId: number): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const t = await tenant.select('returnPlanLine').select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('qty').as('q'), eb.fn.sum('amount').as('a')])
+    .where('planId', '=', planId).executeTakeFirst();
   await tenant.update('returnPlan').set({ lineCount: Number(t?.n ?? 0), totalQty: Number(t?.q ?? 0), totalAmount: Number(t?.a ?? 0) }).where('id', '=', planId).execute();
 }
 
 /** Claims a draft plan for a line change (its version moves on); refused when it is not a draft any more. */
-async function claimDraft(tenant: Tenant, planId: number, version: number, by: number): Promise<Row> {
-  const plan = (await tenant.update('returnPlan').set({ updatedAt: new Date().toISOString(), updatedBy: by, version: sql`${sql.ref('version')} + 1` })
+async function claimDraft(untypedTenant: Tenant, planId: number, version: number, by: number): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const plan = await tenant.update('returnPlan').set({ updatedAt: new Date().toISOString(), updatedBy: by, version: sql`${sql.ref('version')} + 1` })
     .where('id', '=', planId).where('status', '=', 'draft').where('version', '=', version)
-    .returning(['id', 'docNo', 'version', 'warehouseId']).executeTakeFirst()) as Row | undefined;
-  if (!plan) throw await refusal(tenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, planId, version, ['draft'], '修改');
+    .returning(['id', 'docNo', 'version', 'warehouseId']).executeTakeFirst();
+  if (!plan) throw await refusal(untypedTenant, 'returnPlan', RETURN_TITLE, RETURN_STATUS, planId, version, ['draft'], '修改');
   return plan;
 }
 
 /** Changes one line of a draft: its quantity (bounded by what is returnable), location or remark. */
 export async function saveLine(ctx: CallContext, input: ReturnLineSaveInput) {
   const caller = ctx.caller!;
-  return ctx.transaction(async (db, tenant) => {
-    const line = (await tenant.select('returnPlanLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'returnPlanLine.productId').onRef('product.companyId', '=', 'returnPlanLine.companyId'))
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
+    const line = await tenant.select('returnPlanLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'returnPlanLine.productId').onRef('product.companyId', '=', 'returnPlanLine.companyId'))
       .select(['returnPlanLine.id', 'returnPlanLine.planId', 'returnPlanLine.lineNo', 'returnPlanLine.productId', 'returnPlanLine.locationId', 'returnPlanLine.qty', 'returnPlanLine.price',
         'returnPlanLine.receivingLineId', 'returnPlanLine.remark', 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
-      .where('returnPlanLine.id', '=', input.id).executeTakeFirst()) as Row | undefined;
+      .where('returnPlanLine.id', '=', input.id).executeTakeFirst();
     if (!line) throw bizError('COMMON_NOT_FOUND_4004', { entity: LINE_TITLE });
-    const plan = await claimDraft(tenant, Number(line.planId), input.version, caller.accountId);
+    const plan = await claimDraft(untypedTenant, Number(line.planId), input.version, caller.accountId);
     const qty = lineQty(input, line, { line: Number(line.lineNo), productId: Number(line.productId) }) ?? Number(line.qty);
     if (qty <= 0 || qty > MAX_MOVE_QTY) throw validationError([{ field: 'qty', message: '退货数量必须大于 0' }]);
     const locationId = input.locationId === undefined ? (line.locationId == null ? null : Number(line.locationId)) : input.locationId;
     if (locationId) {
-      const loc = (await tenant.select('location').select(['warehouseId', 'lcCode', 'status']).where('id', '=', locationId).executeTakeFirst()) as Row | undefined;
+      const loc = await tenant.select('location').select(['warehouseId', 'lcCode', 'status']).where('id', '=', locationId).executeTakeFirst();
       if (!loc) throw validationError([{ field: 'locationId', message: '库位不存在' }]);
       if (Number(loc.warehouseId) !== Number(plan.warehouseId)) throw validationError([{ field: 'locationId', message: `库位 ${String(loc.lcCode)} 不属于退货仓库` }]);
       if (loc.status !== 'enabled') throw validationError([{ field: 'locationId', message: `库位 ${String(loc.lcCode)} 已锁定` }]);
     }
     if (line.receivingLineId != null) {
       const rlId = Number(line.receivingLineId);
-      const rl = (await receivingLines(tenant, [rlId])).get(rlId);
-      const others = (await tenant.select('returnPlanLine').select((eb) => eb.fn.sum('qty').as('q')).where('planId', '=', Number(line.planId))
-        .where('receivingLineId', '=', rlId).where('id', '!=', input.id).executeTakeFirst()) as Row | undefined;
+      const rl = (await receivingLines(untypedTenant, [rlId])).get(rlId);
+      const others = await tenant.select('returnPlanLine').select((eb) => eb.fn.sum('qty').as('q')).where('planId', '=', Number(line.planId))
+        .where('receivingLineId', '=', rlId).where('id', '!=', input.id).executeTakeFirst();
       const sum = Number(others?.q ?? 0) + qty;
       if (rl && Number(rl.returnedQty) + sum > Number(rl.qty)) throw overReturn(rl, sum, Number(line.lineNo));
     }
     const amount = amountOf(qty, Number(line.price));
     await tenant.update('returnPlanLine').set({ qty, amount, locationId, remark: input.remark === undefined ? line.remark : input.remark }).where('id', '=', input.id).execute();
-    await recomputeTotals(tenant, Number(line.planId));
+    await recomputeTotals(untypedTenant, Number(line.planId));
     await ctx.audit({ action: 'update', entity: RETURN_DOC_TYPE, recordId: Number(line.planId), recordLabel: String(plan.docNo), changes: [
       { field: `line${Number(line.lineNo)}.qty`, title: `第 ${Number(line.lineNo)} 行数量`, from: Number(line.qty), to: qty },
       ...(locationId !== (line.locationId == null ? null : Number(line.locationId)) ? [{ field: `line${Number(line.lineNo)}.locationId`, title: `第 ${Number(line.lineNo)} 行库位`, from: line.locationId, to: locationId }] : []),
@@ -602,14 +611,15 @@ export async function saveLine(ctx: CallContext, input: ReturnLineSaveInput) {
 /** Removes one line of a draft (the last one stays: a plan returning nothing is cancelled instead). */
 export async function removeLine(ctx: CallContext, input: { id: number; version: number }) {
   const caller = ctx.caller!;
-  return ctx.transaction(async (db, tenant) => {
-    const line = (await tenant.select('returnPlanLine').select(['id', 'planId', 'lineNo', 'qty']).where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
+    const line = await tenant.select('returnPlanLine').select(['id', 'planId', 'lineNo', 'qty']).where('id', '=', input.id).executeTakeFirst();
     if (!line) throw bizError('COMMON_NOT_FOUND_4004', { entity: LINE_TITLE });
-    const plan = await claimDraft(tenant, Number(line.planId), input.version, caller.accountId);
-    const n = (await tenant.select('returnPlanLine').select((eb) => eb.fn.countAll().as('n')).where('planId', '=', Number(line.planId)).executeTakeFirst()) as Row | undefined;
+    const plan = await claimDraft(untypedTenant, Number(line.planId), input.version, caller.accountId);
+    const n = await tenant.select('returnPlanLine').select((eb) => eb.fn.countAll().as('n')).where('planId', '=', Number(line.planId)).executeTakeFirst();
     if (Number(n?.n ?? 0) <= 1) throw bizError('RETURN_LAST_LINE_4126', { docNo: String(plan.docNo) }, { id: Number(line.planId) });
     await tenant.delete('returnPlanLine').where('id', '=', input.id).execute();
-    await recomputeTotals(tenant, Number(line.planId));
+    await recomputeTotals(untypedTenant, Number(line.planId));
     await ctx.audit({ action: 'update', entity: RETURN_DOC_TYPE, recordId: Number(line.planId), recordLabel: String(plan.docNo),
       changes: [{ field: `line${Number(line.lineNo)}`, title: `删除第 ${Number(line.lineNo)} 行`, from: Number(line.qty), to: null }] }, db);
     return { id: input.id, planId: Number(line.planId), docNo: String(plan.docNo), version: Number(plan.version) };
@@ -621,10 +631,10 @@ export async function removeLine(ctx: CallContext, input: { id: number; version:
 
 /** What `get` and the list show beyond the engine's columns: source numbers, packs and receiving lines. */
 export async function presentReturn(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
-  const tenant = ctx.tenant;
-  const numbers = async (table: string, ids: unknown[]) => {
+  const tenant = TypedTenant.of(ctx.tenant);
+  const numbers = async (table: 'purchaseOrder' | 'receivingNote', ids: unknown[]) => {
     const wanted = [...new Set(ids.filter((x) => x != null).map(Number))];
-    return new Map(wanted.length ? ((await tenant.select(table).select(['id', 'docNo']).where('id', 'in', wanted).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]) : []);
+    return new Map(wanted.length ? (await tenant.select(table).select(['id', 'docNo']).where('id', 'in', wanted).execute()).map((r) => [Number(r.id), String(r.docNo)]) : []);
   };
   const orders = await numbers('purchaseOrder', docs.map((d) => d.orderId));
   const notes = await numbers('receivingNote', docs.map((d) => d.receivingNoteId));
@@ -638,10 +648,10 @@ export async function presentReturn(ctx: CallContext, docs: Row[], lines?: Row[]
   }
   if (!lines?.length) return;
   const rlIds = [...new Set(lines.flatMap((l) => (l.receivingLineId == null ? [] : [Number(l.receivingLineId)])))];
-  const received = new Map(rlIds.length ? ((await tenant.select('receivingNoteLine')
+  const received = new Map(rlIds.length ? (await tenant.select('receivingNoteLine')
     .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', 'receivingNoteLine.noteId').onRef('note.companyId', '=', 'receivingNoteLine.companyId'))
     .select(['receivingNoteLine.id', 'receivingNoteLine.lineNo', 'receivingNoteLine.qty', 'receivingNoteLine.returnedQty', 'note.docNo'])
-    .where('receivingNoteLine.id', 'in', rlIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+    .where('receivingNoteLine.id', 'in', rlIds).execute()).map((r) => [Number(r.id), r]) : []);
   for (const l of lines) {
     const rl = l.receivingLineId == null ? undefined : received.get(Number(l.receivingLineId));
     Object.assign(l, {
@@ -670,7 +680,7 @@ export async function listLines(ctx: CallContext, input: { planId: number; page:
  * each with the stock that can leave per location of the note's warehouse.
  */
 export async function returnableLines(ctx: CallContext, input: ReturnableInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const l = 'receivingNoteLine';
   let q = tenant.select(l)
     .innerJoin('receivingNote as note', (j) => j.onRef('note.id', '=', `${l}.noteId`).onRef('note.companyId', '=', `${l}.companyId`))
@@ -682,16 +692,16 @@ export async function returnableLines(ctx: CallContext, input: ReturnableInput) 
   if (input.receivingNoteId) q = q.where('note.id', '=', input.receivingNoteId);
   const keyword = input.keyword?.trim();
   if (keyword) q = q.where((eb) => eb.or([eb('note.docNo', 'like', likeText(keyword)), eb('product.code', 'like', likeText(keyword)), eb('product.name', 'like', likeText(keyword))]));
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
-  const rows = (await q.innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${l}.orderLineId`).onRef('ol.companyId', '=', `${l}.companyId`))
+  const rows = await q.innerJoin('purchaseOrderLine as ol', (j) => j.onRef('ol.id', '=', `${l}.orderLineId`).onRef('ol.companyId', '=', `${l}.companyId`))
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'note.warehouseId').onRef('warehouse.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.returnedQty`, 'note.id as noteId', 'note.docNo as noteDocNo', 'note.warehouseId', 'warehouse.name as warehouseName',
       'po.docNo as orderDocNo', 'ol.price', 'product.code as productCode', 'product.name as productName', 'product.unitSmall'])
-    .orderBy('note.id', 'desc').orderBy(`${l}.lineNo`).limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+    .orderBy('note.id', 'desc').orderBy(`${l}.lineNo`).limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   const stockOf = new Map<number, Map<number, Place[]>>();
   for (const wh of new Set(rows.map((r) => Number(r.warehouseId)))) {
-    stockOf.set(wh, await availableStock(tenant, wh, rows.filter((r) => Number(r.warehouseId) === wh).map((r) => Number(r.productId))));
+    stockOf.set(wh, await availableStock(ctx.tenant, wh, rows.filter((r) => Number(r.warehouseId) === wh).map((r) => Number(r.productId))));
   }
   return {
     list: rows.map((r) => {
@@ -714,7 +724,7 @@ export async function returnableLines(ctx: CallContext, input: ReturnableInput) 
 
 /** Posted receiving notes with something returnable: {id, label} for the new-plan form. */
 export async function returnableNotes(ctx: CallContext, input: { keyword?: string | null }) {
-  let q = ctx.tenant.select('receivingNote')
+  let q = TypedTenant.of(ctx.tenant).select('receivingNote')
     .innerJoin('purchaseOrder as po', (j) => j.onRef('po.id', '=', 'receivingNote.orderId').onRef('po.companyId', '=', 'receivingNote.companyId'))
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'po.supplierId').onRef('supplier.companyId', '=', 'receivingNote.companyId'))
     .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.warehouseId', 'po.supplierId', 'supplier.name as supplierName'])
@@ -723,19 +733,20 @@ export async function returnableNotes(ctx: CallContext, input: { keyword?: strin
       .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.returnedQty', '<', 'receivingNoteLine.qty') as never));
   const keyword = input.keyword?.trim();
   if (keyword) q = q.where((eb) => eb.or([eb('receivingNote.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
-  const rows = (await q.orderBy('receivingNote.id', 'desc').limit(200).execute()) as Row[];
+  const rows = await q.orderBy('receivingNote.id', 'desc').limit(200).execute();
   return rows.map((r) => ({
     id: Number(r.id), label: `${String(r.docNo)} ${String(r.supplierName)}`, docNo: String(r.docNo), supplierId: Number(r.supplierId), warehouseId: Number(r.warehouseId),
   }));
 }
 
 /** Return plans that hold quantities of a receiving note (confirmed or shipped): what its cancellation must wait for. */
-export async function returnPlansOfNote(tenant: Tenant, noteId: number): Promise<string[]> {
-  const rows = (await tenant.select('returnPlan')
+export async function returnPlansOfNote(untypedTenant: Tenant, noteId: number): Promise<string[]> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('returnPlan')
     .innerJoin('returnPlanLine as l', (j) => j.onRef('l.planId', '=', 'returnPlan.id').onRef('l.companyId', '=', 'returnPlan.companyId'))
     .innerJoin('receivingNoteLine as rl', (j) => j.onRef('rl.id', '=', 'l.receivingLineId').onRef('rl.companyId', '=', 'returnPlan.companyId'))
     .select('returnPlan.docNo').distinct().where('rl.noteId', '=', noteId).where('returnPlan.status', 'in', ['confirmed', 'shipped'])
-    .orderBy('returnPlan.docNo').limit(3).execute()) as Row[];
+    .orderBy('returnPlan.docNo').limit(3).execute();
   return rows.map((r) => String(r.docNo));
 }
 
@@ -743,10 +754,11 @@ export async function returnPlansOfNote(tenant: Tenant, noteId: number): Promise
  * For the cancellation of a posted receiving note (after it has claimed the note row): a note whose
  * lines are held by return plans stays, naming them.
  */
-export async function refuseIfReturned(tenant: Tenant, noteId: number, noteDocNo: string): Promise<void> {
+export async function refuseIfReturned(untypedTenant: Tenant, noteId: number, noteDocNo: string): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const held = await tenant.select('receivingNoteLine').select('id').where('noteId', '=', noteId).where('returnedQty', '>', 0).limit(1).executeTakeFirst();
   if (!held) return;
-  const plans = await returnPlansOfNote(tenant, noteId);
+  const plans = await returnPlansOfNote(untypedTenant, noteId);
   throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: RN_TITLE, docNo: noteDocNo, next: plans.join('、') }, { id: noteId, returnPlans: plans });
 }
 
@@ -757,7 +769,7 @@ export async function refuseIfReturned(tenant: Tenant, noteId: number, noteDocNo
 export async function printPlan(ctx: CallContext, input: { id?: number | null; docNo?: string | null }) {
   let id = input.id ?? undefined;
   if (!id && input.docNo?.trim()) {
-    const r = (await ctx.tenant.select('returnPlan').select('id').where('docNo', '=', input.docNo.trim()).executeTakeFirst()) as Row | undefined;
+    const r = await TypedTenant.of(ctx.tenant).select('returnPlan').select('id').where('docNo', '=', input.docNo.trim()).executeTakeFirst();
     id = r ? Number(r.id) : undefined;
   }
   if (!id) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });

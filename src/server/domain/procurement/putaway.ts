@@ -13,26 +13,27 @@ import type { DB } from '../../db/connection.ts';
 import { bizError } from '../../http/errors.ts';
 import { postMoves, type StockMove } from '../stock/ledger.ts';
 import { addGuarded } from '../../db/raw-sql.ts';
-import { DOC_STATUS, statusError, text, type Row } from './common.ts';
+import { DOC_STATUS, statusError, text } from './common.ts';
 import { RN_TITLE } from './receiving.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PA_TITLE = '上架单';
 export const PA_PREFIX = 'SJ';
 
 /** The note's lines with what is left to put away and the suggested location of each. */
 export async function suggestPutaway(ctx: CallContext, receivingNoteId: number) {
-  const tenant = ctx.tenant;
-  const note = (await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', receivingNoteId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const note = await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', receivingNoteId).executeTakeFirst();
   if (!note) throw bizError('COMMON_NOT_FOUND_4004', { entity: RN_TITLE });
   const l = 'receivingNoteLine';
-  const rows = (await tenant.select(l)
+  const rows = await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .leftJoin('location as src', (j) => j.onRef('src.id', '=', `${l}.locationId`).onRef('src.companyId', '=', `${l}.companyId`))
     .leftJoin('defaultLocation as dl', (j) => j.onRef('dl.productId', '=', `${l}.productId`).onRef('dl.companyId', '=', `${l}.companyId`).on('dl.warehouseId', '=', Number(note.warehouseId)))
     .leftJoin('location as dst', (j) => j.onRef('dst.id', '=', 'dl.locationId').onRef('dst.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.locationId`, `${l}.qty`, `${l}.putawayQty`, 'product.code as productCode', 'product.name as productName',
       'src.lcCode as fromLcCode', 'dl.locationId as suggestedLocationId', 'dst.lcCode as suggestedLcCode', 'dst.status as suggestedStatus'])
-    .where(`${l}.noteId`, '=', receivingNoteId).orderBy(`${l}.lineNo`).execute()) as Row[];
+    .where(`${l}.noteId`, '=', receivingNoteId).orderBy(`${l}.lineNo`).execute();
   return {
     receivingNoteId, docNo: String(note.docNo), status: String(note.status), warehouseId: Number(note.warehouseId),
     lines: rows.map((r) => ({
@@ -44,8 +45,9 @@ export async function suggestPutaway(ctx: CallContext, receivingNoteId: number) 
   };
 }
 
-export async function putawayLines(tenant: Tenant, id: number) {
-  return ((await tenant.select('putawayLine').select(['lineNo', 'receivingLineId', 'productId', 'fromLocationId', 'toLocationId', 'qty']).where('putawayId', '=', id).orderBy('lineNo').execute()) as Row[])
+export async function putawayLines(untypedTenant: Tenant, id: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return (await tenant.select('putawayLine').select(['lineNo', 'receivingLineId', 'productId', 'fromLocationId', 'toLocationId', 'qty']).where('putawayId', '=', id).orderBy('lineNo').execute())
     .map((r) => ({
       lineNo: Number(r.lineNo), receivingLineId: Number(r.receivingLineId), productId: Number(r.productId),
       fromLocationId: r.fromLocationId == null ? null : Number(r.fromLocationId), toLocationId: Number(r.toLocationId), qty: Number(r.qty),
@@ -67,10 +69,10 @@ export type PutawayLine = Awaited<ReturnType<typeof putawayLines>>[number];
 export async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number, noteId: number, warehouseId: number, reverse: boolean,
   saved?: { lines: PutawayLine[]; products?: ReadonlyMap<number, string> }): Promise<void> {
   // Claim the receiving note while it is posted (its cancellation takes the same row).
-  const note = (await tenant.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted')
-    .returning(['id', 'docNo']).executeTakeFirst()) as Row | undefined;
+  const note = await tenant.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted')
+    .returning(['id', 'docNo']).executeTakeFirst();
   if (!note) {
-    const doc = (await tenant.select('receivingNote').select(['id', 'docNo', 'status']).where('id', '=', noteId).executeTakeFirst()) as Row | undefined;
+    const doc = await tenant.select('receivingNote').select(['id', 'docNo', 'status']).where('id', '=', noteId).executeTakeFirst();
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: RN_TITLE });
     throw statusError(RN_TITLE, DOC_STATUS, doc, '上架');
   }
@@ -86,8 +88,8 @@ export async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id:
   });
   for (const [lineId, d] of changes) {
     if (!passed.has(lineId)) {
-      const rl = (await tenant.select('receivingNoteLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'receivingNoteLine.productId'))
-        .select(['receivingNoteLine.lineNo', 'receivingNoteLine.qty', 'receivingNoteLine.putawayQty', 'product.code']).where('receivingNoteLine.id', '=', lineId).executeTakeFirst()) as Row | undefined;
+      const rl = await tenant.select('receivingNoteLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'receivingNoteLine.productId'))
+        .select(['receivingNoteLine.lineNo', 'receivingNoteLine.qty', 'receivingNoteLine.putawayQty', 'product.code']).where('receivingNoteLine.id', '=', lineId).executeTakeFirst();
       if (!rl || reverse) throw new Error(`putaway ${id}: receiving line ${lineId} does not match`);
       throw bizError('PURCHASE_PUTAWAY_OVER_4095', { docNo: String(note.docNo), line: Number(rl.lineNo), code: String(rl.code), received: Number(rl.qty), done: Number(rl.putawayQty), qty: d },
         { receivingLineId: lineId, lineNo: Number(rl.lineNo), received: Number(rl.qty), done: Number(rl.putawayQty), qty: d });

@@ -27,6 +27,7 @@ import { PO_TITLE } from './purchase-order.ts';
 import { refuseIfInvoiced } from './invoice.ts';
 import { refuseIfReturned } from './purchase-return.ts';
 import { applyNoteToTask } from './inbound-task.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const RN_TITLE = '收货单';
 export const RN_PREFIX = 'SH';
@@ -43,18 +44,20 @@ export function overReceipt(order: Row, ol: Row, qty: number, m: Multiple) {
 }
 
 /** Claims the order row (the lock that serialises its receipts) while it is in one of `statuses`. */
-async function claimOrder(tenant: Tenant, orderId: number, statuses: string[], action: string): Promise<Row> {
+async function claimOrder(untypedTenant: Tenant, orderId: number, statuses: string[], action: string): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
   const now = new Date().toISOString();
-  const row = (await tenant.update('purchaseOrder').set({ updatedAt: now }).where('id', '=', orderId).where('status', 'in', statuses)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+  const row = await tenant.update('purchaseOrder').set({ updatedAt: now }).where('id', '=', orderId).where('status', 'in', statuses)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (row) return row;
-  const doc = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  const doc = await tenant.select('purchaseOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: PO_TITLE });
   throw statusError(PO_TITLE, PO_STATUS, doc, action);
 }
 
 /** The order's received total and status, from its lines (closed and cancelled orders keep their status). */
-async function recomputeOrder(db: DB, companyId: number, orderId: number): Promise<void> {
+async function recomputeOrder(untypedDb: DB, companyId: number, orderId: number): Promise<void> {
+  const db = typed(untypedDb);
   await runSql(db, `
     update purchase_order set
       received_qty = (select coalesce(sum(l.received_qty), 0) from purchase_order_line l where l.company_id = purchase_order.company_id and l.order_id = purchase_order.id),
@@ -66,8 +69,9 @@ async function recomputeOrder(db: DB, companyId: number, orderId: number): Promi
     where company_id = ? and id = ?`, [companyId, orderId]);
 }
 
-async function noteLines(tenant: Tenant, id: number) {
-  return ((await tenant.select('receivingNoteLine').select(['lineNo', 'orderLineId', 'productId', 'locationId', 'qty']).where('noteId', '=', id).orderBy('lineNo').execute()) as Row[])
+async function noteLines(untypedTenant: Tenant, id: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return (await tenant.select('receivingNoteLine').select(['lineNo', 'orderLineId', 'productId', 'locationId', 'qty']).where('noteId', '=', id).orderBy('lineNo').execute())
     .map((r) => ({ lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty) }));
 }
 
@@ -78,15 +82,17 @@ export interface PostedLines {
 }
 
 /** Posting steps 2–5 (the note's status is already changed by the caller). */
-export async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null, saved?: PostedLines): Promise<void> {
-  const order = await claimOrder(tenant, orderId, RECEIVABLE, '收货');
-  const lines = saved?.lines ?? await noteLines(tenant, id);
+export async function applyNote(ctx: CallContext, untypedDb: DB, untypedTenant: Tenant, id: number, orderId: number, warehouseId: number, taskId: number | null, saved?: PostedLines): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
+  const order = await claimOrder(untypedTenant, orderId, RECEIVABLE, '收货');
+  const lines = saved?.lines ?? await noteLines(untypedTenant, id);
   const m = await receMultipleOf(db, tenant.companyId);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.orderLineId, (per.get(l.orderLineId) ?? 0) + l.qty);
   // Every line's conditional update in one statement; a line missing from what it returns was refused.
   const changes = [...per.entries()].filter(([, d]) => d !== 0).sort((a, b) => a[0] - b[0]);
-  if (taskId == null) await refuseIfPlanned(tenant, order, changes, m);
+  if (taskId == null) await refuseIfPlanned(untypedTenant, order, changes, m);
   const passed = await addGuarded(db, {
     table: 'purchase_order_line', column: 'received_qty', companyId: tenant.companyId, changes, where: 'order_id = ?', whereParams: [orderId],
     // numeric on PostgreSQL: ordered × num may pass the bigint range for extreme quantities and multiples
@@ -95,9 +101,9 @@ export async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: nu
   });
   for (const [orderLineId, d] of changes) {
     if (!passed.has(orderLineId)) {
-      const ol = (await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId'))
+      const ol = await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId'))
         .select(['purchaseOrderLine.id', 'purchaseOrderLine.lineNo', 'purchaseOrderLine.qty', 'purchaseOrderLine.receivedQty', 'product.code'])
-        .where('purchaseOrderLine.id', '=', orderLineId).executeTakeFirst()) as Row | undefined;
+        .where('purchaseOrderLine.id', '=', orderLineId).executeTakeFirst();
       if (!ol) throw bizError('COMMON_NOT_FOUND_4004', { entity: '采购订单明细' });
       throw overReceipt(order, ol, d, m);
     }
@@ -107,7 +113,7 @@ export async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: nu
   }));
   await postMoves(db, ctx.caller!, moves, { knownProducts: saved?.products });
   await recomputeOrder(db, tenant.companyId, orderId);
-  await applyNoteToTask(db, tenant, id, taskId, 1);
+  await applyNoteToTask(db, untypedTenant, id, taskId, 1);
 }
 
 /**
@@ -116,14 +122,15 @@ export async function applyNote(ctx: CallContext, db: DB, tenant: Tenant, id: nu
  * its task. Checked after the order row is claimed, which confirming a plan claims too, so the two
  * cannot pass each other.
  */
-async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[number, number]>, m: Multiple): Promise<void> {
+async function refuseIfPlanned(untypedTenant: Tenant, order: Row, changes: Array<[number, number]>, m: Multiple): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const receiving = changes.filter(([, d]) => d > 0);
   if (!receiving.length) return;
-  const open = (await tenant.select('inboundTaskLine')
+  const open = await tenant.select('inboundTaskLine')
     .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
     .select(['inboundTaskLine.orderLineId', 'inboundTask.docNo', 'inboundTaskLine.qty', 'inboundTaskLine.receivedQty'])
     .where('inboundTask.orderId', '=', Number(order.id)).where('inboundTask.status', 'in', ['open', 'receiving'])
-    .where('inboundTaskLine.orderLineId', 'in', receiving.map(([id]) => id)).execute()) as Row[];
+    .where('inboundTaskLine.orderLineId', 'in', receiving.map(([id]) => id)).execute();
   const planned = new Map<number, { qty: number; tasks: string[] }>();
   for (const r of open) {
     const left = Number(r.qty) - Number(r.receivedQty);
@@ -136,8 +143,8 @@ async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[numbe
   if (!planned.size) return;
   const ids = [...planned.keys()];
   const l = 'purchaseOrderLine';
-  const orderLines = (await tenant.select(l).innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
-    .select([`${l}.id`, `${l}.lineNo`, `${l}.qty`, `${l}.receivedQty`, 'product.code']).where(`${l}.id`, 'in', ids).orderBy(`${l}.lineNo`).execute()) as Row[];
+  const orderLines = await tenant.select(l).innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
+    .select([`${l}.id`, `${l}.lineNo`, `${l}.qty`, `${l}.receivedQty`, 'product.code']).where(`${l}.id`, 'in', ids).orderBy(`${l}.lineNo`).execute();
   for (const ol of orderLines) {
     const p = planned.get(Number(ol.id))!;
     const d = receiving.find(([id]) => id === Number(ol.id))![1];
@@ -154,19 +161,21 @@ async function refuseIfPlanned(tenant: Tenant, order: Row, changes: Array<[numbe
  * use it; otherwise the order lines' received quantities, the stock and the task are given back
  * (`otherSource`: what a note of a sales return gives back instead, after the same putaway check).
  */
-export async function reverseNote(ctx: CallContext, db: DB, tenant: Tenant, doc: Row, otherSource?: (ctx: CallContext, db: DB, tenant: Tenant, doc: Row) => Promise<void>): Promise<void> {
+export async function reverseNote(ctx: CallContext, untypedDb: DB, untypedTenant: Tenant, doc: Row, otherSource?: (ctx: CallContext, untypedDb: DB, untypedTenant: Tenant, doc: Row) => Promise<void>): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const db = typed(untypedDb);
   const caller = ctx.caller!;
   const id = Number(doc.id);
-  const next = (await tenant.select('putaway').select('docNo').where('receivingNoteId', '=', id).where('status', '=', 'posted').limit(3).execute()) as Row[];
+  const next = await tenant.select('putaway').select('docNo').where('receivingNoteId', '=', id).where('status', '=', 'posted').limit(3).execute();
   if (next.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: RN_TITLE, docNo: String(doc.docNo), next: next.map((r) => String(r.docNo)).join('、') }, { id: id });
   // a note of another source (a sales return) undoes its own side; invoices and supplier returns never use it
-  if (otherSource) return otherSource(ctx, db, tenant, doc);
+  if (otherSource) return otherSource(ctx, db, untypedTenant, doc);
   // Invoiced lines keep the note (the invoice's posting claims this row too, so the two serialise).
-  await refuseIfInvoiced(tenant, id, String(doc.docNo));
-  await refuseIfReturned(tenant, id, String(doc.docNo));
+  await refuseIfInvoiced(untypedTenant, id, String(doc.docNo));
+  await refuseIfReturned(untypedTenant, id, String(doc.docNo));
   const orderId = Number(doc.orderId);
-  await claimOrder(tenant, orderId, ['confirmed', 'partlyReceived', 'received', 'closed'], '冲回收货');
-  const lines = await noteLines(tenant, id);
+  await claimOrder(untypedTenant, orderId, ['confirmed', 'partlyReceived', 'received', 'closed'], '冲回收货');
+  const lines = await noteLines(untypedTenant, id);
   const per = new Map<number, number>();
   for (const l of lines) per.set(l.orderLineId, (per.get(l.orderLineId) ?? 0) + l.qty);
   for (const [orderLineId, d] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
@@ -179,5 +188,5 @@ export async function reverseNote(ctx: CallContext, db: DB, tenant: Tenant, doc:
     productId: l.productId, warehouseId: Number(doc.warehouseId), locationId: l.locationId, qty: -l.qty, kind: 'reverse', docType: 'receivingNote', docId: id, docLine: l.lineNo,
   })));
   await recomputeOrder(db, tenant.companyId, orderId);
-  await applyNoteToTask(db, tenant, id, doc.taskId == null ? null : Number(doc.taskId), -1);
+  await applyNoteToTask(db, untypedTenant, id, doc.taskId == null ? null : Number(doc.taskId), -1);
 }

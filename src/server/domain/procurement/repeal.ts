@@ -5,7 +5,7 @@
 import {
   docNos, engineCancel, notCancellable, repealDesk, type Blocker, type TargetDef,
 } from '../repeal/desk.ts';
-import { DOC_STATUS, moneyText, PO_STATUS, type Row } from './common.ts';
+import { DOC_STATUS, moneyText, PO_STATUS } from './common.ts';
 import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
 import { RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
 
@@ -23,8 +23,8 @@ const TARGETS: Record<TargetType, TargetDef> = {
       const t = TARGETS.purchaseOrder;
       if (!['draft', 'confirmed'].includes(f.status) || Number(f.row.receivedQty) > 0) return notCancellable(t, f);
       const next = [
-        ...blockers('receivingNote', docNos((await tenant.select('receivingNote').select('docNo').where('orderId', '=', f.id).where('status', '!=', 'cancelled').orderBy('id').limit(5).execute()) as Row[])),
-        ...blockers('inboundPlan', docNos((await tenant.select('inboundPlan').select('docNo').where('orderId', '=', f.id).where('status', 'in', ['draft', 'confirmed']).orderBy('id').limit(5).execute()) as Row[])),
+        ...blockers('receivingNote', docNos(await tenant.select('receivingNote').select('docNo').where('orderId', '=', f.id).where('status', '!=', 'cancelled').orderBy('id').limit(5).execute())),
+        ...blockers('inboundPlan', docNos(await tenant.select('inboundPlan').select('docNo').where('orderId', '=', f.id).where('status', 'in', ['draft', 'confirmed']).orderBy('id').limit(5).execute())),
       ];
       const size = `${Number(f.row.lineCount)} 行，共 ${Number(f.row.totalQty)} 个`;
       return {
@@ -42,7 +42,7 @@ const TARGETS: Record<TargetType, TargetDef> = {
       if (!['draft', 'confirmed'].includes(f.status)) return notCancellable(t, f);
       const release = `释放 ${Number(f.row.lineCount)} 行共 ${Number(f.row.totalQty)} 个的计划数量`;
       if (f.status === 'draft') return { cancellable: true, blockers: [], effect: `入库计划 ${f.docNo} 为草稿：作废并${release}` };
-      const task = (await tenant.select('inboundTask').select(['id', 'docNo', 'status', 'receivedQty']).where('planId', '=', f.id).executeTakeFirst()) as Row | undefined;
+      const task = await tenant.select('inboundTask').select(['id', 'docNo', 'status', 'receivedQty']).where('planId', '=', f.id).executeTakeFirst();
       const next = task ? blockers('receivingNote', await openNotesOf(tenant, Number(task.id))) : [];
       const taskOpen = !task || (task.status === 'open' && Number(task.receivedQty) === 0);
       return {
@@ -59,7 +59,7 @@ const TARGETS: Record<TargetType, TargetDef> = {
     async describe(tenant, f) {
       const t = TARGETS.inboundTask;
       if (f.status !== 'open') return notCancellable(t, f);
-      const plan = (await tenant.select('inboundPlan').select('docNo').where('id', '=', Number(f.row.planId)).executeTakeFirst()) as Row | undefined;
+      const plan = await tenant.select('inboundPlan').select('docNo').where('id', '=', Number(f.row.planId)).executeTakeFirst();
       const next = blockers('receivingNote', await openNotesOf(tenant, f.id));
       return { cancellable: !next.length, blockers: next, effect: `入库任务 ${f.docNo} 待收货：作废任务及其入库计划 ${String(plan?.docNo ?? '')}，释放计划数量 ${Number(f.row.totalQty)} 个` };
     },
@@ -78,13 +78,13 @@ const TARGETS: Record<TargetType, TargetDef> = {
       const t = TARGETS.receivingNote;
       if (f.status === 'draft') return { cancellable: true, blockers: [], effect: `收货单 ${f.docNo} 为草稿（未过账，不影响库存）：直接作废` };
       if (f.status !== 'posted') return notCancellable(t, f);
-      const order = (await tenant.select('purchaseOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
-      const invoices = (await tenant.select('purchaseInvoiceLine')
+      const order = await tenant.select('purchaseOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst();
+      const invoices = await tenant.select('purchaseInvoiceLine')
         .innerJoin('purchaseInvoice', (j) => j.onRef('purchaseInvoice.id', '=', 'purchaseInvoiceLine.invoiceId').onRef('purchaseInvoice.companyId', '=', 'purchaseInvoiceLine.companyId'))
         .select('purchaseInvoice.docNo').distinct().where('purchaseInvoiceLine.receivingNoteId', '=', f.id).where('purchaseInvoice.status', '=', 'posted')
-        .orderBy('purchaseInvoice.docNo').limit(5).execute()) as Row[];
+        .orderBy('purchaseInvoice.docNo').limit(5).execute();
       const next = [
-        ...blockers('putaway', docNos((await tenant.select('putaway').select('docNo').where('receivingNoteId', '=', f.id).where('status', '=', 'posted').orderBy('id').limit(5).execute()) as Row[])),
+        ...blockers('putaway', docNos(await tenant.select('putaway').select('docNo').where('receivingNoteId', '=', f.id).where('status', '=', 'posted').orderBy('id').limit(5).execute())),
         ...blockers('purchaseInvoice', docNos(invoices)),
         ...blockers('returnPlan', await returnPlansOfNote(tenant, f.id)),
       ];
@@ -113,7 +113,7 @@ const TARGETS: Record<TargetType, TargetDef> = {
       const t = TARGETS.purchaseInvoice;
       if (f.status === 'draft') return { cancellable: true, blockers: [], effect: `采购发票 ${f.docNo} 为草稿：直接作废` };
       if (f.status !== 'posted') return notCancellable(t, f);
-      const p = (await tenant.select('supplierPayable').select(['paidAmount']).where('invoiceId', '=', f.id).executeTakeFirst()) as Row | undefined;
+      const p = await tenant.select('supplierPayable').select(['paidAmount']).where('invoiceId', '=', f.id).executeTakeFirst();
       const paid = Number(p?.paidAmount ?? 0);
       const effect = `采购发票 ${f.docNo} 已过账：作废应付款 ${moneyText(f.row.totalAmount)}，冲回开票数量 ${Number(f.row.totalQty)} 个与发票库存`;
       if (paid !== 0) return { cancellable: false, blockers: [], effect: `${effect}；应付款已付款 ${moneyText(paid)}，不能作废` };

@@ -4,8 +4,8 @@
 // (src/server/documents/types/stock-documents.ts).
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { MoveKind } from './ledger.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
-type Row = Record<string, unknown>;
 
 export interface DocKind {
   /** docType on the ledger and entity in the audit log */
@@ -56,9 +56,10 @@ export interface LineInput {
 }
 
 /** The company's adjustment reasons: its own dictionary when it has one, else the defaults. */
-export async function adjustReasons(tenant: Tenant): Promise<Array<{ value: string; label: string }>> {
-  const rows = (await tenant.select('dictItem').select(['value', 'label']).where('dictCode', '=', ADJUST_REASON_DICT).where('enabled', '=', 1)
-    .orderBy('sort').orderBy('value').execute()) as Row[];
+export async function adjustReasons(untypedTenant: Tenant): Promise<Array<{ value: string; label: string }>> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('dictItem').select(['value', 'label']).where('dictCode', '=', ADJUST_REASON_DICT).where('enabled', '=', 1)
+    .orderBy('sort').orderBy('value').execute();
   return rows.length ? rows.map((r) => ({ value: String(r.value), label: String(r.label) })) : DEFAULT_ADJUST_REASONS;
 }
 

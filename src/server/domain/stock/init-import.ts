@@ -6,8 +6,8 @@ import { ApiError, bizError, validationError } from '../../http/errors.ts';
 import { cellTextAt, headerIndex, headerProblems, importFailed, normHeader, readUploadedSpreadsheet, xlsxDownload, type CellValue } from '../../files/xlsx.ts';
 import { MAX_DOC_LINES, type LineInput, type LineSource } from './documents.ts';
 import { lookupKeyOf } from './locations.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
-type Row = Record<string, unknown>;
 
 const COLUMNS = {
   productCode: '商品编码',
@@ -36,7 +36,7 @@ export async function importInitLines(ctx: CallContext): Promise<Record<string, 
   const warehouseId = positiveId(ctx.query.warehouseId);
   const upload = await readUploadedSpreadsheet(ctx);
   if (!warehouseId) throw validationError([{ field: 'warehouseId', message: '请选择仓库（warehouseId）' }]);
-  const wh = await ctx.tenant.select('warehouse').select('id').where('id', '=', warehouseId).executeTakeFirst();
+  const wh = await TypedTenant.of(ctx.tenant).select('warehouse').select('id').where('id', '=', warehouseId).executeTakeFirst();
   if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
   const rows = upload.sheet.rows.filter((x) => x.cells.some((c) => c !== null && !(typeof c === 'string' && !c.trim())));
   if (!rows.length) throw bizError('COMMON_IMPORT_EMPTY_4014');
@@ -63,13 +63,13 @@ export async function importInitLines(ctx: CallContext): Promise<Record<string, 
   const codes = [...new Set(data.map((r) => cellTextAt(r, col('productCode'))).filter(Boolean))];
   const products = new Map<string, number>();
   for (let i = 0; i < codes.length; i += 500) {
-    const found = (await ctx.tenant.select('product').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute()) as Row[];
+    const found = await TypedTenant.of(ctx.tenant).select('product').select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute();
     for (const p of found) products.set(String(p.code), Number(p.id));
   }
   const keys = [...new Set(data.map((r) => lookupKeyOf(cellTextAt(r, col('lcCode')))).filter(Boolean))];
   const locations = new Map<string, number>();
   for (let i = 0; i < keys.length; i += 500) {
-    const found = (await ctx.tenant.select('location').select(['id', 'lookupKey']).where('warehouseId', '=', warehouseId).where('lookupKey', 'in', keys.slice(i, i + 500)).execute()) as Row[];
+    const found = await TypedTenant.of(ctx.tenant).select('location').select(['id', 'lookupKey']).where('warehouseId', '=', warehouseId).where('lookupKey', 'in', keys.slice(i, i + 500)).execute();
     for (const l of found) locations.set(String(l.lookupKey), Number(l.id));
   }
   const lines: LineInput[] = [];

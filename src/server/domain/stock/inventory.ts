@@ -16,6 +16,7 @@ import { sqlTableName } from '../../db/table-writes.ts';
 import { MOVE_KINDS, type MoveKind } from './ledger.ts';
 import { STOCK_DOC_KINDS } from './documents.ts';
 import { lookupKeyOf } from './locations.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -170,8 +171,8 @@ async function pageWithTotal<T>(ctx: CallContext, criteria: unknown, token: stri
 }
 
 /** A category and all below it. */
-async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
-  const rows = (await tenant.select('category').select(['id', 'parentId']).execute()) as Row[];
+async function categoryAndBelow(tenant: TypedTenant, id: number): Promise<number[]> {
+  const rows = await tenant.select('category').select(['id', 'parentId']).execute();
   if (!rows.some((r) => Number(r.id) === id)) throw validationError([{ field: 'categoryId', message: '商品类别不存在' }]);
   const children = new Map<number, number[]>();
   for (const r of rows) if (r.parentId != null) children.set(Number(r.parentId), [...(children.get(Number(r.parentId)) ?? []), Number(r.id)]);
@@ -200,7 +201,7 @@ export const INVENTORY_TABLES = ['stockSummary', 'product', 'productKeyword', 'c
  * `token`: the write state of INVENTORY_TABLES the page is read under (keptPage).
  */
 export async function inventoryList(ctx: CallContext, input: InventoryInput, token: string) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const dialect = ctx.database.dialect;
   const productFilter = !!(input.keyword?.trim() || input.categoryId);
   const categories = input.categoryId ? await categoryAndBelow(tenant, input.categoryId) : undefined;
@@ -215,19 +216,19 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput, tok
   };
   const criteria = ['inventory', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.categoryId ?? null, !!input.onlyInStock];
   const count = async () => {
-    const candidates = await keywordCandidates(tenant, dialect, input.keyword, 'count', 'product.id');
-    const counted = (await base(productFilter, candidates).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+    const candidates = await keywordCandidates(ctx.tenant, dialect, input.keyword, 'count', 'product.id');
+    const counted = await base(productFilter, candidates).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst();
     return Number(counted?.total ?? 0);
   };
   // Walked in product code order: product.id is at hand before the stock row is read.
-  const rows = async () => ((await base(true, await keywordCandidates(tenant, dialect, input.keyword, input.page * input.pageSize, 'product.id'))
+  const rows = async () => (await base(true, await keywordCandidates(ctx.tenant, dialect, input.keyword, input.page * input.pageSize, 'product.id'))
     .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockSummary.warehouseId').onRef('warehouse.companyId', '=', 'stockSummary.companyId'))
     .select(['stockSummary.productId', 'stockSummary.warehouseId', 'stockSummary.onHand', 'stockSummary.reserved', 'stockSummary.committed', 'stockSummary.updatedAt',
       'product.code as productCode', 'product.name as productName', 'product.specification', 'product.categoryId', 'product.barcode',
       'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall',
       'warehouse.code as warehouseCode', 'warehouse.name as warehouseName'])
     .orderBy('product.code').orderBy('stockSummary.warehouseId')
-    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[]).map((r) => {
+    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()).map((r: Row) => {
     const packs = packsOf(r);
     return {
       productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName), specification: text(r.specification),
@@ -247,14 +248,14 @@ export async function inventoryList(ctx: CallContext, input: InventoryInput, tok
  * 在途: what confirmed inbound plans still expect per product × warehouse — the open quantity of their
  * inbound tasks that are open or being received. One grouped query for the page's products.
  */
-async function withInbound<T extends { productId: number; warehouseId: number; inbound: number } & PackSizes>(tenant: Tenant, list: T[]): Promise<Array<T & { inboundUnits?: ReturnType<typeof splitUnits> }>> {
+async function withInbound<T extends { productId: number; warehouseId: number; inbound: number } & PackSizes>(tenant: TypedTenant, list: T[]): Promise<Array<T & { inboundUnits?: ReturnType<typeof splitUnits> }>> {
   if (!list.length) return list;
   const ids = [...new Set(list.map((r) => r.productId))];
-  const open = (await tenant.select('inboundTaskLine')
+  const open = await tenant.select('inboundTaskLine')
     .innerJoin('inboundTask', (j: Q) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
     .select(['inboundTaskLine.productId', 'inboundTask.warehouseId', (eb: Q) => eb.fn.sum(eb('inboundTaskLine.qty', '-', eb.ref('inboundTaskLine.receivedQty'))).as('open')])
     .where('inboundTask.status', 'in', ['open', 'receiving']).where('inboundTaskLine.productId', 'in', ids)
-    .groupBy(['inboundTaskLine.productId', 'inboundTask.warehouseId']).execute()) as Row[];
+    .groupBy(['inboundTaskLine.productId', 'inboundTask.warehouseId']).execute();
   const byKey = new Map(open.map((r) => [`${Number(r.productId)}:${Number(r.warehouseId)}`, Math.max(0, Number(r.open ?? 0))]));
   return list.map((r) => {
     const inbound = byKey.get(`${r.productId}:${r.warehouseId}`) ?? 0;
@@ -267,7 +268,7 @@ export const DISTRIBUTION_TABLES = ['stockBalance', 'product', 'productKeyword',
 
 /** Stock by location (inventoryDistribution): one row per product × warehouse × location. `token` as inventoryList's. */
 export async function distributionList(ctx: CallContext, input: DistributionInput, token: string) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const dialect = ctx.database.dialect;
   const lcKey = input.lcCode?.trim() ? lookupKeyOf(input.lcCode) : '';
   if (input.lcCode?.trim() && !lcKey) throw validationError([{ field: 'lcCode', message: '库位编码去掉 -、S、Z、A、B 后为空' }]);
@@ -286,18 +287,18 @@ export async function distributionList(ctx: CallContext, input: DistributionInpu
   const criteria = ['distribution', input.keyword?.trim() || null, input.productId ?? null, input.warehouseId ?? null, input.locationId ?? null, lcKey || null,
     input.zone?.trim() || null, input.onlyInStock !== false];
   const count = async () => {
-    const counted = (await base(await keywordCandidates(tenant, dialect, input.keyword, 'count', 'stockBalance.productId')).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+    const counted = await base(await keywordCandidates(ctx.tenant, dialect, input.keyword, 'count', 'stockBalance.productId')).select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst();
     return Number(counted?.total ?? 0);
   };
   // Index order (warehouse, location, product): pages stay cheap however many balances there are.
-  const rows = async () => ((await base(await keywordCandidates(tenant, dialect, input.keyword, input.page * input.pageSize, 'stockBalance.productId'))
+  const rows = async () => (await base(await keywordCandidates(ctx.tenant, dialect, input.keyword, input.page * input.pageSize, 'stockBalance.productId'))
     .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockBalance.warehouseId').onRef('warehouse.companyId', '=', 'stockBalance.companyId'))
     .select(['stockBalance.productId', 'stockBalance.warehouseId', 'stockBalance.locationId', 'stockBalance.onHand', 'stockBalance.reserved', 'stockBalance.updatedAt',
       'product.code as productCode', 'product.name as productName', 'product.specification',
       'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall',
       'warehouse.code as warehouseCode', 'warehouse.name as warehouseName', 'location.lcCode', 'location.zone', 'location.type as locationType', 'location.status as locationStatus'])
     .orderBy('stockBalance.warehouseId').orderBy('stockBalance.locationId').orderBy('stockBalance.productId')
-    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[]).map((r) => {
+    .limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()).map((r: Row) => {
     const packs = packsOf(r);
     return {
       productId: Number(r.productId), productCode: String(r.productCode), productName: String(r.productName), specification: text(r.specification),
@@ -328,30 +329,30 @@ const OTHER_LEDGER_DOCS: Record<string, { header: string; title: string }> = {
 
 /** A product's ledger rows, newest first (the goods detail page's movements tab). */
 export async function movementList(ctx: CallContext, input: MovementsInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const tz = ctx.caller?.company.timeZone ?? 8;
-  const product = (await tenant.select('product').select(['id', 'code', 'name', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'])
-    .where('id', '=', input.productId).executeTakeFirst()) as Row | undefined;
+  const product = await tenant.select('product').select(['id', 'code', 'name', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'])
+    .where('id', '=', input.productId).executeTakeFirst();
   if (!product) throw bizError('PRODUCT_NOT_EXIST_4001');
   const from = dateBound(input.dateFrom, 'dateFrom', '开始日期');
   const to = dateBound(input.dateTo, 'dateTo', '结束日期');
-  let where: Q = tenant.select('stockMove').where('stockMove.productId', '=', input.productId);
+  let where = tenant.select('stockMove').where('stockMove.productId', '=', input.productId);
   if (input.warehouseId) where = where.where('stockMove.warehouseId', '=', input.warehouseId);
   if (input.kind) where = where.where('stockMove.kind', '=', input.kind);
   if (from) where = where.where('stockMove.createdAt', '>=', companyDateRange(from, from, tz)[0]);
   if (to) where = where.where('stockMove.createdAt', '<=', companyDateRange(to, to, tz)[1]);
-  const counted = (await where.select((eb: Q) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await where.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
   const offset = (input.page - 1) * input.pageSize;
   const rows = total > offset
-    ? ((await where
-      .innerJoin('warehouse', (j: Q) => j.onRef('warehouse.id', '=', 'stockMove.warehouseId').onRef('warehouse.companyId', '=', 'stockMove.companyId'))
-      .leftJoin('location', (j: Q) => j.onRef('location.id', '=', 'stockMove.locationId').onRef('location.companyId', '=', 'stockMove.companyId'))
-      .leftJoin('account', (j: Q) => j.onRef('account.id', '=', 'stockMove.accountId').onRef('account.companyId', '=', 'stockMove.companyId'))
+    ? (await where
+      .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'stockMove.warehouseId').onRef('warehouse.companyId', '=', 'stockMove.companyId'))
+      .leftJoin('location', (j) => j.onRef('location.id', '=', 'stockMove.locationId').onRef('location.companyId', '=', 'stockMove.companyId'))
+      .leftJoin('account', (j) => j.onRef('account.id', '=', 'stockMove.accountId').onRef('account.companyId', '=', 'stockMove.companyId'))
       .select(['stockMove.id', 'stockMove.warehouseId', 'stockMove.locationId', 'stockMove.qty', 'stockMove.reservedQty', 'stockMove.kind', 'stockMove.docType',
         'stockMove.docId', 'stockMove.docLine', 'stockMove.createdAt', 'warehouse.code as warehouseCode', 'warehouse.name as warehouseName', 'location.lcCode',
         'account.userName'])
-      .orderBy('stockMove.id', 'desc').limit(input.pageSize).offset(offset).execute()) as Row[])
+      .orderBy('stockMove.id', 'desc').limit(input.pageSize).offset(offset).execute())
     : [];
   // Document numbers, one query per document type on the page.
   const docNos = new Map<string, string>();
@@ -360,7 +361,8 @@ export async function movementList(ctx: CallContext, input: MovementsInput) {
   for (const [type, ids] of byType) {
     const kind = STOCK_DOC_KINDS[type] ?? OTHER_LEDGER_DOCS[type];
     if (!kind) continue;
-    const docs = (await tenant.select(kind.header).select(['id', 'docNo']).where('id', 'in', [...new Set(ids)]).execute()) as Row[];
+    // (the header table is named by the move's document type: the untyped view)
+    const docs = await ctx.tenant.select(kind.header).select(['id', 'docNo']).where('id', 'in', [...new Set(ids)]).execute();
     for (const d of docs) docNos.set(`${type}:${String(d.id)}`, String(d.docNo));
   }
   const packs = packsOf(product);

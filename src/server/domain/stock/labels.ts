@@ -13,6 +13,7 @@ import type { DB } from '../../db/connection.ts';
 import { holdsRight } from '../../auth/caller.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { stockRows } from './scan.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -27,8 +28,9 @@ const LABEL_RIGHTS: Record<'product' | 'location', string[]> = {
   location: ['entrepot.location'],
 };
 
-async function labelKey(db: DB, companyId: number, create: boolean): Promise<Buffer | undefined> {
-  const read = async () => (await db.selectFrom('company').select('labelKey').where('id', '=', companyId).executeTakeFirst()) as Row | undefined;
+async function labelKey(untypedDb: DB, companyId: number, create: boolean): Promise<Buffer | undefined> {
+  const db = typed(untypedDb);
+  const read = async () => await db.selectFrom('company').select('labelKey').where('id', '=', companyId).executeTakeFirst();
   let row = await read();
   if (!row) return undefined;
   if (row.labelKey == null && create) {
@@ -61,20 +63,21 @@ export async function verifyLabel(db: DB, token: string): Promise<{ kind: QrKind
   return { kind: m[1] === 'P' ? 'product' : m[1] === 'C' ? 'carton' : 'location', companyId, id };
 }
 
-async function describe(tenant: Tenant, kind: QrKind, id: number): Promise<{ code: string; name: string } | undefined> {
+async function describe(untypedTenant: Tenant, kind: QrKind, id: number): Promise<{ code: string; name: string } | undefined> {
+  const tenant = TypedTenant.of(untypedTenant);
   if (kind === 'carton') {
     // a carton: its number and whose goods it carries (the client), nothing of its contents without a login
-    const c = (await tenant.select('carton').leftJoin('client', (j) => j.onRef('client.id', '=', 'carton.clientId').onRef('client.companyId', '=', 'carton.companyId'))
-      .select(['carton.docNo', 'client.name as clientName']).where('carton.id', '=', id).executeTakeFirst()) as Row | undefined;
+    const c = await tenant.select('carton').leftJoin('client', (j) => j.onRef('client.id', '=', 'carton.clientId').onRef('client.companyId', '=', 'carton.companyId'))
+      .select(['carton.docNo', 'client.name as clientName']).where('carton.id', '=', id).executeTakeFirst();
     return c ? { code: String(c.docNo), name: `纸箱 ${String(c.clientName ?? '')}`.trim() } : undefined;
   }
   if (kind === 'product') {
-    const p = (await tenant.select('product').select(['code', 'name']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+    const p = await tenant.select('product').select(['code', 'name']).where('id', '=', id).executeTakeFirst();
     return p ? { code: String(p.code), name: String(p.name) } : undefined;
   }
-  const l = (await tenant.select('location')
+  const l = await tenant.select('location')
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'location.warehouseId').onRef('warehouse.companyId', '=', 'location.companyId'))
-    .select(['location.lcCode', 'warehouse.name as warehouseName']).where('location.id', '=', id).executeTakeFirst()) as Row | undefined;
+    .select(['location.lcCode', 'warehouse.name as warehouseName']).where('location.id', '=', id).executeTakeFirst();
   return l ? { code: String(l.lcCode), name: `${String(l.warehouseName)} ${String(l.lcCode)}` } : undefined;
 }
 
@@ -137,14 +140,14 @@ export async function labelData(ctx: CallContext, input: { kind: LabelKind; docT
   const caller = ctx.caller!;
   if (input.kind !== 'document' && !LABEL_RIGHTS[input.kind].some((r) => holdsRight(caller, r))) throw bizError('COMMON_NO_RIGHT_4003', { name: `打印${KIND_TEXT[input.kind]}标签` });
   const ids = [...new Set(input.ids)];
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const companyId = caller.company.id;
   if (input.kind === 'document') return documentLabels(ctx, input.docType, ids);
   const key = (await labelKey(ctx.db, companyId, true))!;
   if (input.kind === 'product') {
-    const rows = (await tenant.select('product')
+    const rows = await tenant.select('product')
       .select(['id', 'code', 'name', 'barcode', 'specification', 'unitSmall', 'unitMid', 'unitBig', 'midQty', 'bigQty'])
-      .where('id', 'in', ids).orderBy('code').execute()) as Row[];
+      .where('id', 'in', ids).orderBy('code').execute();
     if (rows.length !== ids.length) throw bizError('PRODUCT_NOT_EXIST_4001');
     return {
       kind: input.kind, kindText: KIND_TEXT[input.kind],
@@ -161,10 +164,10 @@ export async function labelData(ctx: CallContext, input: { kind: LabelKind; docT
       })),
     };
   }
-  const rows = (await tenant.select('location')
+  const rows = await tenant.select('location')
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'location.warehouseId').onRef('warehouse.companyId', '=', 'location.companyId'))
     .select(['location.id', 'location.lcCode', 'location.zone', 'location.type', 'warehouse.name as warehouseName'])
-    .where('location.id', 'in', ids).orderBy('warehouse.name').orderBy('location.lcCode').execute()) as Row[];
+    .where('location.id', 'in', ids).orderBy('warehouse.name').orderBy('location.lcCode').execute();
   if (rows.length !== ids.length) throw validationError([{ field: 'ids', message: '库位不存在' }]);
   return {
     kind: input.kind, kindText: KIND_TEXT[input.kind],
@@ -179,10 +182,10 @@ export async function labelData(ctx: CallContext, input: { kind: LabelKind; docT
 
 /** A carton's label scanned by a logged-in caller: what it holds (product and quantity), its page. */
 async function cartonContents(ctx: CallContext, id: number, found: { code: string; name: string }, input: { page: number; pageSize: number }) {
-  const rows = (await ctx.tenant.select('cartonLine')
+  const rows = await TypedTenant.of(ctx.tenant).select('cartonLine')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'cartonLine.productId').onRef('product.companyId', '=', 'cartonLine.companyId'))
     .select(['cartonLine.id', 'cartonLine.productId', 'cartonLine.qty', 'product.code', 'product.name', 'product.unitSmall'])
-    .where('cartonLine.cartonId', '=', id).orderBy('cartonLine.lineNo').execute()) as Row[];
+    .where('cartonLine.cartonId', '=', id).orderBy('cartonLine.lineNo').execute();
   const route = `/entrepot/cardboardDetail/${id}`;
   const list = rows.slice((input.page - 1) * input.pageSize, input.page * input.pageSize).map((r) => ({
     key: `c${Number(r.id)}`, productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), warehouseName: null, lcCode: found.code,
@@ -199,11 +202,12 @@ async function documentLabels(ctx: CallContext, docType: string | undefined, ids
   if (!right || !holdsRight(ctx.caller!, right)) throw bizError('COMMON_NO_RIGHT_4003', { name: `打印${type.title}标签` });
   const table = type.def.table;
   const hasWarehouse = 'warehouseId' in type.def.header;
+  // (the table is the document type's, named at run time: the untyped view)
   let q = ctx.tenant.select(table).select([`${table}.id`, `${table}.docNo`, `${table}.status`]).where(`${table}.id`, 'in', ids);
   if (hasWarehouse) {
     q = q.leftJoin('warehouse', (j: any) => j.onRef('warehouse.id', '=', `${table}.warehouseId`).onRef('warehouse.companyId', '=', `${table}.companyId`)).select('warehouse.name as warehouseName') as typeof q;
   }
-  const rows = (await q.orderBy(`${table}.docNo`).execute()) as Row[];
+  const rows: Row[] = await q.orderBy(`${table}.docNo`).execute();
   if (rows.length !== ids.length) throw bizError('COMMON_NOT_FOUND_4004', { entity: type.title });
   // a carton's label also carries a QR code opening /qrCodeLoad, its box number and what it weighs
   if (docType === 'carton') return cartonLabels(ctx, type, rows);
@@ -219,13 +223,13 @@ async function documentLabels(ctx: CallContext, docType: string | undefined, ids
 async function cartonLabels(ctx: CallContext, type: { title: string; statusLabel(s: string): string }, rows: Row[]) {
   const companyId = ctx.caller!.company.id;
   const key = (await labelKey(ctx.db, companyId, true))!;
-  const more = new Map(((await ctx.tenant.select('carton').leftJoin('client', (j) => j.onRef('client.id', '=', 'carton.clientId').onRef('client.companyId', '=', 'carton.companyId'))
+  const more = new Map((await TypedTenant.of(ctx.tenant).select('carton').leftJoin('client', (j) => j.onRef('client.id', '=', 'carton.clientId').onRef('client.companyId', '=', 'carton.companyId'))
     .leftJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'carton.taskId').onRef('outboundTask.companyId', '=', 'carton.companyId'))
     .select(['carton.id', 'carton.taskId', 'carton.weight', 'carton.volume', 'carton.totalQty', 'client.name as clientName', 'outboundTask.docNo as taskDocNo'])
-    .where('carton.id', 'in', rows.map((r) => Number(r.id))).execute()) as Row[]).map((r) => [Number(r.id), r]));
+    .where('carton.id', 'in', rows.map((r) => Number(r.id))).execute()).map((r) => [Number(r.id), r]));
   const taskIds = [...new Set([...more.values()].map((r) => Number(r.taskId)))];
   const boxes = new Map<number, number[]>();
-  for (const r of (await ctx.tenant.select('carton').select(['id', 'taskId']).where('taskId', 'in', taskIds).where('status', '<>', 'cancelled').orderBy('id').execute()) as Row[]) {
+  for (const r of await TypedTenant.of(ctx.tenant).select('carton').select(['id', 'taskId']).where('taskId', 'in', taskIds).where('status', '<>', 'cancelled').orderBy('id').execute()) {
     boxes.set(Number(r.taskId), [...(boxes.get(Number(r.taskId)) ?? []), Number(r.id)]);
   }
   return {

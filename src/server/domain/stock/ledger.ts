@@ -46,6 +46,7 @@ import type { Caller } from '../../catalog/context.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { insertMany, isSqlite, runSql, sqlText, tuples } from '../../db/raw-sql.ts';
+import { typed } from '../../db/typed.ts';
 
 export const MOVE_KINDS = {
   init: '期初入库',
@@ -129,7 +130,6 @@ export const MAX_MOVE_QTY = 1_000_000_000_000;
  */
 const TEST_HOOK_POST_DELAY_MS = process.env.NODE_ENV === 'production' ? 0 : Math.max(0, Number(process.env.TEST_HOOK_STOCK_POST_DELAY_MS ?? 0) || 0);
 
-type Row = Record<string, unknown>;
 
 interface Refs {
   products: Map<number, { code: string }>;
@@ -249,10 +249,11 @@ function checkRefs(m: Prepared, refs: Refs, locationRequired: boolean): void {
   if (loc.status !== 'enabled') throw bizError('STOCK_LOCATION_LOCKED_4076', { location: loc.lcCode }, { locationId: m.loc });
 }
 
-async function guardError(db: DB, companyId: number, m: Prepared, refs: Refs, negative: boolean) {
-  const row = (await db.selectFrom('stockBalance').select(['onHand', 'reserved'])
+async function guardError(untypedDb: DB, companyId: number, m: Prepared, refs: Refs, negative: boolean) {
+  const db = typed(untypedDb);
+  const row = await db.selectFrom('stockBalance').select(['onHand', 'reserved'])
     .where('companyId', '=', companyId).where('productId', '=', m.productId)
-    .where('warehouseId', '=', m.warehouseId).where('locationId', '=', m.loc).executeTakeFirst()) as Row | undefined;
+    .where('warehouseId', '=', m.warehouseId).where('locationId', '=', m.loc).executeTakeFirst();
   const onHand = Number(row?.onHand ?? 0);
   const reserved = Number(row?.reserved ?? 0);
   const wh = refs.warehouses.get(m.warehouseId)!;
@@ -461,9 +462,10 @@ async function updateTotals(db: DB, companyId: number, keys: Total[], negative: 
   return runSql(db, text, params);
 }
 
-async function totalsError(db: DB, companyId: number, t: Total, refs: Refs) {
-  const row = (await db.selectFrom('stockSummary').select(['onHand', 'reserved', 'committed'])
-    .where('companyId', '=', companyId).where('productId', '=', t.productId).where('warehouseId', '=', t.warehouseId).executeTakeFirst()) as Row | undefined;
+async function totalsError(untypedDb: DB, companyId: number, t: Total, refs: Refs) {
+  const db = typed(untypedDb);
+  const row = await db.selectFrom('stockSummary').select(['onHand', 'reserved', 'committed'])
+    .where('companyId', '=', companyId).where('productId', '=', t.productId).where('warehouseId', '=', t.warehouseId).executeTakeFirst();
   const onHand = Number(row?.onHand ?? 0);
   const held = Number(row?.reserved ?? 0) + Number(row?.committed ?? 0);
   const params = { code: refs.products.get(t.productId)!.code, place: refs.warehouses.get(t.warehouseId)!.name, onHand, reserved: held };

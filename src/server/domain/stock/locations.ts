@@ -4,6 +4,7 @@ import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import type { ResourceHooks } from '../../resources/hooks.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 /**
  * The lookup key of a location code (spec §3): the code with every '-', 'S', 'Z', 'A' and 'B' removed.
@@ -14,7 +15,6 @@ export function lookupKeyOf(code: string): string {
   return code.trim().toUpperCase().replace(/[-SZAB]/g, '');
 }
 
-type Row = Record<string, unknown>;
 
 export const LOCATION_HOOKS: ResourceHooks = {
   derive({ merged }) {
@@ -27,7 +27,7 @@ export const LOCATION_HOOKS: ResourceHooks = {
     if (!key) return [{ field: 'lcCode', message: `库位编码“${code}”去掉 -、S、Z、A、B 后为空，无法按编码查找，请更换编码` }];
     let q = tenant.select('location').select(['id', 'lcCode']).where('warehouseId', '=', merged.warehouseId as number).where('lookupKey', '=', key);
     if (id !== null) q = q.where('id', '!=', id as number);
-    const clash = (await q.limit(1).executeTakeFirst()) as Row | undefined;
+    const clash = await q.limit(1).executeTakeFirst();
     if (clash && String(clash.lcCode) !== code) {
       return [{ field: 'lcCode', message: `库位编码“${code}”与本仓库已有库位“${String(clash.lcCode)}”去掉 -、S、Z、A、B 后相同（查询键 ${key}），扫描或输入时无法区分，请更换编码` }];
     }
@@ -38,7 +38,7 @@ export const LOCATION_HOOKS: ResourceHooks = {
 export const DEFAULT_LOCATION_HOOKS: ResourceHooks = {
   async validate({ tenant, values, merged }): Promise<FieldError[]> {
     if (!('locationId' in values) && !('warehouseId' in values)) return [];
-    const loc = (await tenant.select('location').select(['warehouseId', 'lcCode']).where('id', '=', merged.locationId as number).executeTakeFirst()) as Row | undefined;
+    const loc = await tenant.select('location').select(['warehouseId', 'lcCode']).where('id', '=', merged.locationId as number).executeTakeFirst();
     if (loc && Number(loc.warehouseId) !== Number(merged.warehouseId)) {
       return [{ field: 'locationId', message: `库位“${String(loc.lcCode)}”不属于所选仓库` }];
     }
@@ -59,7 +59,8 @@ export interface LocationHit {
 }
 
 /** Finds a location by a scanned or typed code (normalised as spec §3), optionally within one warehouse. */
-export async function lookupLocation(tenant: Tenant, code: string, warehouseId?: number): Promise<LocationHit> {
+export async function lookupLocation(untypedTenant: Tenant, code: string, warehouseId?: number): Promise<LocationHit> {
+  const tenant = TypedTenant.of(untypedTenant);
   const key = lookupKeyOf(code);
   if (!key) throw validationError([{ field: 'code', message: '库位编码去掉 -、S、Z、A、B 后为空，请重新输入' }]);
   let q = tenant.select('location')
@@ -68,7 +69,7 @@ export async function lookupLocation(tenant: Tenant, code: string, warehouseId?:
       'location.zone', 'location.type', 'location.status'])
     .where('location.lookupKey', '=', key);
   if (warehouseId !== undefined) q = q.where('location.warehouseId', '=', warehouseId);
-  const rows = (await q.orderBy('warehouse.code').limit(20).execute()) as Row[];
+  const rows = await q.orderBy('warehouse.code').limit(20).execute();
   if (!rows.length) throw bizError('STOCK_LOCATION_NOT_FOUND_4079', { code: code.trim().slice(0, 40) });
   if (rows.length > 1) throw bizError('STOCK_LOCATION_AMBIGUOUS_4080', { code: code.trim().slice(0, 40), warehouses: rows.map((r) => String(r.warehouseName)).join('、') });
   const r = rows[0]!;
@@ -81,7 +82,7 @@ export async function lookupLocation(tenant: Tenant, code: string, warehouseId?:
 
 /** Location options of one warehouse (or all), for selects: enabled ones unless asked otherwise. */
 export async function locationOptions(ctx: CallContext, input: { warehouseId?: number; keyword?: string | null; includeLocked?: boolean }) {
-  let q = ctx.tenant.select('location').select(['id', 'lcCode', 'warehouseId', 'zone', 'type', 'status']);
+  let q = TypedTenant.of(ctx.tenant).select('location').select(['id', 'lcCode', 'warehouseId', 'zone', 'type', 'status']);
   if (input.warehouseId !== undefined) q = q.where('warehouseId', '=', input.warehouseId);
   if (!input.includeLocked) q = q.where('status', '=', 'enabled');
   const keyword = typeof input.keyword === 'string' ? input.keyword.trim() : '';
@@ -94,7 +95,7 @@ export async function locationOptions(ctx: CallContext, input: { warehouseId?: n
       ...(key ? [eb('lookupKey', 'like', `${key}%`)] : []),
     ]));
   }
-  const rows = (await q.orderBy('lcCode').orderBy('id').limit(2000).execute()) as Row[];
+  const rows = await q.orderBy('lcCode').orderBy('id').limit(2000).execute();
   return rows.map((r) => ({ id: Number(r.id), label: String(r.lcCode), warehouseId: Number(r.warehouseId), zone: r.zone ?? null, type: String(r.type), status: String(r.status) }));
 }
 

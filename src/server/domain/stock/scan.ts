@@ -5,6 +5,7 @@ import { splitUnits } from '../../../core/stock-units.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { lookupKeyOf } from './locations.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -26,16 +27,17 @@ export interface ScanHit {
 }
 
 /** A product by exact code or barcode first; otherwise locations by lookup key. */
-export async function findScanned(tenant: Tenant, code: string, warehouseId?: number | null): Promise<ScanHit | undefined> {
+export async function findScanned(untypedTenant: Tenant, code: string, warehouseId?: number | null): Promise<ScanHit | undefined> {
+  const tenant = TypedTenant.of(untypedTenant);
   const text = code.trim();
   if (!text) return undefined;
-  const products = (await tenant.select('product').select('id').where((eb) => eb.or([eb('code', '=', text), eb('barcode', '=', text)])).limit(20).execute()) as Row[];
+  const products = await tenant.select('product').select('id').where((eb) => eb.or([eb('code', '=', text), eb('barcode', '=', text)])).limit(20).execute();
   if (products.length) return { kind: 'product', productIds: products.map((p) => Number(p.id)), locationIds: [] };
   const key = lookupKeyOf(text);
   if (!key) return undefined;
   let q = tenant.select('location').select('id').where('lookupKey', '=', key);
   if (warehouseId) q = q.where('warehouseId', '=', warehouseId);
-  const locations = (await q.limit(50).execute()) as Row[];
+  const locations = await q.limit(50).execute();
   if (locations.length) return { kind: 'location', productIds: [], locationIds: locations.map((l) => Number(l.id)) };
   return undefined;
 }
@@ -51,7 +53,8 @@ export async function scanStock(ctx: CallContext, input: ScanInput) {
 }
 
 /** Balances (on hand or reserved) of the products, or at the locations, with labels and units. */
-export async function stockRows(tenant: Tenant, hit: ScanHit, warehouseId?: number): Promise<Row[]> {
+export async function stockRows(untypedTenant: Tenant, hit: ScanHit, warehouseId?: number): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   let q = tenant.select('stockBalance')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'stockBalance.productId').onRef('product.companyId', '=', 'stockBalance.companyId'))
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'stockBalance.warehouseId').onRef('warehouse.companyId', '=', 'stockBalance.companyId'))
@@ -65,7 +68,7 @@ export async function stockRows(tenant: Tenant, hit: ScanHit, warehouseId?: numb
     .where((eb) => eb.or([eb('stockBalance.onHand', '!=', 0), eb('stockBalance.reserved', '!=', 0)]));
   q = hit.kind === 'product' ? q.where('stockBalance.productId', 'in', hit.productIds) : q.where('stockBalance.locationId', 'in', hit.locationIds);
   if (warehouseId) q = q.where('stockBalance.warehouseId', '=', warehouseId);
-  const rows = (await q.orderBy('warehouse.name').orderBy('location.lcCode').orderBy('product.code').limit(2000).execute()) as Row[];
+  const rows = await q.orderBy('warehouse.name').orderBy('location.lcCode').orderBy('product.code').limit(2000).execute();
   return rows.map((r) => {
     const p = { bigQty: Number(r.bigQty ?? 1), midQty: Number(r.midQty ?? 1), unitBig: r.unitBig as string | null, unitMid: r.unitMid as string | null, unitSmall: r.unitSmall as string | null };
     const onHand = Number(r.onHand);

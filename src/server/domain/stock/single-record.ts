@@ -6,6 +6,7 @@ import type { CallContext } from '../../catalog/context.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { realDate } from '../../resources/fields.ts';
 import { lookupKeyOf } from './locations.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -24,15 +25,15 @@ export interface ScanRecordInput { code: string; locationCode?: string | null; q
 export async function recordScan(ctx: CallContext, input: ScanRecordInput) {
   const code = input.code.trim();
   if (!code) throw validationError([{ field: 'code', message: '请扫描或输入商品编码或条码' }]);
-  const product = (await ctx.tenant.select('product').select(['id', 'code', 'name']).where((eb) => eb.or([eb('code', '=', code), eb('barcode', '=', code)])).orderBy('id').executeTakeFirst()) as Row | undefined;
+  const product = await TypedTenant.of(ctx.tenant).select('product').select(['id', 'code', 'name']).where((eb) => eb.or([eb('code', '=', code), eb('barcode', '=', code)])).orderBy('id').executeTakeFirst();
   if (!product) throw bizError('PRODUCT_NOT_EXIST_4001', {}, { code: code.slice(0, 50) });
   let location: Row | undefined;
   const lc = input.locationCode?.trim();
   if (lc) {
     const key = lookupKeyOf(lc);
-    const found = key ? ((await ctx.tenant.select('location')
+    const found = key ? (await TypedTenant.of(ctx.tenant).select('location')
       .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'location.warehouseId').onRef('warehouse.companyId', '=', 'location.companyId'))
-      .select(['location.id', 'location.lcCode', 'location.warehouseId', 'warehouse.name as warehouseName']).where('location.lookupKey', '=', key).orderBy('location.id').limit(20).execute()) as Row[]) : [];
+      .select(['location.id', 'location.lcCode', 'location.warehouseId', 'warehouse.name as warehouseName']).where('location.lookupKey', '=', key).orderBy('location.id').limit(20).execute()) : [];
     if (!found.length) throw bizError('STOCK_LOCATION_NOT_FOUND_4079', { code: lc.slice(0, 40) });
     if (found.length > 1) throw bizError('STOCK_LOCATION_AMBIGUOUS_4080', { code: lc.slice(0, 40), warehouses: found.map((l) => String(l.warehouseName)).join('、') });
     location = found[0];
@@ -42,7 +43,7 @@ export async function recordScan(ctx: CallContext, input: ScanRecordInput) {
     code, productId: Number(product.id), warehouseId: location ? Number(location.warehouseId) : null, locationId: location ? Number(location.id) : null,
     qty: input.qty ?? 1, remark: input.remark?.trim() || null, accountId: ctx.caller!.accountId, createdAt: now,
   };
-  const inserted = (await ctx.tenant.insert('singleRecord', row).returning('id').executeTakeFirstOrThrow()) as Row;
+  const inserted = await typed(ctx.tenant.db).insertInto('singleRecord').values({ ...row, companyId: ctx.tenant.companyId }).returning('id').executeTakeFirstOrThrow();
   return { id: Number(inserted.id), ...row, productCode: product.code, productName: product.name, lcCode: location?.lcCode ?? null };
 }
 
@@ -72,7 +73,7 @@ export async function listScanRecords(ctx: CallContext, input: RecordListInput) 
   const tz = ctx.caller?.company.timeZone ?? 8;
   const from = day(input.dateFrom, 'dateFrom');
   const to = day(input.dateTo, 'dateTo');
-  let q = ctx.tenant.select('singleRecord')
+  let q = TypedTenant.of(ctx.tenant).select('singleRecord')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'singleRecord.productId').onRef('product.companyId', '=', 'singleRecord.companyId'))
     .leftJoin('location', (j) => j.onRef('location.id', '=', 'singleRecord.locationId').onRef('location.companyId', '=', 'singleRecord.companyId'))
     .leftJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'singleRecord.warehouseId').onRef('warehouse.companyId', '=', 'singleRecord.companyId'))
@@ -81,11 +82,11 @@ export async function listScanRecords(ctx: CallContext, input: RecordListInput) 
   if (kw) q = q.where((eb) => eb.or([eb('singleRecord.code', '=', kw), eb('product.code', 'like', `${kw}%`), eb('product.name', 'like', `%${kw}%`)]));
   if (from) q = q.where('singleRecord.createdAt', '>=', companyDateRange(from, from, tz)[0]);
   if (to) q = q.where('singleRecord.createdAt', '<=', companyDateRange(to, to, tz)[1]);
-  const total = Number(((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row).n);
-  const rows = (await q.select([
+  const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await q.select([
     'singleRecord.id', 'singleRecord.code', 'singleRecord.qty', 'singleRecord.remark', 'singleRecord.createdAt',
     'product.code as productCode', 'product.name as productName', 'location.lcCode', 'warehouse.name as warehouseName', 'account.userName',
-  ]).orderBy('singleRecord.id', 'desc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+  ]).orderBy('singleRecord.id', 'desc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   return {
     list: rows.map((r) => ({
       id: Number(r.id), code: r.code, qty: Number(r.qty), remark: r.remark ?? null, createdAt: r.createdAt,

@@ -3,13 +3,13 @@
 // Why the book quantity is taken when a line is first counted (and not frozen): see the definition.
 import { splitUnits, toSmallUnits, type PackSizes } from '../../../core/stock-units.ts';
 import type { CallContext } from '../../catalog/context.ts';
-import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import type { Row, SaveRun } from '../../documents/definition.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { MAX_DOC_LINES } from './documents.ts';
 import { MAX_MOVE_QTY } from './ledger.ts';
 import { lookupKeyOf } from './locations.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const TAKE_TITLE = '盘点单';
 /** Seeing book quantities and variances (a counter without it counts blind). */
@@ -55,9 +55,9 @@ export function splitCodes(text: unknown): string[] {
  */
 export async function buildTakeLines(run: SaveRun): Promise<void> {
   const { ctx, header, lines } = run;
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const warehouseId = Number(header.warehouseId);
-  const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+  const wh = await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst();
   if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
   if (Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh.name) });
   const zone = typeof header.zone === 'string' && header.zone.trim() ? header.zone.trim().toUpperCase() : null;
@@ -70,7 +70,7 @@ export async function buildTakeLines(run: SaveRun): Promise<void> {
   let productIds: number[] | undefined;
   if (codes.length) {
     if (codes.length > 2000) throw validationError([{ field: 'productCodes', message: '一次最多盘点 2000 个商品' }]);
-    const found = (await tenant.select('product').select(['id', 'code', 'barcode']).where((eb) => eb.or([eb('code', 'in', codes), eb('barcode', 'in', codes)])).execute()) as Row[];
+    const found = await tenant.select('product').select(['id', 'code', 'barcode']).where((eb) => eb.or([eb('code', 'in', codes), eb('barcode', 'in', codes)])).execute();
     const known = new Set(found.flatMap((p) => [String(p.code), String(p.barcode ?? '')]));
     const missing = codes.filter((c) => !known.has(c));
     if (missing.length) throw validationError([{ field: 'productCodes', message: `商品编码不存在：${missing.slice(0, 10).join('、')}${missing.length > 10 ? ` 等 ${missing.length} 个` : ''}` }]);
@@ -86,7 +86,7 @@ export async function buildTakeLines(run: SaveRun): Promise<void> {
   if (zone) q = q.where('location.zone', '=', zone);
   if (productIds) q = q.where('stockBalance.productId', 'in', productIds);
   const keys = new Map<string, { productId: number; locationId: number | null }>();
-  for (const r of (await q.limit(MAX_DOC_LINES + 1).execute()) as Row[]) {
+  for (const r of await q.limit(MAX_DOC_LINES + 1).execute()) {
     const loc = Number(r.locationId) || null;
     keys.set(`${Number(r.productId)}:${loc ?? 0}`, { productId: Number(r.productId), locationId: loc });
   }
@@ -96,7 +96,7 @@ export async function buildTakeLines(run: SaveRun): Promise<void> {
       .select(['defaultLocation.productId', 'defaultLocation.locationId'])
       .where('defaultLocation.warehouseId', '=', warehouseId).where('defaultLocation.productId', 'in', productIds);
     if (zone) d = d.where('location.zone', '=', zone);
-    for (const r of (await d.execute()) as Row[]) keys.set(`${Number(r.productId)}:${Number(r.locationId)}`, { productId: Number(r.productId), locationId: Number(r.locationId) });
+    for (const r of await d.execute()) keys.set(`${Number(r.productId)}:${Number(r.locationId)}`, { productId: Number(r.productId), locationId: Number(r.locationId) });
   }
   if (!keys.size) throw validationError([{ field: productIds ? 'productCodes' : 'warehouseId', message: '所选范围内没有库存，也没有默认库位，无可盘点的明细' }]);
   if (keys.size > MAX_DOC_LINES) throw validationError([{ field: 'zone', message: `所选范围超过 ${MAX_DOC_LINES} 行，请按库区或商品分批盘点` }]);
@@ -108,10 +108,10 @@ export async function buildTakeLines(run: SaveRun): Promise<void> {
   const locs = new Map<number, Row>();
   const prods = new Map<number, Row>();
   for (let i = 0; i < locIds.length; i += 500) {
-    for (const r of (await tenant.select('location').select(['id', 'lcCode', 'zone', 'locRow as row', 'locColumn as column', 'locLevel as level']).where('id', 'in', locIds.slice(i, i + 500)).execute()) as Row[]) locs.set(Number(r.id), r);
+    for (const r of await tenant.select('location').select(['id', 'lcCode', 'zone', 'locRow as row', 'locColumn as column', 'locLevel as level']).where('id', 'in', locIds.slice(i, i + 500)).execute()) locs.set(Number(r.id), r);
   }
   for (let i = 0; i < prodIds.length; i += 500) {
-    for (const r of (await tenant.select('product').select(['id', 'code']).where('id', 'in', prodIds.slice(i, i + 500)).execute()) as Row[]) prods.set(Number(r.id), r);
+    for (const r of await tenant.select('product').select(['id', 'code']).where('id', 'in', prodIds.slice(i, i + 500)).execute()) prods.set(Number(r.id), r);
   }
   const str = (v: unknown) => (v == null ? '' : String(v));
   const num = (v: unknown) => (v == null ? 0 : Number(v) || 0);
@@ -133,11 +133,11 @@ export async function buildTakeLines(run: SaveRun): Promise<void> {
   header.lineCount = lines.length;
 }
 
-async function openTakeOverlap(tenant: Tenant, warehouseId: number, keys: Array<{ productId: number; locationId: number | null }>) {
+async function openTakeOverlap(tenant: TypedTenant, warehouseId: number, keys: Array<{ productId: number; locationId: number | null }>) {
   const wanted = new Set(keys.map((k) => `${k.productId}:${k.locationId ?? 0}`));
-  const open = (await tenant.select('stockTake').select(['id', 'docNo']).where('warehouseId', '=', warehouseId).where('status', '=', 'counting').execute()) as Row[];
+  const open = await tenant.select('stockTake').select(['id', 'docNo']).where('warehouseId', '=', warehouseId).where('status', '=', 'counting').execute();
   for (const t of open) {
-    const rows = (await tenant.select('stockTakeLine').select(['productId', 'locationId']).where('takeId', '=', Number(t.id)).execute()) as Row[];
+    const rows = await tenant.select('stockTakeLine').select(['productId', 'locationId']).where('takeId', '=', Number(t.id)).execute();
     const hit = rows.find((r) => wanted.has(`${Number(r.productId)}:${Number(r.locationId ?? 0)}`));
     if (hit) return { docNo: String(t.docNo) };
   }
@@ -158,13 +158,13 @@ export const SHEET_INPUT = {
 };
 export interface SheetInput { id: number; keyword?: string | null; open?: boolean | null; page: number; pageSize: number }
 
-async function takeOf(tenant: Tenant, id: number): Promise<Row> {
-  const take = (await tenant.select('stockTake').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+async function takeOf(tenant: TypedTenant, id: number): Promise<Row> {
+  const take = await tenant.select('stockTake').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', id).executeTakeFirst();
   if (!take) throw bizError('COMMON_NOT_FOUND_4004', { entity: TAKE_TITLE });
   return take;
 }
 
-function sheetQuery(tenant: Tenant, takeId: number) {
+function sheetQuery(tenant: TypedTenant, takeId: number) {
   return tenant.select('stockTakeLine')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'stockTakeLine.productId').onRef('product.companyId', '=', 'stockTakeLine.companyId'))
     .leftJoin('location', (j) => j.onRef('location.id', '=', 'stockTakeLine.locationId').onRef('location.companyId', '=', 'stockTakeLine.companyId'))
@@ -191,8 +191,9 @@ function sheetRow(r: Row): Row {
 
 /** The blind counting sheet: what to count where and what has been counted — never the book. */
 export async function takeSheet(ctx: CallContext, input: SheetInput) {
-  const take = await takeOf(ctx.tenant, input.id);
-  let q = sheetQuery(ctx.tenant, input.id);
+  const tenant = TypedTenant.of(ctx.tenant);
+  const take = await takeOf(tenant, input.id);
+  let q = sheetQuery(tenant, input.id);
   const kw = typeof input.keyword === 'string' ? input.keyword.trim() : '';
   if (kw) {
     const key = lookupKeyOf(kw);
@@ -202,10 +203,10 @@ export async function takeSheet(ctx: CallContext, input: SheetInput) {
     ]));
   }
   if (input.open) q = q.where('stockTakeLine.countedQty', 'is', null);
-  const total = Number(((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row).n);
-  const rows = (await q.select([...SHEET_COLUMNS]).orderBy('stockTakeLine.lineNo').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
-  const counted = Number(((await ctx.tenant.select('stockTakeLine').where('takeId', '=', input.id).where('countedQty', 'is not', null)
-    .select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row).n);
+  const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await q.select([...SHEET_COLUMNS]).orderBy('stockTakeLine.lineNo').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
+  const counted = Number((await tenant.select('stockTakeLine').where('takeId', '=', input.id).where('countedQty', 'is not', null)
+    .select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   return { list: rows.map(sheetRow), total, docNo: take.docNo, status: take.status, countedLines: counted };
 }
 
@@ -243,12 +244,13 @@ export async function enterCount(ctx: CallContext, input: CountInput) {
   if (input.lineId == null && !input.productCode?.trim()) throw validationError([{ field: 'productCode', message: '请选择盘点明细，或输入商品编码和库位' }]);
   const now = new Date().toISOString();
   const accountId = ctx.caller!.accountId;
-  return ctx.transaction(async (db, tenant) => {
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
     // The take's row is written first: it is the lock posting takes too (its status update), so an
     // entry and a posting of one take never interleave — an entry after the posting is refused, one
     // before it is in the posting.
-    const touched = (await tenant.update('stockTake').set({ lastCountAt: now }).where('id', '=', input.id).where('status', '=', 'counting')
-      .returning(['id', 'docNo', 'warehouseId']).executeTakeFirst()) as Row | undefined;
+    const touched = await tenant.update('stockTake').set({ lastCountAt: now }).where('id', '=', input.id).where('status', '=', 'counting')
+      .returning(['id', 'docNo', 'warehouseId']).executeTakeFirst();
     if (!touched) {
       const take = await takeOf(tenant, input.id);
       const labels: Record<string, string> = { counting: '盘点中', posted: '已过账', cancelled: '已作废' };
@@ -260,19 +262,19 @@ export async function enterCount(ctx: CallContext, input: CountInput) {
     if (qty === undefined || !Number.isSafeInteger(qty) || Math.abs(qty) > MAX_MOVE_QTY) throw validationError([{ field: 'small', message: '数量超出范围' }]);
     const before = line.countedQty == null ? 0 : Number(line.countedQty);
     if (before + qty < 0) throw bizError('STOCKTAKE_COUNT_NEGATIVE_4253', { code: String(line.productCode), location: String(line.lcCode ?? '无库位'), counted: before, qty });
-    const bal = (await tenant.select('stockBalance').select('onHand').where('productId', '=', Number(line.productId))
-      .where('warehouseId', '=', warehouseId).where('locationId', '=', Number(line.locationId ?? 0)).executeTakeFirst()) as Row | undefined;
+    const bal = await tenant.select('stockBalance').select('onHand').where('productId', '=', Number(line.productId))
+      .where('warehouseId', '=', warehouseId).where('locationId', '=', Number(line.locationId ?? 0)).executeTakeFirst();
     const book = Number(bal?.onHand ?? 0);
     // the sum changes in the database (two entries at once both count), guarded against going below 0
-    const updated = (await tenant.update('stockTakeLine').set((eb: any) => ({
+    const updated = await tenant.update('stockTakeLine').set((eb: any) => ({
       countedQty: eb(eb.fn.coalesce('countedQty', eb.val(0)), '+', qty),
       countCount: eb(eb.fn.coalesce('countCount', eb.val(0)), '+', 1),
       bookQty: eb.fn.coalesce('bookQty', eb.val(book)),
       countedAt: now,
     })).where('id', '=', Number(line.id)).where((eb) => eb(eb(eb.fn.coalesce('countedQty', eb.val(0)), '+', qty), '>=', 0))
-      .returning(['id', 'countedQty', 'countCount']).executeTakeFirst()) as Row | undefined;
+      .returning(['id', 'countedQty', 'countCount']).executeTakeFirst();
     if (!updated) throw bizError('STOCKTAKE_COUNT_NEGATIVE_4253', { code: String(line.productCode), location: String(line.lcCode ?? '无库位'), counted: before, qty });
-    await tenant.insert('stockTakeCount', { takeId: input.id, lineId: Number(line.id), qty, bookQty: book, accountId, createdAt: now }).execute();
+    await typed(db).insertInto('stockTakeCount').values({ companyId: tenant.companyId, takeId: input.id, lineId: Number(line.id), qty, bookQty: book, accountId, createdAt: now }).execute();
     const counted = Number(updated.countedQty);
     return {
       id: Number(line.id), lineNo: Number(line.lineNo), productCode: line.productCode, productName: line.productName, lcCode: line.lcCode ?? null,
@@ -281,39 +283,38 @@ export async function enterCount(ctx: CallContext, input: CountInput) {
   });
 }
 
-async function lineById(tenant: Tenant, takeId: number, lineId: number): Promise<Row> {
-  const r = (await sheetQuery(tenant, takeId).select([...SHEET_COLUMNS]).where('stockTakeLine.id', '=', lineId).executeTakeFirst()) as Row | undefined;
+async function lineById(tenant: TypedTenant, takeId: number, lineId: number): Promise<Row> {
+  const r = await sheetQuery(tenant, takeId).select([...SHEET_COLUMNS]).where('stockTakeLine.id', '=', lineId).executeTakeFirst();
   if (!r) throw validationError([{ field: 'lineId', message: '盘点明细不存在' }]);
   return r;
 }
 
 /** The line of a product at a location (codes as scanned), added to the sheet when the take lacks it. */
-async function lineByCodes(db: DB, tenant: Tenant, input: CountInput, warehouseId: number): Promise<Row> {
+async function lineByCodes(db: DB, tenant: TypedTenant, input: CountInput, warehouseId: number): Promise<Row> {
   const code = input.productCode!.trim();
-  const product = (await tenant.select('product').select(['id', 'code']).where((eb) => eb.or([eb('code', '=', code), eb('barcode', '=', code)])).orderBy('id').executeTakeFirst()) as Row | undefined;
+  const product = await tenant.select('product').select(['id', 'code']).where((eb) => eb.or([eb('code', '=', code), eb('barcode', '=', code)])).orderBy('id').executeTakeFirst();
   if (!product) throw bizError('PRODUCT_NOT_EXIST_4001', {}, { productCode: code.slice(0, 50) });
   let locationId: number | null = null;
   const lc = input.locationCode?.trim();
   if (lc) {
     const key = lookupKeyOf(lc);
-    const loc = key ? ((await tenant.select('location').select(['id', 'status']).where('warehouseId', '=', warehouseId).where('lookupKey', '=', key).executeTakeFirst()) as Row | undefined) : undefined;
+    const loc = key ? (await tenant.select('location').select(['id', 'status']).where('warehouseId', '=', warehouseId).where('lookupKey', '=', key).executeTakeFirst()) : undefined;
     if (!loc) throw bizError('STOCK_LOCATION_NOT_FOUND_4079', { code: lc.slice(0, 40) });
     locationId = Number(loc.id);
   }
   let q = sheetQuery(tenant, input.id).select([...SHEET_COLUMNS]).where('stockTakeLine.productId', '=', Number(product.id));
   q = locationId ? q.where('stockTakeLine.locationId', '=', locationId) : q.where('stockTakeLine.locationId', 'is', null);
-  const found = (await q.executeTakeFirst()) as Row | undefined;
+  const found = await q.executeTakeFirst();
   if (found) return found;
   // found where the sheet did not expect it: a new line (the take's row is locked by this transaction)
-  const last = (await tenant.select('stockTakeLine').select((eb) => eb.fn.max('lineNo').as('n')).where('takeId', '=', input.id).executeTakeFirst()) as Row | undefined;
+  const last = await tenant.select('stockTakeLine').select((eb) => eb.fn.max('lineNo').as('n')).where('takeId', '=', input.id).executeTakeFirst();
   const lineNo = Number(last?.n ?? 0) + 1;
   if (lineNo > MAX_DOC_LINES) throw validationError([{ field: 'productCode', message: `盘点单最多 ${MAX_DOC_LINES} 行` }]);
-  await tenant.insert('stockTakeLine', { takeId: input.id, lineNo, productId: Number(product.id), locationId, countCount: 0 }).execute();
+  await typed(db).insertInto('stockTakeLine').values({ companyId: tenant.companyId, takeId: input.id, lineNo, productId: Number(product.id), locationId, countCount: 0 }).execute();
   await tenant.update('stockTake').set((eb: any) => ({ lineCount: eb(eb.fn.coalesce('lineCount', eb.val(0)), '+', 1) })).where('id', '=', input.id).execute();
-  void db;
   let again = sheetQuery(tenant, input.id).select([...SHEET_COLUMNS]).where('stockTakeLine.lineNo', '=', lineNo);
   again = again.where('stockTakeLine.productId', '=', Number(product.id));
-  return { ...((await again.executeTakeFirstOrThrow()) as Row), added: true };
+  return { ...(await again.executeTakeFirstOrThrow()), added: true };
 }
 
 // ---- variances ----------------------------------------------------------------------------------------
@@ -342,17 +343,18 @@ export function centsText(v: bigint): string {
  * at count time, and how much has moved at the place since; posted takes: what was posted.
  */
 export async function takeVariances(ctx: CallContext, input: VarianceInput) {
-  const take = await takeOf(ctx.tenant, input.id);
+  const tenant = TypedTenant.of(ctx.tenant);
+  const take = await takeOf(tenant, input.id);
   const warehouseId = Number(take.warehouseId);
-  let q = sheetQuery(ctx.tenant, input.id);
+  let q = sheetQuery(tenant, input.id);
   if (input.onlyDiff) q = q.where((eb) => eb.or([eb('stockTakeLine.diffQty', '!=', 0), eb.and([eb('stockTakeLine.diffQty', 'is', null), eb('stockTakeLine.countedQty', 'is not', null), eb('stockTakeLine.countedQty', '!=', eb.ref('stockTakeLine.bookQty'))])]));
-  const total = Number(((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row).n);
-  const rows = (await q.select([...SHEET_COLUMNS, 'stockTakeLine.bookQty', 'stockTakeLine.diffQty', 'stockTakeLine.unitPrice', 'stockTakeLine.diffValue', 'product.price'])
-    .orderBy('stockTakeLine.lineNo').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+  const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await q.select([...SHEET_COLUMNS, 'stockTakeLine.bookQty', 'stockTakeLine.diffQty', 'stockTakeLine.unitPrice', 'stockTakeLine.diffValue', 'product.price'])
+    .orderBy('stockTakeLine.lineNo').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   const current = new Map<string, number>();
   if (take.status === 'counting' && rows.length) {
-    const bal = (await ctx.tenant.select('stockBalance').select(['productId', 'locationId', 'onHand']).where('warehouseId', '=', warehouseId)
-      .where('productId', 'in', [...new Set(rows.map((r) => Number(r.productId)))]).execute()) as Row[];
+    const bal = await tenant.select('stockBalance').select(['productId', 'locationId', 'onHand']).where('warehouseId', '=', warehouseId)
+      .where('productId', 'in', [...new Set(rows.map((r) => Number(r.productId)))]).execute();
     for (const b of bal) current.set(`${Number(b.productId)}:${Number(b.locationId)}`, Number(b.onHand));
   }
   const list = rows.map((r) => {
@@ -373,10 +375,10 @@ export async function takeVariances(ctx: CallContext, input: VarianceInput) {
       movedSince: take.status === 'counting' && book != null ? now - book : null,
     };
   });
-  const sums = (await ctx.tenant.select('stockTakeLine')
+  const sums = await tenant.select('stockTakeLine')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'stockTakeLine.productId').onRef('product.companyId', '=', 'stockTakeLine.companyId'))
     .select(['stockTakeLine.countedQty', 'stockTakeLine.bookQty', 'stockTakeLine.diffQty', 'stockTakeLine.diffValue', 'product.price'])
-    .where('stockTakeLine.takeId', '=', input.id).execute()) as Row[];
+    .where('stockTakeLine.takeId', '=', input.id).execute();
   let diffLines = 0;
   let counted = 0;
   let value = 0n;
@@ -392,9 +394,9 @@ export async function takeVariances(ctx: CallContext, input: VarianceInput) {
 
 /** Takes open for counting, for the tablet's choice (newest first). */
 export async function openTakeOptions(ctx: CallContext) {
-  const rows = (await ctx.tenant.select('stockTake')
+  const rows = await TypedTenant.of(ctx.tenant).select('stockTake')
     .leftJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'stockTake.warehouseId').onRef('warehouse.companyId', '=', 'stockTake.companyId'))
     .select(['stockTake.id', 'stockTake.docNo', 'stockTake.zone', 'warehouse.name as warehouseName'])
-    .where('stockTake.status', '=', 'counting').orderBy('stockTake.id', 'desc').limit(200).execute()) as Row[];
+    .where('stockTake.status', '=', 'counting').orderBy('stockTake.id', 'desc').limit(200).execute();
   return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.warehouseName ?? '')}${r.zone ? ` 库区 ${String(r.zone)}` : ''}`, code: String(r.docNo) }));
 }

@@ -9,6 +9,7 @@
 import { sql } from 'kysely';
 import { parseFlags } from '../../../core/flags.ts';
 import type { DB } from '../../db/connection.ts';
+import { typed } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -56,7 +57,8 @@ export interface VerifyResult {
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /** Recomputes and compares; `companyId` limits the check to one company. */
-export async function verifyStock(db: DB, opts: { companyId?: number; limit?: number } = {}): Promise<VerifyResult> {
+export async function verifyStock(untypedDb: DB, opts: { companyId?: number; limit?: number } = {}): Promise<VerifyResult> {
+  const db = typed(untypedDb);
   const started = Date.now();
   const checkedAt = new Date().toISOString();
   const limit = opts.limit ?? 1000;
@@ -111,19 +113,20 @@ export async function verifyStock(db: DB, opts: { companyId?: number; limit?: nu
   // Companies whose flags forbid negative stock.
   let cq = db.selectFrom('company').select(['id', 'flags']);
   if (opts.companyId !== undefined) cq = cq.where('id', '=', opts.companyId);
-  const companies = (await cq.execute()) as Row[];
+  const companies = await cq.execute();
   const strict = companies.filter((c) => !parseFlags(c.flags).negativeStock).map((c) => Number(c.id));
   const forbidden = strict.length
-    ? ((await db.selectFrom('stockBalance').select(['companyId', 'productId', 'warehouseId', 'locationId', 'onHand', 'reserved'])
+    ? (await db.selectFrom('stockBalance').select(['companyId', 'productId', 'warehouseId', 'locationId', 'onHand', 'reserved'])
       .where('companyId', 'in', strict)
       .where((eb) => eb.or([eb('onHand', '<', 0), eb('reserved', '>', eb.ref('onHand'))]))
-      .execute()) as Row[])
+      .execute())
     : [];
 
+  // (tables named at run time: the untyped view)
   const counts = async (table: string) => {
-    let q = db.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
+    let q = untypedDb.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
     if (opts.companyId !== undefined) q = q.where('companyId', '=', opts.companyId);
-    return Number(((await q.executeTakeFirst()) as Row | undefined)?.n ?? 0);
+    return Number((await q.executeTakeFirst())?.n ?? 0);
   };
 
   const raw: Array<Omit<StockDifference, 'title' | 'companyCode' | 'productCode' | 'warehouseCode' | 'lcCode' | 'message'>> = [];
@@ -150,21 +153,21 @@ export async function verifyStock(db: DB, opts: { companyId?: number; limit?: nu
   }
   // more committed to orders than the warehouse holds, where the company does not allow negative stock
   const overCommitted = strict.length
-    ? ((await db.selectFrom('stockSummary').select(['companyId', 'productId', 'warehouseId', 'onHand', 'reserved', 'committed'])
+    ? (await db.selectFrom('stockSummary').select(['companyId', 'productId', 'warehouseId', 'onHand', 'reserved', 'committed'])
       .where('companyId', 'in', strict).where('committed', '>', 0)
       .where((eb) => eb(eb('reserved', '+', eb.ref('committed')), '>', eb.ref('onHand')))
-      .execute()) as Row[])
+      .execute())
     : [];
   // presale (issue 13): a warehouse's commitments may exceed what it holds by what open orders still hold
   // against expected arrivals (their lines' presale part, at most what each line still holds)
   const presaleHeld = new Map<string, number>();
   if (overCommitted.length) {
-    const rows = (await db.selectFrom('salesOrderLine')
+    const rows = await db.selectFrom('salesOrderLine')
       .innerJoin('salesOrder', (j) => j.onRef('salesOrder.id', '=', 'salesOrderLine.orderId').onRef('salesOrder.companyId', '=', 'salesOrderLine.companyId'))
       .select(['salesOrderLine.companyId', 'salesOrderLine.productId', 'salesOrder.warehouseId', 'salesOrderLine.presaleQty', 'salesOrderLine.reservedQty'])
       .where('salesOrderLine.presaleQty', '>', 0).where('salesOrderLine.reservedQty', '>', 0)
       .where('salesOrderLine.productId', 'in', [...new Set(overCommitted.map((r) => Number(r.productId)))])
-      .execute()) as Row[];
+      .execute();
     for (const r of rows) {
       const k = `${Number(r.companyId)}:${Number(r.productId)}:${Number(r.warehouseId)}`;
       presaleHeld.set(k, (presaleHeld.get(k) ?? 0) + Math.min(Number(r.presaleQty), Number(r.reservedQty)));
@@ -189,7 +192,7 @@ export async function verifyStock(db: DB, opts: { companyId?: number; limit?: nu
   const names = async (table: string, column: string, ids: number[]) => {
     const map = new Map<number, string>();
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = (await db.selectFrom(table).select(['id', `${column} as label`] as never).where('id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+      const rows = await untypedDb.selectFrom(table).select(['id', `${column} as label`] as never).where('id', 'in', ids.slice(i, i + 500)).execute();
       for (const x of rows) map.set(Number(x.id), String(x.label));
     }
     return map;
