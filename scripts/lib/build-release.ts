@@ -14,7 +14,7 @@ export const CURRENT = path.join(ROOT, 'dist/current');
 const KEEP = 5;
 
 /** What a release is built from: a newer file here makes the current release stale. */
-const SOURCES = ['index.html', 'vite.config.ts', 'package.json', 'package-lock.json', 'src', 'schemas', 'scripts/lib/build-release.ts', 'scripts/china-geo.ts', 'scripts/client-catalog.ts'];
+export const SOURCES = ['index.html', 'vite.config.ts', 'package.json', 'package-lock.json', 'src', 'schemas', 'scripts/lib/build-release.ts', 'scripts/china-geo.ts', 'scripts/client-catalog.ts'];
 /** Files the bundle loads by path at run time (worker threads), copied next to it. */
 const WORKERS = ['src/server/db/checkpoint-worker.mjs', 'src/server/files/spreadsheet-worker.mjs'];
 

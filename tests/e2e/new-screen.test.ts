@@ -20,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { ADMIN, hasChromium, login, screenshot, waitForScreen } from './support/browser';
 import { setupE2e } from './support/setup';
 import { ROOT } from './support/client';
+import { SOURCES } from '../../scripts/lib/build-release';
 
 /** The new screen: nothing but data. */
 export const STAFF_DIRECTORY = {
@@ -49,7 +50,8 @@ export const STAFF_DIRECTORY = {
 
 // ---------------------------------------------------------------------------------- the project copy
 
-const COPIED = ['index.html', 'vite.config.ts', 'package.json', 'tsconfig.json', 'src', 'schemas'];
+// what a release is built from (build plugins under scripts/ included) and the TypeScript settings
+const COPIED = [...new Set([...SOURCES, 'tsconfig.json'])];
 
 function hashTree(dir: string): string {
   const h = crypto.createHash('sha256');
@@ -68,7 +70,10 @@ function hashTree(dir: string): string {
 function copyProject(): { dir: string; srcHash: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tbo-new-screen-'));
   const srcHash = hashTree(path.join(ROOT, 'src'));
-  for (const name of COPIED) fs.cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
+  for (const name of COPIED) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true });
+  }
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return { dir, srcHash };
 }
