@@ -10,7 +10,8 @@ describe('screen matcher', () => {
     expect(screenMatcher.match('/market/invoiceDetail')?.permission).toBe('market.invoiceDetail');
     expect(screenMatcher.match('/market/invoiceDetail/7')?.title).toBe('销售发票详情');
     expect(screenMatcher.match('/system/verificationDetail/2026-11-21')?.permission).toBe('system.verificationDetail');
-    expect(screenMatcher.match('/a/abc123')?.permission).toBe('1');
+    // the shared-file page is opened without a login (issue 17)
+    expect(screenMatcher.match('/a/abc123')?.permission).toBe('public');
   });
 
   it('knows /login, and nothing for unknown paths or redirects', () => {
