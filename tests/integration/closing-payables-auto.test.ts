@@ -10,6 +10,7 @@
 //   日结记录 (023161) shows 自动 or the user; the timer runs the pass by itself (fake timers, no sleeps).
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companyDayRange } from '../../src/core/format.ts';
+import { startAutoClosing } from '../../src/server/domain/reports/auto-closing.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
 
 const PAY = { save: '026003', openItems: '026010' };
@@ -191,5 +192,16 @@ describe('payables in the daily closing and 自动日结', () => {
       vi.useRealTimers();
       vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     }
+  });
+
+  it('a server stopping during a long catch-up ends it after the day under way; the next start closes the rest', async () => {
+    vi.setSystemTime(new Date('2027-03-19T01:00:00.000Z')); // four days missing: 03-15 … 03-18
+    const first = startAutoClosing(a.database, 0, (msg) => { if (msg.includes(' demo ')) void first.stop(); }, (e) => { throw e; });
+    const closed = (await first.runOnce()).filter((c) => c.companyCode === 'demo');
+    await first.stop();
+    expect(closed.map((c) => c.day)).toEqual([D6]);
+    const next = startAutoClosing(a.database, 0, () => undefined, (e) => { throw e; });
+    expect((await next.runOnce()).filter((c) => c.companyCode === 'demo').map((c) => c.day)).toEqual(['2027-03-16', '2027-03-17', '2027-03-18']);
+    await next.stop();
   });
 });

@@ -50,15 +50,23 @@ async function missingDays(db: TypedDB, companyId: number, createdDay: string, t
 }
 
 /** One pass over every enabled company: each missing day closed, oldest first; what this process closed. */
-export async function closeMissingDays(database: Database, log: (msg: string) => void = () => undefined, onError: (e: unknown, company: string) => void = (e) => { throw e; }): Promise<AutoClosed[]> {
+export async function closeMissingDays(
+  database: Database,
+  log: (msg: string) => void = () => undefined,
+  onError: (e: unknown, company: string) => void = (e) => { throw e; },
+  // asked before each day: a stopping server ends a long catch-up after the day under way, not after all of them
+  halted: () => boolean = () => false,
+): Promise<AutoClosed[]> {
   const db = typed(database.db);
   const closed: AutoClosed[] = [];
   const companies = await db.selectFrom('company').select(['id', 'code', 'timeZone', 'createdAt']).where('enabled', '=', 1).orderBy('id').execute();
   for (const c of companies) {
+    if (halted()) break;
     // one company's failure (logged) does not keep the others' days open; its days are tried again next pass
     try {
       const tzHours = Number(c.timeZone);
       for (const day of await missingDays(db, c.id, formatDate(c.createdAt, tzHours), companyToday(tzHours))) {
+        if (halted()) break;
         const done = await inTransaction(database.db, async (trx) => {
           const r = await closeDayIn(new Tenant(trx, c.id), day, tzHours, { accountId: null, auto: true });
           if (r) await writeAudit(trx, { companyId: c.id, accountId: null, userName: AUTO_CLOSING_AUTHOR }, null, ENDPOINT, { action: 'close', entity: 'dailyClosing', recordId: r.id, recordLabel: `自动日结 ${day}` });
@@ -78,7 +86,7 @@ export async function closeMissingDays(database: Database, log: (msg: string) =>
 export interface AutoClosing {
   /** One pass now (after the one under way, if any): what this process closed. */
   runOnce(): Promise<AutoClosed[]>;
-  /** Stops the timer, waiting for a pass under way. */
+  /** Stops the timer; a pass under way ends after the day it is closing (the rest wait for the next start). */
   stop(): Promise<void>;
 }
 
@@ -87,7 +95,7 @@ export function startAutoClosing(database: Database, intervalMs: number, log: (m
   let chain: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const runOnce = () => {
-    const pass = chain.then(() => closeMissingDays(database, log, onError));
+    const pass = chain.then(() => closeMissingDays(database, log, onError, () => stopped));
     chain = pass.catch(() => undefined);
     return pass;
   };
