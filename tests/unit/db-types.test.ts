@@ -45,6 +45,11 @@ export async function typedViewGuard(t: TypedTenant): Promise<[string, number | 
   void t.select('noSuchTable');
   // @ts-expect-error product has no such column
   void t.select('product').select('noSuchColumn');
+  // @ts-expect-error an insert names only the table's columns
+  void t.insert('category', { code: 'x', name: 'x', createdAt: '', updatedAt: '', noSuchColumn: 1 });
+  // @ts-expect-error a required column (name) cannot be left out
+  void t.insert('category', { code: 'x', createdAt: '', updatedAt: '' });
+  void t.insert('category', [{ code: 'x', name: 'x', createdAt: '', updatedAt: '' }]);
   const r = await t.select('product').select(['code', 'sortNo']).executeTakeFirstOrThrow();
   return [r.code, r.sortNo];
 }

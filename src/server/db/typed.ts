@@ -2,7 +2,7 @@
 // from the migrations by `npm run db:types`), so a query names only real tables and columns and its rows
 // come back typed — no `as Row` casts. The connection is the same one (connection.ts stays untyped for
 // the generic resources, which address tables by names from schema files); these are views of it.
-import type { DeleteQueryBuilder, DeleteResult, Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { DeleteQueryBuilder, DeleteResult, InsertQueryBuilder, InsertResult, Insertable, Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB as Untyped } from './connection.ts';
 import type { DB } from './types.ts';
@@ -12,6 +12,9 @@ export type TypedDB = Kysely<DB>;
 
 /** Tables that belong to a company (have a companyId column). */
 export type TenantTable = { [K in keyof DB]: 'companyId' extends keyof DB[K] ? K : never }[keyof DB];
+
+/** A new row of a company's table, less the companyId the tenant fills in. */
+export type TenantInsert<T extends TenantTable> = Omit<Insertable<DB[T]>, 'companyId'>;
 
 /** The typed view of a connection or transaction handle. */
 export const typed = (db: Untyped): TypedDB => db as unknown as TypedDB;
@@ -38,5 +41,19 @@ export class TypedTenant {
   delete<T extends TenantTable>(table: T): DeleteQueryBuilder<DB, T, DeleteResult> {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return (this.db.deleteFrom(table) as any).where(`${table}.companyId`, '=', this.companyId);
+  }
+
+  /** Insert rows into a company's table; the caller's company is written into each. */
+  insert<T extends TenantTable>(table: T, values: TenantInsert<T> | readonly TenantInsert<T>[]): InsertQueryBuilder<DB, T, InsertResult> {
+    const withCompany = (v: TenantInsert<T>) => ({ ...v, companyId: this.companyId });
+    const rows = Array.isArray(values) ? (values as readonly TenantInsert<T>[]).map(withCompany) : withCompany(values as TenantInsert<T>);
+    // (As with select: Kysely cannot check a generic table's insert object; TenantInsert<T> did.)
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return (this.db.insertInto(table) as any).values(rows);
+  }
+
+  /** The same scope over another handle (a transaction). */
+  with(db: Untyped | TypedDB): TypedTenant {
+    return new TypedTenant(db as unknown as TypedDB, this.companyId);
   }
 }
