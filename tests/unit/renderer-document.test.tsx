@@ -2,7 +2,8 @@
 // The document kind on the real procurement schemas: a new receiving note opened from a link
 // (?orderId=) brings in the order's open lines, quantities in big/mid/small with exact totals, a save
 // body without table bookkeeping; a posted note is read-only; a purchase order line picks its product
-// through the lookup editor, which fills name, units and price.
+// through the lookup editor, which fills name, units and price; a table without a lookup cell (lines
+// only from the source) offers no 添加行.
 import { act } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import DocumentScreen from '../../src/client/renderer/kinds/DocumentScreen';
@@ -45,6 +46,9 @@ describe('document kind: receiving note', () => {
     expect(server.bodies('021402')).toHaveLength(0); // nothing to load for a new note
     expect(rows().map((r) => r[1])).toEqual(['P-1', 'P-3']); // the fully received line is left out
     expect(inputOf('供应商').value).toBe('甲供应商');
+    // its lines come only from the order (no lookup cell to pick a product): editable, but no 添加行
+    expect(document.querySelectorAll('.ant-table-tbody input').length).toBeGreaterThan(0);
+    expect(buttons('添加行')).toHaveLength(0);
     // 250 open = 2 箱 5 盒; the second product has only its small unit.
     expect([box('实收（大包装）').value, box('实收（中包装）').value, box('实收（最小单位）').value]).toEqual(['2', '5', '']);
     expect(document.querySelectorAll('input[aria-label="实收（大包装）"]')).toHaveLength(1);

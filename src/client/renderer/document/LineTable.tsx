@@ -57,6 +57,10 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
     },
     [onChange],
   );
+  // A new blank line needs something to pick (a lookup cell: product, carton, invoice…). Tables without
+  // one hold only what their source document or the server brought: no 添加行 there (a blank line would
+  // be dropped or refused on save); removing a brought line stays possible.
+  const canAdd = !readOnly && columns.some((c) => c.editor === 'lookup');
   // Focus after a line is added or removed, once the table shows it: that line's first cell.
   const boxRef = useRef<HTMLDivElement>(null);
   const addRef = useRef<HTMLButtonElement>(null);
@@ -87,10 +91,10 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
       if (!boxRef.current) return;
       const next = nextCell(boxRef.current, from);
       if (next === 'add') {
-        if (hasContent(linesRef.current[linesRef.current.length - 1])) addLine();
+        if (canAdd && hasContent(linesRef.current[linesRef.current.length - 1])) addLine();
       } else focusCell(next);
     },
-    [addLine],
+    [addLine, canAdd],
   );
   // A lookup that just filled its line: the row is drawn again first (a product brings its pack boxes).
   // The move waits for a paint, which on a busy machine comes late: should the clerk have typed into the
@@ -111,7 +115,7 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
     if (e.key === 'Enter') {
       e.preventDefault();
       advance(target);
-    } else if (e.key === 'Tab' && !e.shiftKey && inLastCell(boxRef.current, target) && hasContent(linesRef.current[linesRef.current.length - 1])) {
+    } else if (e.key === 'Tab' && !e.shiftKey && canAdd && inLastCell(boxRef.current, target) && hasContent(linesRef.current[linesRef.current.length - 1])) {
       e.preventDefault();
       addLine();
     }
@@ -177,13 +181,13 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
         dataSource={lines}
         pagination={false}
         virtual={virtual}
-        locale={{ emptyText: readOnly ? '没有明细' : '还没有明细，点击“添加行”' }}
+        locale={{ emptyText: readOnly ? '没有明细' : canAdd ? '还没有明细，点击“添加行”' : '还没有明细：选择来源单据后带出' }}
         scroll={{ x: tableColumns.reduce((s, c) => s + Number(c.width ?? 120), 0), y: virtual ? 480 : undefined }}
         // Called, not rendered as <TotalsRow/>: the table keeps a footer under virtual rows only when the
         // summary's top element is Table.Summary itself (fixed), not a component wrapping it.
         summary={totals?.fields.length ? () => TotalsRow({ rows: computedLines, shown, fields: totals.fields, label: totals.label ?? '合计', leading: 1, trailing: readOnly ? 0 : 1, env, fixed: virtual }) : undefined}
       />
-      {!readOnly && (
+      {canAdd && (
         <Button ref={addRef} type="dashed" block icon={<PlusOutlined />} style={{ marginTop: 8 }} onClick={addLine}>
           添加行
         </Button>
