@@ -10,16 +10,14 @@
 import { Alert, Button, Drawer, Modal, Space, Spin } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { OK } from '../../../core/codes';
-import { toast } from '../../request';
 import { actionCall } from '../actions/actionCall';
 import { SchemaProblems } from '../SchemaProblems';
-import { fillText } from '../template';
-import { SAVED_TEXT } from '../texts';
 import type { FormPart } from '../types';
 import { SchemaFormView, useSchemaForm, type Row } from './SchemaForm';
-import { afterPaint, focusFirstField, focusFirstInvalid, isSubmitEnter, useSaveShortcut } from './keyboard';
+import { afterPaint, focusFirstField, isSubmitEnter, useSaveShortcut } from './keyboard';
 import { confirmLeave } from './unsavedChanges';
 import { useFormReady } from './useFormReady';
+import { useFormSave } from './useFormSave';
 
 export interface FormModalProps {
   part: FormPart;
@@ -38,10 +36,6 @@ export interface FormModalProps {
   readOnly?: boolean;
 }
 
-/** Values and answer together, for success and result texts ({currencyName} from the answer, {date} typed). */
-export function submittedData(values: unknown, row: Row): Row {
-  return { ...(JSON.parse(JSON.stringify(values ?? {})) as Row), ...row };
-}
 
 function Frame({ mode, title, width, onClose, footer, children }: { mode: 'modal' | 'drawer'; title: string; width?: number; onClose(): void; footer: React.ReactNode; children: React.ReactNode }) {
   if (mode === 'drawer') {
@@ -60,9 +54,8 @@ function Frame({ mode, title, width, onClose, footer, children }: { mode: 'modal
 
 function FormBody({ part, record, title, mode, width, onClose, onSaved, readOnly, onAgain }: Omit<FormModalProps, 'path' | 'recordId'> & { mode: 'modal' | 'drawer'; onAgain(): void }) {
   const handle = useSchemaForm(part, record);
-  const [saving, setSaving] = useState(false);
-  const [result, setResult] = useState<string | null>(null);
   const box = useRef<HTMLDivElement>(null);
+  const { saving, result, save: submit } = useFormSave(handle, part, box, onSaved);
   const locked = readOnly === true || part.readOnly === true;
   // A series of new records: offered on a new record of an ordinary form (not a query, not settings).
   const again = !record && !locked && !part.resultText && !part.singleton && part.saveAndNew !== false;
@@ -71,22 +64,7 @@ function FormBody({ part, record, title, mode, width, onClose, onSaved, readOnly
     if (await confirmLeave(handle.isDirty)) onClose();
   };
   const save = async (thenNew = false) => {
-    if (saving) return;
-    setSaving(true);
-    setResult(null);
-    const row = await handle.submit();
-    setSaving(false);
-    if (!row) {
-      afterPaint(() => focusFirstInvalid(box.current));
-      return;
-    }
-    const data = submittedData(handle.form.values, row);
-    if (part.resultText) {
-      setResult(fillText(part.resultText, data));
-      return;
-    }
-    toast.success(part.successText ? fillText(part.successText, data) : SAVED_TEXT);
-    onSaved(row);
+    if (!(await submit())) return;
     if (thenNew) onAgain();
     else onClose();
   };

@@ -10,42 +10,21 @@ import { Alert, Button, Card, Result, Space, Spin } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { OK } from '../../../core/codes';
-import { toast } from '../../request';
 import { actionCall } from '../actions/actionCall';
 import type { ScreenProps } from '../../router/screenProps';
-import { submittedData } from '../form/FormModal';
-import { afterPaint, focusFirstInvalid, useSaveShortcut } from '../form/keyboard';
+import { useSaveShortcut } from '../form/keyboard';
 import { SchemaFormView, useSchemaForm, type Row } from '../form/SchemaForm';
 import { useFormReady } from '../form/useFormReady';
+import { useFormSave } from '../form/useFormSave';
 import { SchemaProblems } from '../SchemaProblems';
-import { fillRoute, fillText } from '../template';
-import { SAVED_TEXT } from '../texts';
+import { fillRoute } from '../template';
 import type { FormScreenPart } from '../types';
 
 function PageForm({ part, record, onSaved }: { part: FormScreenPart; record: Row | null; onSaved(row: Row): void }) {
   const handle = useSchemaForm(part, record);
-  const [saving, setSaving] = useState(false);
-  const [result, setResult] = useState<string | null>(null);
   const locked = part.readOnly === true;
   const box = useRef<HTMLDivElement>(null);
-  const save = async () => {
-    if (saving) return;
-    setSaving(true);
-    setResult(null);
-    const row = await handle.submit();
-    setSaving(false);
-    if (!row) {
-      afterPaint(() => focusFirstInvalid(box.current));
-      return;
-    }
-    const data = submittedData(handle.form.values, row);
-    if (part.resultText) {
-      setResult(fillText(part.resultText, data));
-      return;
-    }
-    toast.success(part.successText ? fillText(part.successText, data) : SAVED_TEXT);
-    onSaved(row);
-  };
+  const { saving, result, save } = useFormSave(handle, part, box, onSaved);
   // Ctrl+S saves the page's form (a modal opened over it takes Ctrl+S while it is open).
   useSaveShortcut(() => void save(), !locked && part.noSubmit !== true);
   return (

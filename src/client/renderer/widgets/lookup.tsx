@@ -13,6 +13,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { searchRemoteOptions } from '../data/options';
 import type { OptionItem, RemoteOptions } from '../types';
 import { resolveTyped } from './select';
+import { codedOptions, renderCodedOption } from './codedOptions';
 import { placeholderOf, type WidgetDef, type WidgetProps } from './types';
 
 const DEBOUNCE_MS = 250;
@@ -113,16 +114,8 @@ function LookupWidget({ value, onChange, disabled, readOnly, schema, mode }: Wid
           const o = shown.find((x) => String(x.value) === String(v));
           if (o) take(o);
         }}
-        options={shown.map((o) => ({ value: o.value as string, label: o.label, code: o.code, barcode: o.barcode }))}
-        optionRender={(o) =>
-          o.data.code ? (
-            <>
-              <span className="renderer-option-code">{o.data.code}</span> {o.data.label}
-            </>
-          ) : (
-            o.data.label
-          )
-        }
+        options={codedOptions(shown)}
+        optionRender={renderCodedOption}
         loading={loading}
         disabled={disabled || readOnly}
         allowClear={mode === 'filter' || !readOnly}

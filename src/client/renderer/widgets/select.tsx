@@ -11,6 +11,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { exactMatch } from '../data/exactMatch';
 import { useOptions } from '../data/useOptions';
 import type { OptionItem } from '../types';
+import { codedOptions, renderCodedOption } from './codedOptions';
 import { placeholderOf, type WidgetDef, type WidgetProps } from './types';
 
 const lower = (s: unknown) => (s === undefined || s === null ? '' : String(s).toLowerCase());
@@ -85,16 +86,8 @@ function SelectWidget({ value, onChange, disabled, readOnly, schema, mode }: Wid
           onChange?.(v === undefined || (Array.isArray(v) && v.length === 0) ? undefined : v);
         }}
         mode={schema.multiple ? 'multiple' : undefined}
-        options={options.map((o) => ({ value: o.value as string, label: o.label, code: o.code, barcode: o.barcode }))}
-        optionRender={(o) =>
-          o.data.code ? (
-            <>
-              <span className="renderer-option-code">{o.data.code}</span> {o.data.label}
-            </>
-          ) : (
-            o.data.label
-          )
-        }
+        options={codedOptions(options)}
+        optionRender={renderCodedOption}
         loading={loading}
         disabled={disabled || readOnly}
         allowClear={mode === 'filter' || !readOnly}
