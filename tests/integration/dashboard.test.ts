@@ -7,14 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companyDayRange } from '../../src/core/format.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { clockAt, moneyText as money, tradeFlow } from './trade-flow.ts';
 
 const DASH = { sales: '023201', all: '023202' };
-const SO = { save: '020903', get: '020902', confirm: '020905' };
-const DP = { save: '020703', confirm: '020705' };
-const PK = { save: '024003' };
-const DN = { save: '024103' };
-const PAY = { save: '026003', openItems: '026010' };
-const OB = { save: '026213' };
 
 let t: TestServer;
 let demo: string;
@@ -36,9 +31,11 @@ const LAST_20 = '2027-03-20';
 const YESTERDAY = '2027-04-01';
 const TODAY = '2027-04-02';
 
+const flow = tradeFlow(() => t, () => demo);
+const flow2 = tradeFlow(() => t, () => demo2);
+
 async function at(iso: string) {
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-  vi.setSystemTime(new Date(iso));
+  clockAt(iso);
   demo = await t.login('demo', 'admin', 'demo123');
   demo2 = await t.login('demo2', 'admin', 'demo123');
   clerk = await t.login('demo', 'clerk', 'demo123');
@@ -46,39 +43,13 @@ async function at(iso: string) {
 /** 10:00 company time (UTC+8) of a day. */
 const morning = (day: string) => `${day}T02:00:00.000Z`;
 
-async function stockIn(token: string, warehouseId: number, locationId: number, productId: number, qty: number) {
-  await ok(t.call('oms', '022603', { warehouseId, lines: [{ productId, qty, locationId }], post: true }, token));
-}
 
-async function order(token: string, clientId: number, orderDate: string, lines: Array<{ productId: number; qty: number; price: string }>, extra: Record<string, unknown> = {}, confirm = true) {
-  const so = await ok(t.call('oms', SO.save, { clientId, warehouseId: w1, orderDate, lines, ...extra }, token));
-  if (confirm) await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, token));
-  return so;
-}
 
-/** An order planned (an open outbound task), optionally picked and shipped. */
-async function plan(orderId: number, then: 'task' | 'ship') {
-  const o = await ok(t.call('oms', SO.get, { id: orderId }, demo));
-  const p = await ok(t.call('oms', DP.save, { orderId, lines: o.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) }, demo));
-  const confirmed = await ok(t.call('oms', DP.confirm, { id: p.id, version: p.version }, demo));
-  if (then === 'task') return;
-  await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId], post: true }, demo));
-  await ok(t.call('oms', DN.save, { taskId: confirmed.taskId, post: true }, demo));
-}
 
-async function openingReceivable(clientId: number, amount: string, docDate: string, dueDate: string) {
-  const doc = await ok(t.call('oms', OB.save, { side: 'receivable', clientId, amount, docDate, dueDate, post: true }, demo));
-  const items = await ok(t.call('oms', PAY.openItems, { partyType: 'client', partyId: clientId }, demo));
-  return items.list.find((i: any) => i.docNo === doc.docNo);
-}
 
-async function receipt(clientId: number, itemId: number, amount: string, payDate: string) {
-  await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId, payDate, amount, method: 'bank', post: true, lines: [{ openItemId: itemId, amount }] }, demo));
-}
 
 /** Cents of decimal text, and back: the test's own exact arithmetic. */
 const c = (v: string) => BigInt(v.replace('.', ''));
-const money = (x: bigint) => { const neg = x < 0n; const s = (neg ? -x : x).toString().padStart(3, '0'); return `${neg ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`; };
 const sum = (...v: string[]) => money(v.reduce((a, b) => a + c(b), 0n));
 
 /** Reference-price value of the company's on-hand stock at an instant, summed over every stock move. */
@@ -118,39 +89,38 @@ beforeAll(async () => {
   clientA = (await ok(t.call('cdm', '011703', { code: 'DBA', name: '大屏客户甲', address: '广东省广州市天河区体育西路 1 号', priceTitleId: listId, creditLimit: '0' }, demo))).id;
   clientB = (await ok(t.call('cdm', '011703', { code: 'DBB', name: '大屏客户乙', address: '上海市浦东新区', priceTitleId: listId, creditLimit: '0' }, demo))).id;
   clientC = (await ok(t.call('cdm', '011703', { code: 'DBC', name: '大屏客户丙', priceTitleId: listId, creditLimit: '0' }, demo))).id;
-  await stockIn(demo, w1, loc1, p1, 100);
-  await stockIn(demo, w1, loc1, p2, 50);
-  await stockIn(demo, w1, loc1, p3, 20);
-  await order(demo, clientA, LAST_1, [{ productId: p1, qty: 10, price: '3' }]);
-  const itemA = await openingReceivable(clientA, '1000.00', LAST_1, LAST_20);
-  await openingReceivable(clientB, '80.00', LAST_1, '2027-05-01');
+  await flow.stockIn(w1, loc1, p1, 100);
+  await flow.stockIn(w1, loc1, p2, 50);
+  await flow.stockIn(w1, loc1, p3, 20);
+  await flow.order(clientA, w1, LAST_1, [{ productId: p1, qty: 10, price: '3' }]);
+  const itemA = await flow.openingReceivable(clientA, '1000.00', LAST_1, LAST_20);
+  await flow.openingReceivable(clientB, '80.00', LAST_1, '2027-05-01');
 
   await at(morning(LAST_2));
-  await order(demo, clientB, LAST_2, [{ productId: p2, qty: 2, price: '5' }], { deliveryAddress: '浙江省杭州市西湖区' });
+  await flow.order(clientB, w1, LAST_2, [{ productId: p2, qty: 2, price: '5' }], { deliveryAddress: '浙江省杭州市西湖区' });
   await at(morning(LAST_20));
-  await order(demo, clientC, LAST_20, [{ productId: p3, qty: 1, price: '7' }]);
+  await flow.order(clientC, w1, LAST_20, [{ productId: p3, qty: 1, price: '7' }]);
   // the last day of March is closed (the balances then read its snapshot plus the moves since)
   await at(morning(YESTERDAY));
   await ok(t.call('oms', '023105', { day: '2027-03-31' }, demo));
-  const soA = await order(demo, clientA, YESTERDAY, [{ productId: p1, qty: 5, price: '3' }]);
-  await order(demo, clientB, YESTERDAY, [{ productId: p2, qty: 1, price: '4' }]);
-  await plan(soA.id, 'ship');
-  await receipt(clientA, itemA.id, '300.00', YESTERDAY);
+  const soA = await flow.order(clientA, w1, YESTERDAY, [{ productId: p1, qty: 5, price: '3' }]);
+  await flow.order(clientB, w1, YESTERDAY, [{ productId: p2, qty: 1, price: '4' }]);
+  await flow.ship(soA.id);
+  await flow.receipt(clientA, itemA.id, '300.00', YESTERDAY);
 
   await at(morning(TODAY));
-  await order(demo, clientA, TODAY, [{ productId: p1, qty: 4, price: '3' }, { productId: p2, qty: 1, price: '2' }]);
-  const soC = await order(demo, clientC, TODAY, [{ productId: p3, qty: 3, price: '2' }]);
-  await order(demo, clientA, TODAY, [{ productId: p1, qty: 50, price: '3' }], {}, false);
-  await receipt(clientA, itemA.id, '50.00', TODAY);
-  await plan(soC.id, 'task');
+  await flow.order(clientA, w1, TODAY, [{ productId: p1, qty: 4, price: '3' }, { productId: p2, qty: 1, price: '2' }]);
+  const soC = await flow.order(clientC, w1, TODAY, [{ productId: p3, qty: 3, price: '2' }]);
+  await flow.order(clientA, w1, TODAY, [{ productId: p1, qty: 50, price: '3' }], {}, false);
+  await flow.receipt(clientA, itemA.id, '50.00', TODAY);
+  await flow.plan(soC.id);
   // another company's order today
   const w2 = (await ok(t.call('cdm', '011003', { code: 'DBX', name: '他司仓' }, demo2))).id;
   const l2 = (await ok(t.call('cdm', '011103', { warehouseId: w2, lcCode: 'A-01-01-1', zone: 'A', row: '01', column: '01', level: '1', type: 'storage' }, demo2))).id;
   const px = (await ok(t.call('cdm', '010203', { code: 'DBX1', name: '他司商品', unitSmall: '个', price: '9.00' }, demo2))).id;
   const cx = (await ok(t.call('cdm', '011703', { code: 'DBX', name: '他司客户', address: '广东省深圳市', creditLimit: '0' }, demo2))).id;
-  await stockIn(demo2, w2, l2, px, 1000);
-  const sx = await ok(t.call('oms', SO.save, { clientId: cx, warehouseId: w2, orderDate: TODAY, lines: [{ productId: px, qty: 111, price: '9' }] }, demo2));
-  await ok(t.call('oms', SO.confirm, { id: sx.id, version: sx.version }, demo2));
+  await flow2.stockIn(w2, l2, px, 1000);
+  await flow2.order(cx, w2, TODAY, [{ productId: px, qty: 111, price: '9' }]);
 }, 180_000);
 
 afterAll(async () => {
@@ -221,7 +191,7 @@ describe('数据大屏 figures', () => {
   });
 
   it('a change shows on the next refresh', async () => {
-    await order(demo, clientB, TODAY, [{ productId: p2, qty: 3, price: '1.10' }]);
+    await flow.order(clientB, w1, TODAY, [{ productId: p2, qty: 3, price: '1.10' }]);
     const d = await wall(DASH.sales);
     expect(d.salesToday).toBe(sum(SALES.today, '3.30'));
     expect(d.ordersToday).toBe(3);

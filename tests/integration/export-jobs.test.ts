@@ -6,12 +6,12 @@
 // EXPORT_RETENTION_DAYS are swept at start-up and periodically, and their download says so.
 import fs from 'node:fs';
 import path from 'node:path';
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { exportJobsIdle, STALE_MS } from '../../src/server/domain/export-jobs.ts';
 import { startExportSweep, sweepExports } from '../../src/server/domain/export-retention.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { xlsxRows } from './trade-flow.ts';
 
 let t: TestServer;
 let admin: string;
@@ -32,15 +32,6 @@ async function finished(id: number, token = admin) {
   return (await jobs(token)).find((j) => j.id === id);
 }
 
-async function xlsxRows(payload: Buffer): Promise<unknown[][]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(payload as unknown as ArrayBuffer);
-  const out: unknown[][] = [];
-  wb.worksheets[0]!.eachRow((row) => {
-    out.push(Array.from((row.values as unknown[]).slice(1), (v: any) => (v && typeof v === 'object' && 'richText' in v ? v.richText.map((x: any) => x.text).join('') : v ?? null)));
-  });
-  return out;
-}
 
 beforeAll(async () => {
   t = await startTestServer({ LOGIN_MAX_FAILURES: '1000', LOGIN_MAX_FAILURES_PER_IP: '100000' });

@@ -18,14 +18,9 @@ import JSZip from 'jszip';
 import { companyDayRange } from '../../src/core/format.ts';
 import { exportJobsIdle } from '../../src/server/domain/export-jobs.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { moneyText as money, SALES_CODES, tradeFlow } from './trade-flow.ts';
 
 const R = { sale: '023101', saleExport: '023102', clapper: '023103', clapperExport: '023104', close: '023105', presale: '023106', summary: '023108', exportAll: '023110', exportAllFile: '023111' };
-const SO = { save: '020903', get: '020902', confirm: '020905' };
-const DP = { save: '020703', confirm: '020705' };
-const PK = { save: '024003' };
-const DN = { save: '024103' };
-const PAY = { save: '026003', openItems: '026010' };
-const OB = { save: '026213' };
 
 let t: TestServer;
 let demo: string;
@@ -46,6 +41,7 @@ let clientB: number;
 const D1 = '2027-03-10';
 const D2 = '2027-03-11';
 const D3 = '2027-03-12';
+const { stockIn, order, ship, openingReceivable, receipt } = tradeFlow(() => t, () => demo);
 
 /** The clock at an instant (UTC), and fresh tokens valid at it. */
 async function at(iso: string) {
@@ -56,38 +52,8 @@ async function at(iso: string) {
   clerk = await t.login('demo', 'clerk', 'demo123');
 }
 
-async function stockIn(warehouseId: number, locationId: number, productId: number, qty: number) {
-  await ok(t.call('oms', '022603', { warehouseId, lines: [{ productId, qty, locationId }], post: true }, demo));
-}
-
-async function order(clientId: number, warehouseId: number, orderDate: string, lines: Array<{ productId: number; qty: number; price: string }>, extra: Record<string, unknown> = {}, confirm = true) {
-  const so = await ok(t.call('oms', SO.save, { clientId, warehouseId, orderDate, lines, ...extra }, demo));
-  if (confirm) await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, demo));
-  return so;
-}
-
-/** All of an order shipped: plan, task, picking and delivery note posted. */
-async function ship(orderId: number) {
-  const o = await ok(t.call('oms', SO.get, { id: orderId }, demo));
-  const plan = await ok(t.call('oms', DP.save, { orderId, lines: o.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) }, demo));
-  const confirmed = await ok(t.call('oms', DP.confirm, { id: plan.id, version: plan.version }, demo));
-  await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId], post: true }, demo));
-  return ok(t.call('oms', DN.save, { taskId: confirmed.taskId, post: true }, demo));
-}
-
-async function openingReceivable(clientId: number, amount: string, docDate: string) {
-  const doc = await ok(t.call('oms', OB.save, { side: 'receivable', clientId, amount, docDate, post: true }, demo));
-  const items = await ok(t.call('oms', PAY.openItems, { partyType: 'client', partyId: clientId }, demo));
-  return items.list.find((i: any) => i.docNo === doc.docNo);
-}
-
-async function receipt(clientId: number, itemId: number, amount: string, payDate: string) {
-  await ok(t.call('oms', PAY.save, { direction: 'receipt', clientId, payDate, amount, method: 'bank', post: true, lines: [{ openItemId: itemId, amount }] }, demo));
-}
-
 const endOf = (day: string) => companyDayRange(day, 8)[1];
 const cents = (v: unknown) => BigInt(String(v));
-const money = (c: bigint) => { const neg = c < 0n; const s = (neg ? -c : c).toString().padStart(3, '0'); return `${neg ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`; };
 
 /** On hand per "product:warehouse" at the end of a day, summed over the whole ledger in the test. */
 async function ledgerStock(day: string, cid = companyId): Promise<Record<string, number>> {
@@ -198,7 +164,7 @@ beforeAll(async () => {
   const itemB = await openingReceivable(clientB, '200.00', D3);
   await receipt(clientB, itemB.id, '50.00', D3);
   // a payment in advance to the supplier
-  await ok(t.call('oms', PAY.save, { direction: 'payment', supplierId: supplier, payDate: D3, amount: '100.00', method: 'bank', post: true }, demo));
+  await ok(t.call('oms', SALES_CODES.pay.save, { direction: 'payment', supplierId: supplier, payDate: D3, amount: '100.00', method: 'bank', post: true }, demo));
 }, 120_000);
 
 afterAll(async () => {

@@ -12,19 +12,16 @@
 // - 应用使用统计: logins, devices, active users, calls and failed calls by day, user and module against the
 //   sessions and the per-minute aggregate read here; distinct counts in the grand totals counted once;
 // - each exports its .xlsx with a 合计 line, also through the export centre; rights; companies kept apart.
-import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { companyDateRange, formatDate } from '../../src/core/format.ts';
 import { exportJobsIdle } from '../../src/server/domain/export-jobs.ts';
 import { monitorOf } from '../../src/server/domain/system/monitor.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { clockAt, moneyText as money, tradeFlow, xlsxRows } from './trade-flow.ts';
 
 const R = { direct: '023131', directExport: '023132', other: '023133', otherExport: '023134', app: '023135', appExport: '023136' };
 const SO = { save: '020903', get: '020902', confirm: '020905' };
-const DP = { save: '020703', confirm: '020705' };
-const PK = { save: '024003' };
-const DN = { save: '024103' };
 const INIT = { save: '022603', cancel: '022605' };
 const ADJUST = { save: '022703' };
 const PO = { save: '020203', get: '020202', confirm: '020205' };
@@ -53,9 +50,10 @@ const D1 = '2027-05-10'; // a Monday
 const D2 = '2027-05-11';
 const RANGE = [D1, D2];
 
+const { order, ship } = tradeFlow(() => t, () => demo);
+
 async function at(iso: string) {
-  vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
-  vi.setSystemTime(new Date(iso));
+  clockAt(iso);
   demo = await t.login('demo', 'admin', 'demo123');
   demo2 = await t.login('demo2', 'admin', 'demo123');
   sales = await t.login('demo', 'sales', 'demo123');
@@ -65,25 +63,12 @@ async function at(iso: string) {
   vi.setSystemTime(new Date(iso));
 }
 
-async function order(clientId: number, orderDate: string, lines: Array<{ productId: number; qty: number; price: string }>, extra: Record<string, unknown> = {}, confirm = true) {
-  const so = await ok(t.call('oms', SO.save, { clientId, warehouseId: w1, orderDate, lines, ...extra }, demo));
-  if (confirm) await ok(t.call('oms', SO.confirm, { id: so.id, version: so.version }, demo));
-  return so;
-}
 
-async function ship(orderId: number) {
-  const o = await ok(t.call('oms', SO.get, { id: orderId }, demo));
-  const plan = await ok(t.call('oms', DP.save, { orderId, lines: o.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) }, demo));
-  const confirmed = await ok(t.call('oms', DP.confirm, { id: plan.id, version: plan.version }, demo));
-  await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId], post: true }, demo));
-  return ok(t.call('oms', DN.save, { taskId: confirmed.taskId, post: true }, demo));
-}
 
 const call = (code: string, groupBy: string, filters: Record<string, unknown> = {}, token = demo) =>
   t.call('oms', code, { page: 1, pageSize: 50, groupBy, filters: { dateRange: RANGE, ...filters } }, token);
 const pick = (data: any, fields: string[]) => data.list.map((r: any) => fields.map((f) => r[f]));
 const cents = (v: unknown) => BigInt(String(v).replace('.', ''));
-const money = (c: bigint) => { const neg = c < 0n; const s = (neg ? -c : c).toString().padStart(3, '0'); return `${neg ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`; };
 /** The sum of a measure over the rows, in the answer's form (numbers, or money text). */
 function sumOf(rows: any[], f: string): number | string {
   if (typeof rows[0]?.[f] === 'number') return rows.reduce((s, r) => s + r[f], 0);
@@ -91,15 +76,6 @@ function sumOf(rows: any[], f: string): number | string {
 }
 const totalsOfRows = (rows: any[], fields: string[]) => Object.fromEntries(fields.map((f) => [f, sumOf(rows, f)]));
 
-async function xlsxRows(payload: Buffer): Promise<unknown[][]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(payload as unknown as ArrayBuffer);
-  const out: unknown[][] = [];
-  wb.worksheets[0]!.eachRow((row) => {
-    out.push(Array.from((row.values as unknown[]).slice(1), (v: any) => (v && typeof v === 'object' && 'richText' in v ? v.richText.map((x: any) => x.text).join('') : v ?? null)));
-  });
-  return out;
-}
 
 beforeAll(async () => {
   t = await startTestServer({ LOGIN_MAX_FAILURES: '1000', LOGIN_MAX_FAILURES_PER_IP: '100000' });
@@ -131,10 +107,10 @@ beforeAll(async () => {
 
   // day 2, 11:00: sales — the direct client's order dated day 1 (with a salesman), shipped; the dealer's of day 2; a draft
   await at(`${D2}T03:00:00.000Z`);
-  const o1 = await order(direct, D1, [{ productId: pA, qty: 10, price: '3' }], { salesmanId: staff });
+  const o1 = await order(direct, w1, D1, [{ productId: pA, qty: 10, price: '3' }], { salesmanId: staff });
   await ship(o1.id);
-  await order(dealer, D2, [{ productId: pB, qty: 5, price: '1.5' }, { productId: pA, qty: 2, price: '3' }]);
-  await order(dealer, D2, [{ productId: pA, qty: 99, price: '3' }], {}, false);
+  await order(dealer, w1, D2, [{ productId: pB, qty: 5, price: '1.5' }, { productId: pA, qty: 2, price: '3' }]);
+  await order(dealer, w1, D2, [{ productId: pA, qty: 99, price: '3' }], {}, false);
   // a purchase receipt (not an "other" move)
   const supplier = (await ok(t.call('cdm', '011603', { code: 'ORSUP', name: '其他报表供应商' }, demo))).id;
   const po = await ok(t.call('oms', PO.save, { supplierId: supplier, warehouseId: w1, orderDate: D2, lines: [{ productId: pB, qty: 7, price: '0.5' }] }, demo));

@@ -2,9 +2,9 @@
 // (SQLite, or PostgreSQL when DATABASE_URL is set): exact base-currency amounts by supplier, product and
 // month, the company-day boundary of receipts, filters, order and paging with totals over every group,
 // the .xlsx with its 合计 line, rights, companies kept apart and Chinese messages for bad input.
-import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { xlsxRows } from './trade-flow.ts';
 
 let t: TestServer;
 let demo: string;
@@ -43,16 +43,6 @@ const report = (body: Record<string, unknown>, token = demo) => t.call('cdm', R.
 const rowsOf = (data: any, fields: string[]) => data.list.map((r: any) => fields.map((f) => r[f]));
 const MEASURES = ['orderedQty', 'orderedAmount', 'receivedQty', 'receivedAmount', 'invoicedQty', 'invoicedAmount'];
 
-async function xlsxRows(payload: Buffer): Promise<unknown[][]> {
-  const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(payload as unknown as ArrayBuffer);
-  const out: unknown[][] = [];
-  wb.worksheets[0]!.eachRow((row) => {
-    const values = Array.from((row.values as unknown[]).slice(1), (v: any) => (v && typeof v === 'object' && 'richText' in v ? v.richText.map((x: any) => x.text).join('') : v ?? null));
-    out.push(values);
-  });
-  return out;
-}
 
 beforeAll(async () => {
   t = await startTestServer({ LOGIN_MAX_FAILURES: '1000', LOGIN_MAX_FAILURES_PER_IP: '100000' });
