@@ -23,6 +23,7 @@ import { releaseOverOpen, toBase } from '../finance/ledger.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { applyInvoiceStock, movesOf } from '../procurement/invoice-stock.ts';
 import { taxOf } from './invoice.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const SC_TITLE = '红字发票';
 export const SC_PREFIX = 'HZ';
@@ -32,17 +33,19 @@ const INVOICE_STATUS: Record<string, string> = { draft: '草稿', posted: '已�
 /** Returns with goods received (partly, fully, or closed short after a part): what they received can be credited. */
 const CREDITABLE_RETURN = ['receiving', 'received', 'closed'];
 
-async function invoiceOf(tenant: Tenant, id: number): Promise<Row | undefined> {
-  return (await tenant.select('salesInvoice').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'exchangeRate', 'totalAmount', 'creditedAmount'])
-    .where('id', '=', id).executeTakeFirst()) as Row | undefined;
+async function invoiceOf(untypedTenant: Tenant, id: number): Promise<Row | undefined> {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('salesInvoice').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'exchangeRate', 'totalAmount', 'creditedAmount'])
+    .where('id', '=', id).executeTakeFirst();
 }
 
-async function invoiceLines(tenant: Tenant, invoiceId: number): Promise<Row[]> {
-  return (await tenant.select('salesInvoiceLine')
+async function invoiceLines(untypedTenant: Tenant, invoiceId: number): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('salesInvoiceLine')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'salesInvoiceLine.productId').onRef('product.companyId', '=', 'salesInvoiceLine.companyId'))
     .select(['salesInvoiceLine.id', 'salesInvoiceLine.lineNo', 'salesInvoiceLine.productId', 'salesInvoiceLine.qty', 'salesInvoiceLine.price', 'salesInvoiceLine.taxRate',
       'salesInvoiceLine.amount', 'salesInvoiceLine.creditedQty', 'salesInvoiceLine.creditedAmount', 'product.code'])
-    .where('salesInvoiceLine.invoiceId', '=', invoiceId).orderBy('salesInvoiceLine.lineNo').execute()) as Row[];
+    .where('salesInvoiceLine.invoiceId', '=', invoiceId).orderBy('salesInvoiceLine.lineNo').execute();
 }
 
 function overCredited(line: number, docNo: string, il: Row, qty: number | string, byAmount: boolean) {
@@ -62,13 +65,13 @@ export async function prepareCredit(ctx: CallContext, input: Row): Promise<void>
 /** The engine's validate hook: the original invoice posted, each line within what is left to credit, the totals. */
 export async function checkCredit(run: SaveRun): Promise<void> {
   const { ctx, header, lines: parsed } = run;
-  const tenant = ctx.tenant;
-  const inv = await invoiceOf(tenant, Number(header.invoiceId));
+  const tenant = TypedTenant.of(ctx.tenant);
+  const inv = await invoiceOf(ctx.tenant, Number(header.invoiceId));
   if (!inv) throw validationError([{ field: 'invoiceId', message: '原销售发票不存在' }]);
   if (inv.status !== 'posted') throw bizError('SALES_INVOICE_CREDIT_4027', { docNo: String(inv.docNo), status: INVOICE_STATUS[String(inv.status)] ?? String(inv.status) }, { invoiceId: Number(inv.id) });
   const reason = String(header.reason) as CreditReason;
   const docNo = String(inv.docNo);
-  const all = new Map((await invoiceLines(tenant, Number(inv.id))).map((l) => [Number(l.id), l]));
+  const all = new Map((await invoiceLines(ctx.tenant, Number(inv.id))).map((l) => [Number(l.id), l]));
   if (reason === 'wrong' && Number(inv.creditedAmount ?? 0) > 0) {
     throw validationError([{ field: 'reason', message: `销售发票 ${docNo} 已部分冲红 ${moneyText(inv.creditedAmount)}，不能再按“开票有误”整张冲红，请按“销售退回”或“销售折让”冲红余下部分` }]);
   }
@@ -106,13 +109,13 @@ export async function checkCredit(run: SaveRun): Promise<void> {
     lineCount: parsed.length, totalQty: parsed.reduce((s, l) => s + Number(l.qty), 0), totalAmount, taxAmount: parsed.reduce((s, l) => s + Number(l.taxAmount), 0),
   });
   if (header.returnId != null) {
-    const ret = (await tenant.select('salesReturn').select(['docNo', 'clientId', 'status']).where('id', '=', Number(header.returnId)).executeTakeFirst()) as Row | undefined;
+    const ret = await tenant.select('salesReturn').select(['docNo', 'clientId', 'status']).where('id', '=', Number(header.returnId)).executeTakeFirst();
     if (!ret) throw validationError([{ field: 'returnId', message: '销售退货单不存在' }]);
     if (Number(ret.clientId) !== Number(inv.clientId)) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(ret.docNo)} 与销售发票 ${docNo} 不是同一客户` }]);
     if (reason !== 'return') throw validationError([{ field: 'reason', message: `由销售退货单 ${String(ret.docNo)} 开具的红字发票，红冲原因应为“销售退回”` }]);
     if (!CREDITABLE_RETURN.includes(String(ret.status))) throw validationError([{ field: 'returnId', message: `销售退货单 ${String(ret.docNo)} 尚未收货，不能开红字发票` }]);
     // only what the warehouse received of it (less earlier red invoices of the return): a return closed short credits no more
-    const allowed = await returnAllowance(tenant, Number(header.returnId), inv);
+    const allowed = await returnAllowance(ctx.tenant, Number(header.returnId), inv);
     parsed.forEach((l, i) => {
       const max = allowed.get(Number(l.invoiceLineId)) ?? 0;
       if (Number(l.qty) > max) {
@@ -128,7 +131,8 @@ const totalsOf = (doc: Row) => ({ totalQty: Number(doc.totalQty), totalAmount: m
 
 /** draft → posted: the original's lines and total credited, its receivable reduced, returned goods' invoice stock back. */
 export async function postCredit(t: TransitionRun) {
-  const { tenant, db, ctx } = t;
+  const { tenant: untypedTenant, db, ctx } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(t.doc.id);
   const docNo = String(t.doc.docNo);
   const invoiceId = Number(t.doc.invoiceId);
@@ -138,12 +142,12 @@ export async function postCredit(t: TransitionRun) {
   const claimed = await tenant.update('salesInvoice').set({ creditedAmount: sql`coalesce(${sql.ref('creditedAmount')}, 0) + ${total}`, updatedAt: now })
     .where('id', '=', invoiceId).where('status', '=', 'posted').where(sql<boolean>`coalesce(${sql.ref('creditedAmount')}, 0) + ${total} <= ${sql.ref('totalAmount')}`)
     .returning(['docNo']).executeTakeFirst();
-  const inv = await invoiceOf(tenant, invoiceId);
+  const inv = await invoiceOf(untypedTenant, invoiceId);
   if (!claimed && inv?.status === 'posted') {
     throw validationError([{ field: 'lines', message: `销售发票 ${String(inv.docNo)} 价税合计 ${moneyText(inv.totalAmount)}，已冲红/折让 ${moneyText(inv.creditedAmount ?? 0)}，本次红字 ${moneyText(total)} 超出` }]);
   }
   if (!claimed) throw bizError('SALES_INVOICE_CREDIT_4027', { docNo: String(inv?.docNo ?? ''), status: INVOICE_STATUS[String(inv?.status)] ?? String(inv?.status) }, { invoiceId });
-  const lines = (await tenant.select('salesCreditLine').select(['lineNo', 'invoiceLineId', 'productId', 'qty', 'amount']).where('creditId', '=', id).orderBy('invoiceLineId').execute()) as Row[];
+  const lines = await tenant.select('salesCreditLine').select(['lineNo', 'invoiceLineId', 'productId', 'qty', 'amount']).where('creditId', '=', id).orderBy('invoiceLineId').execute();
   for (const l of lines) {
     const q = Number(l.qty);
     const a = Number(l.amount);
@@ -153,18 +157,18 @@ export async function postCredit(t: TransitionRun) {
       .where(sql<boolean>`coalesce(${sql.ref('creditedQty')}, 0) + ${q} <= ${sql.ref('qty')} and coalesce(${sql.ref('creditedAmount')}, 0) + ${a} <= ${sql.ref('amount')}`)
       .returning('id').executeTakeFirst();
     if (!ok) {
-      const il = (await invoiceLines(tenant, invoiceId)).find((x) => Number(x.id) === Number(l.invoiceLineId));
+      const il = (await invoiceLines(untypedTenant, invoiceId)).find((x) => Number(x.id) === Number(l.invoiceLineId));
       if (!il) throw bizError('COMMON_NOT_FOUND_4004', { entity: '原发票明细' });
       const byAmount = q === 0;
       throw overCredited(Number(l.lineNo), String(inv!.docNo), il, byAmount ? moneyText(a) : q, byAmount);
     }
   }
   // the receivable: the credit settles that much of the original's open item
-  const item = (await tenant.select('openItem').select(['id', 'exchangeRate', 'openAmount', 'docNo']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', invoiceId)
-    .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
+  const item = await tenant.select('openItem').select(['id', 'exchangeRate', 'openAmount', 'docNo']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', invoiceId)
+    .where('status', '!=', 'cancelled').executeTakeFirst();
   if (!item) throw new Error(`sales credit ${id}: invoice ${invoiceId} has no receivable`);
   // more than is still open (receipts settled the invoice): that much of the receipts becomes the client's advance
-  await releaseOverOpen(tenant, ctx.caller!.accountId, item, total, String(t.doc.creditDate), `${SC_TITLE} ${docNo}`);
+  await releaseOverOpen(untypedTenant, ctx.caller!.accountId, item, total, String(t.doc.creditDate), `${SC_TITLE} ${docNo}`);
   const taken = await tenant.update('openItem').set({
     allocated: sql`${sql.ref('allocated')} + ${total}`, openAmount: sql`${sql.ref('openAmount')} - ${total}`,
     status: sql`case when ${sql.ref('openAmount')} - ${total} = 0 then 'settled' else 'open' end`,
@@ -192,12 +196,13 @@ export async function postCredit(t: TransitionRun) {
 /** posted → cancelled: the reversing allocation row, the original's credited figures and the invoice stock back. */
 export async function cancelCredit(t: TransitionRun) {
   if (t.from !== 'posted') return totalsOf(t.doc);
-  const { tenant, db, ctx } = t;
+  const { tenant: untypedTenant, db, ctx } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(t.doc.id);
   const invoiceId = Number(t.doc.invoiceId);
   const total = Number(t.doc.totalAmount);
   const now = new Date().toISOString();
-  const alloc = (await tenant.select('financeAllocation').selectAll().where('id', '=', Number(t.doc.allocationId)).executeTakeFirst()) as Row | undefined;
+  const alloc = await tenant.select('financeAllocation').selectAll().where('id', '=', Number(t.doc.allocationId)).executeTakeFirst();
   if (!alloc) throw new Error(`sales credit ${id}: its allocation is missing`);
   const ok = await tenant.update('openItem').set({
     allocated: sql`${sql.ref('allocated')} - ${total}`, openAmount: sql`${sql.ref('openAmount')} + ${total}`, status: 'open',
@@ -208,7 +213,7 @@ export async function cancelCredit(t: TransitionRun) {
     paymentId: -id, itemId: Number(alloc.itemId), allocDate: today(ctx), amount: -total, paidAmount: -total, itemRate: Number(alloc.itemRate), payRate: Number(alloc.payRate),
     itemBase: -Number(alloc.itemBase), paidBase: -Number(alloc.paidBase), exchangeDiff: 0, kind: 'creditReverse', reversesId: Number(alloc.id), createdAt: now, createdBy: ctx.caller!.accountId,
   }).execute();
-  for (const l of (await tenant.select('salesCreditLine').select(['invoiceLineId', 'qty', 'amount']).where('creditId', '=', id).orderBy('invoiceLineId').execute()) as Row[]) {
+  for (const l of await tenant.select('salesCreditLine').select(['invoiceLineId', 'qty', 'amount']).where('creditId', '=', id).orderBy('invoiceLineId').execute()) {
     await tenant.update('salesInvoiceLine').set({ creditedQty: sql`${sql.ref('creditedQty')} - ${Number(l.qty)}`, creditedAmount: sql`${sql.ref('creditedAmount')} - ${Number(l.amount)}` })
       .where('id', '=', Number(l.invoiceLineId)).execute();
   }
@@ -221,11 +226,11 @@ export async function cancelCredit(t: TransitionRun) {
 /** What `get` and the list show beyond the engine's columns: the original invoice and its lines' figures. */
 export async function presentCredit(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
   if (!docs.length) return;
-  const tenant = ctx.tenant;
-  const invs = new Map(((await tenant.select('salesInvoice').select(['id', 'docNo', 'totalAmount', 'creditedAmount', 'invoiceNo'])
-    .where('id', 'in', [...new Set(docs.map((d) => Number(d.invoiceId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  const tenant = TypedTenant.of(ctx.tenant);
+  const invs = new Map((await tenant.select('salesInvoice').select(['id', 'docNo', 'totalAmount', 'creditedAmount', 'invoiceNo'])
+    .where('id', 'in', [...new Set(docs.map((d) => Number(d.invoiceId)))]).execute()).map((r) => [Number(r.id), r]));
   const retIds = [...new Set(docs.filter((d) => d.returnId != null).map((d) => Number(d.returnId)))];
-  const rets = new Map(retIds.length ? ((await tenant.select('salesReturn').select(['id', 'docNo']).where('id', 'in', retIds).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]) : []);
+  const rets = new Map(retIds.length ? (await tenant.select('salesReturn').select(['id', 'docNo']).where('id', 'in', retIds).execute()).map((r) => [Number(r.id), String(r.docNo)]) : []);
   for (const d of docs) {
     const inv = invs.get(Number(d.invoiceId));
     d.returnDocNo = d.returnId != null ? (rets.get(Number(d.returnId)) ?? null) : null;
@@ -235,8 +240,8 @@ export async function presentCredit(ctx: CallContext, docs: Row[], lines?: Row[]
     });
   }
   if (!lines?.length) return;
-  const ils = new Map(((await tenant.select('salesInvoiceLine').select(['id', 'lineNo', 'qty', 'amount', 'creditedQty', 'creditedAmount'])
-    .where('id', 'in', [...new Set(lines.map((l) => Number(l.invoiceLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  const ils = new Map((await tenant.select('salesInvoiceLine').select(['id', 'lineNo', 'qty', 'amount', 'creditedQty', 'creditedAmount'])
+    .where('id', 'in', [...new Set(lines.map((l) => Number(l.invoiceLineId)))]).execute()).map((r) => [Number(r.id), r]));
   for (const l of lines) {
     const il = ils.get(Number(l.invoiceLineId));
     Object.assign(l, {
@@ -252,18 +257,19 @@ export async function presentCredit(ctx: CallContext, docs: Row[], lines?: Row[]
  * posted red invoices made from this return (returnId) already credited. Only for a return with
  * something received (部分收货 / 已收货 / 已关闭).
  */
-async function returnLeft(tenant: Tenant, returnId: number): Promise<{ ret: Row; left: Map<number, number> } | undefined> {
-  const ret = (await tenant.select('salesReturn').select(['id', 'docNo', 'status', 'clientId', 'receivedQty']).where('id', '=', returnId).executeTakeFirst()) as Row | undefined;
+async function returnLeft(untypedTenant: Tenant, returnId: number): Promise<{ ret: Row; left: Map<number, number> } | undefined> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const ret = await tenant.select('salesReturn').select(['id', 'docNo', 'status', 'clientId', 'receivedQty']).where('id', '=', returnId).executeTakeFirst();
   if (!ret || !CREDITABLE_RETURN.includes(String(ret.status)) || !(Number(ret.receivedQty) > 0)) return ret ? { ret, left: new Map() } : undefined;
   const left = new Map<number, number>();
-  for (const r of (await tenant.select('salesReturnLine').select(['orderLineId', 'receivedQty']).where('returnId', '=', returnId).execute()) as Row[]) {
+  for (const r of await tenant.select('salesReturnLine').select(['orderLineId', 'receivedQty']).where('returnId', '=', returnId).execute()) {
     if (Number(r.receivedQty) > 0) left.set(Number(r.orderLineId), (left.get(Number(r.orderLineId)) ?? 0) + Number(r.receivedQty));
   }
-  const credited = (await tenant.select('salesCreditLine')
+  const credited = await tenant.select('salesCreditLine')
     .innerJoin('salesCredit', (j) => j.onRef('salesCredit.id', '=', 'salesCreditLine.creditId').onRef('salesCredit.companyId', '=', 'salesCreditLine.companyId'))
     .innerJoin('salesInvoiceLine', (j) => j.onRef('salesInvoiceLine.id', '=', 'salesCreditLine.invoiceLineId').onRef('salesInvoiceLine.companyId', '=', 'salesCreditLine.companyId'))
     .select(['salesInvoiceLine.orderLineId', 'salesCreditLine.qty'])
-    .where('salesCredit.returnId', '=', returnId).where('salesCredit.status', '=', 'posted').execute()) as Row[];
+    .where('salesCredit.returnId', '=', returnId).where('salesCredit.status', '=', 'posted').execute();
   for (const c of credited) {
     const k = Number(c.orderLineId);
     if (left.has(k)) left.set(k, Math.max(0, left.get(k)! - Number(c.qty)));
@@ -273,13 +279,14 @@ async function returnLeft(tenant: Tenant, returnId: number): Promise<{ ret: Row;
 }
 
 /** Invoice lines of posted invoices of the return's order lines, with what is left to credit. */
-async function invoicedReturnLines(tenant: Tenant, clientId: number, orderLineIds: number[]): Promise<Row[]> {
+async function invoicedReturnLines(untypedTenant: Tenant, clientId: number, orderLineIds: number[]): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   if (!orderLineIds.length) return [];
-  return (await tenant.select('salesInvoiceLine')
+  return await tenant.select('salesInvoiceLine')
     .innerJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', 'salesInvoiceLine.invoiceId').onRef('salesInvoice.companyId', '=', 'salesInvoiceLine.companyId'))
     .select(['salesInvoiceLine.id', 'salesInvoiceLine.invoiceId', 'salesInvoiceLine.orderLineId', 'salesInvoiceLine.qty', 'salesInvoiceLine.creditedQty'])
     .where('salesInvoice.status', '=', 'posted').where('salesInvoice.clientId', '=', clientId)
-    .where('salesInvoiceLine.orderLineId', 'in', orderLineIds).orderBy('salesInvoiceLine.invoiceId').orderBy('salesInvoiceLine.lineNo').execute()) as Row[];
+    .where('salesInvoiceLine.orderLineId', 'in', orderLineIds).orderBy('salesInvoiceLine.invoiceId').orderBy('salesInvoiceLine.lineNo').execute();
 }
 
 /** Spread what the return asks over one invoice's lines (in line order): invoice line id → quantity. */
@@ -332,7 +339,7 @@ export async function creditableLines(ctx: CallContext, invoiceId: number, retur
   // from a sales return: only the returned lines, at what the warehouse received (less earlier red invoices of it)
   const fromReturn = returnId == null ? undefined : await returnAllowance(ctx.tenant, returnId, inv);
   const rows = await invoiceLines(ctx.tenant, invoiceId);
-  const products = new Map(((await ctx.tenant.select('product').select(['id', 'name']).where('id', 'in', rows.length ? rows.map((r) => Number(r.productId)) : [0]).execute()) as Row[]).map((p) => [Number(p.id), String(p.name)]));
+  const products = new Map((await TypedTenant.of(ctx.tenant).select('product').select(['id', 'name']).where('id', 'in', rows.length ? rows.map((r) => Number(r.productId)) : [0]).execute()).map((p) => [Number(p.id), String(p.name)]));
   return {
     invoiceId, docNo: String(inv.docNo), status: String(inv.status), clientId: Number(inv.clientId),
     list: rows.map((r) => ({

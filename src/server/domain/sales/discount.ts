@@ -13,15 +13,17 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { releaseOverOpen, toBase } from '../finance/ledger.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { taxOf } from './invoice.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const SD_TITLE = '折扣发票';
 export const SD_PREFIX = 'ZK';
 const INVOICE_STATUS: Record<string, string> = { draft: '草稿', posted: '已过账', cancelled: '已作废' };
 
-async function invoicesOf(tenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+async function invoicesOf(untypedTenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+  const tenant = TypedTenant.of(untypedTenant);
   if (!ids.length) return new Map();
-  const rows = (await tenant.select('salesInvoice').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'exchangeRate', 'taxRate', 'totalAmount', 'creditedAmount'])
-    .where('id', 'in', ids).execute()) as Row[];
+  const rows = await tenant.select('salesInvoice').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'exchangeRate', 'taxRate', 'totalAmount', 'creditedAmount'])
+    .where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [Number(r.id), r]));
 }
 
@@ -35,14 +37,14 @@ function over(line: number, inv: Row, amount: number) {
 /** The engine's validate hook: posted invoices of the client in one currency, each once, within what is left. */
 export async function checkDiscount(run: SaveRun): Promise<void> {
   const { ctx, header, lines: parsed } = run;
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const clientId = Number(header.clientId);
-  const client = (await tenant.select('client').select(['id', 'name']).where('id', '=', clientId).executeTakeFirst()) as Row | undefined;
+  const client = await tenant.select('client').select(['id', 'name']).where('id', '=', clientId).executeTakeFirst();
   if (!client) throw validationError([{ field: 'clientId', message: '客户不存在' }]);
   // the invoices brought in without an amount are not part of it (the screen lists every open one)
   for (let i = parsed.length - 1; i >= 0; i--) if (parsed[i]!.amount == null || Number(parsed[i]!.amount) === 0) parsed.splice(i, 1);
   if (!parsed.length) throw validationError([{ field: 'lines', message: '请至少为一张销售发票填写折让金额' }]);
-  const invs = await invoicesOf(tenant, [...new Set(parsed.map((l) => Number(l.invoiceId)))]);
+  const invs = await invoicesOf(ctx.tenant, [...new Set(parsed.map((l) => Number(l.invoiceId)))]);
   const errors: FieldError[] = [];
   const seen = new Set<number>();
   let currencyId: number | undefined;
@@ -76,10 +78,11 @@ const totalsOf = (doc: Row) => ({ totalAmount: moneyText(doc.totalAmount), lineC
 
 /** draft → posted: each invoice's credited amount, its receivable reduced by the line's amount. */
 export async function postDiscount(t: TransitionRun) {
-  const { tenant, ctx } = t;
+  const { tenant: untypedTenant, ctx } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(t.doc.id);
   const now = new Date().toISOString();
-  const lines = (await tenant.select('salesDiscountLine').select(['id', 'lineNo', 'invoiceId', 'amount']).where('discountId', '=', id).orderBy('invoiceId').execute()) as Row[];
+  const lines = await tenant.select('salesDiscountLine').select(['id', 'lineNo', 'invoiceId', 'amount']).where('discountId', '=', id).orderBy('invoiceId').execute();
   for (const l of lines) {
     const a = Number(l.amount);
     const invoiceId = Number(l.invoiceId);
@@ -87,16 +90,16 @@ export async function postDiscount(t: TransitionRun) {
       .where('id', '=', invoiceId).where('status', '=', 'posted').where(sql<boolean>`coalesce(${sql.ref('creditedAmount')}, 0) + ${a} <= ${sql.ref('totalAmount')}`)
       .returning('id').executeTakeFirst();
     if (!claimed) {
-      const inv = (await invoicesOf(tenant, [invoiceId])).get(invoiceId);
+      const inv = (await invoicesOf(untypedTenant, [invoiceId])).get(invoiceId);
       if (!inv) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售发票' });
       if (inv.status !== 'posted') throw bizError('SALES_INVOICE_CREDIT_4027', { docNo: String(inv.docNo), status: INVOICE_STATUS[String(inv.status)] ?? String(inv.status) }, { invoiceId });
       throw over(Number(l.lineNo), inv, a);
     }
-    const item = (await tenant.select('openItem').select(['id', 'exchangeRate', 'openAmount', 'docNo']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', invoiceId)
-      .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
+    const item = await tenant.select('openItem').select(['id', 'exchangeRate', 'openAmount', 'docNo']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', invoiceId)
+      .where('status', '!=', 'cancelled').executeTakeFirst();
     if (!item) throw new Error(`sales discount ${id}: invoice ${invoiceId} has no receivable`);
     // more than is still open (receipts settled the invoice): that much of the receipts becomes the client's advance
-    await releaseOverOpen(tenant, ctx.caller!.accountId, item, a, String(t.doc.discountDate), `第 ${Number(l.lineNo)} 行：${SD_TITLE} ${String(t.doc.docNo)}`);
+    await releaseOverOpen(untypedTenant, ctx.caller!.accountId, item, a, String(t.doc.discountDate), `第 ${Number(l.lineNo)} 行：${SD_TITLE} ${String(t.doc.docNo)}`);
     const taken = await tenant.update('openItem').set({
       allocated: sql`${sql.ref('allocated')} + ${a}`, openAmount: sql`${sql.ref('openAmount')} - ${a}`,
       status: sql`case when ${sql.ref('openAmount')} - ${a} = 0 then 'settled' else 'open' end`,
@@ -121,13 +124,14 @@ export async function postDiscount(t: TransitionRun) {
 /** posted → cancelled: the reversing allocation rows and the invoices' credited amounts back. */
 export async function cancelDiscount(t: TransitionRun) {
   if (t.from !== 'posted') return totalsOf(t.doc);
-  const { tenant, ctx } = t;
+  const { tenant: untypedTenant, ctx } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(t.doc.id);
   const now = new Date().toISOString();
-  const lines = (await tenant.select('salesDiscountLine').select(['invoiceId', 'amount', 'allocationId']).where('discountId', '=', id).orderBy('invoiceId').execute()) as Row[];
+  const lines = await tenant.select('salesDiscountLine').select(['invoiceId', 'amount', 'allocationId']).where('discountId', '=', id).orderBy('invoiceId').execute();
   for (const l of lines) {
     const a = Number(l.amount);
-    const alloc = (await tenant.select('financeAllocation').selectAll().where('id', '=', Number(l.allocationId)).executeTakeFirst()) as Row | undefined;
+    const alloc = await tenant.select('financeAllocation').selectAll().where('id', '=', Number(l.allocationId)).executeTakeFirst();
     if (!alloc) throw new Error(`sales discount ${id}: an allocation is missing`);
     const ok = await tenant.update('openItem').set({
       allocated: sql`${sql.ref('allocated')} - ${a}`, openAmount: sql`${sql.ref('openAmount')} + ${a}`, status: 'open',
@@ -147,8 +151,8 @@ export async function cancelDiscount(t: TransitionRun) {
 export async function presentDiscount(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
   if (!lines?.length) return;
   const invs = await invoicesOf(ctx.tenant, [...new Set(lines.map((l) => Number(l.invoiceId)))]);
-  const items = new Map(((await ctx.tenant.select('openItem').select(['sourceId', 'openAmount']).where('sourceType', '=', 'salesInvoice')
-    .where('sourceId', 'in', [...invs.keys()].length ? [...invs.keys()] : [0]).execute()) as Row[]).map((r) => [Number(r.sourceId), r]));
+  const items = new Map((await TypedTenant.of(ctx.tenant).select('openItem').select(['sourceId', 'openAmount']).where('sourceType', '=', 'salesInvoice')
+    .where('sourceId', 'in', [...invs.keys()].length ? [...invs.keys()] : [0]).execute()).map((r) => [Number(r.sourceId), r]));
   for (const l of lines) {
     const inv = invs.get(Number(l.invoiceId));
     Object.assign(l, {
@@ -160,12 +164,12 @@ export async function presentDiscount(ctx: CallContext, docs: Row[], lines?: Row
 
 /** A client's posted invoices with something left to allow (the new discount invoice's choices). */
 export async function discountableInvoices(ctx: CallContext, clientId: number) {
-  const rows = (await ctx.tenant.select('salesInvoice')
+  const rows = await TypedTenant.of(ctx.tenant).select('salesInvoice')
     .leftJoin('openItem', (j) => j.onRef('openItem.sourceId', '=', 'salesInvoice.id').onRef('openItem.companyId', '=', 'salesInvoice.companyId').on('openItem.sourceType', '=', 'salesInvoice'))
     .select(['salesInvoice.id', 'salesInvoice.docNo', 'salesInvoice.invoiceDate', 'salesInvoice.totalAmount', 'salesInvoice.creditedAmount', 'openItem.openAmount'])
     .where('salesInvoice.clientId', '=', clientId).where('salesInvoice.status', '=', 'posted')
     .where(sql<boolean>`coalesce(${sql.ref('openItem.openAmount')}, 0) > 0`)
-    .orderBy('salesInvoice.invoiceDate').orderBy('salesInvoice.id').limit(500).execute()) as Row[];
+    .orderBy('salesInvoice.invoiceDate').orderBy('salesInvoice.id').limit(500).execute();
   return {
     list: rows.map((r) => ({
       id: Number(r.id), invoiceId: Number(r.id), invoiceDocNo: String(r.docNo), invoiceDate: text(r.invoiceDate), invoiceTotal: moneyText(r.totalAmount),

@@ -27,6 +27,7 @@ import { addOpenItem, cancelOpenItem, toBase } from '../finance/ledger.ts';
 import { moneyText, parseDay, PRICE_SCALE, priceText, rateOn, text, today, type Row } from '../procurement/common.ts';
 import { applyInvoiceStock, movesOf } from '../procurement/invoice-stock.ts';
 import { deductPrepayments, undoDeductions } from './prepayment.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const SI_TITLE = '销售发票';
 export const SI_PREFIX = 'XF';
@@ -88,11 +89,12 @@ const netPriceOf = (price: unknown, discount: unknown) =>
   new Decimal(String(price ?? 0)).times(new Decimal(10_000).minus(String(discount ?? 0))).div(10_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 
 /** Delivery lines with their note, order, order line, currency and product, by id. */
-async function deliveryLinesOf(tenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+async function deliveryLinesOf(untypedTenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
+  const tenant = TypedTenant.of(untypedTenant);
   const out = new Map<number, Row>();
   const dl = 'deliveryNoteLine';
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await tenant.select(dl)
+    const rows = await tenant.select(dl)
       .innerJoin('deliveryNote as note', (j) => j.onRef('note.id', '=', `${dl}.noteId`).onRef('note.companyId', '=', `${dl}.companyId`))
       .innerJoin('salesOrder as so', (j) => j.onRef('so.id', '=', 'note.orderId').onRef('so.companyId', '=', `${dl}.companyId`))
       .innerJoin('salesOrderLine as ol', (j) => j.onRef('ol.id', '=', `${dl}.orderLineId`).onRef('ol.companyId', '=', `${dl}.companyId`))
@@ -101,7 +103,7 @@ async function deliveryLinesOf(tenant: Tenant, ids: number[]): Promise<Map<numbe
       .select([`${dl}.id`, `${dl}.noteId`, `${dl}.lineNo`, `${dl}.orderLineId`, `${dl}.productId`, `${dl}.qty`, `${dl}.invoicedQty`,
         'note.docNo as noteDocNo', 'note.status as noteStatus', 'note.clientId', 'so.id as orderId', 'so.docNo as orderDocNo', 'so.currencyId', 'so.companyRiseId',
         'currency.code as currencyCode', 'ol.price as orderPrice', 'ol.discount as orderDiscount', 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
-      .where(`${dl}.id`, 'in', ids.slice(i, i + 500)).execute()) as Row[];
+      .where(`${dl}.id`, 'in', ids.slice(i, i + 500)).execute();
     for (const r of rows) out.set(Number(r.id), r);
   }
   return out;
@@ -130,9 +132,9 @@ function notInvoiceable(line: number, clientName: string, dl: Row) {
  */
 export async function checkSalesInvoice(run: SaveRun): Promise<void> {
   const { ctx, header, lines: parsed } = run;
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const clientId = Number(header.clientId);
-  const client = (await tenant.select('client').select(['id', 'name', 'enabled', 'paymentDays']).where('id', '=', clientId).executeTakeFirst()) as Row | undefined;
+  const client = await tenant.select('client').select(['id', 'name', 'enabled', 'paymentDays']).where('id', '=', clientId).executeTakeFirst();
   if (!client) throw validationError([{ field: 'clientId', message: '客户不存在' }]);
   const invoiceDate = header.invoiceDate == null ? today(ctx) : String(header.invoiceDate);
   const dueDate = header.dueDate == null ? addDays(invoiceDate, Math.max(0, Number(client.paymentDays ?? 0))) : String(header.dueDate);
@@ -140,27 +142,27 @@ export async function checkSalesInvoice(run: SaveRun): Promise<void> {
   const taxRate = Number(header.taxRate ?? 0);
   if (taxRate < 0 || taxRate > 10_000) throw validationError([{ field: 'taxRate', message: '税率必须在 0 到 100 之间' }]);
 
-  const found = await deliveryLinesOf(tenant, [...new Set(parsed.map((l) => Number(l.deliveryLineId)))]);
+  const found = await deliveryLinesOf(ctx.tenant, [...new Set(parsed.map((l) => Number(l.deliveryLineId)))]);
   const missing = parsed.flatMap((l, i) => (found.has(Number(l.deliveryLineId)) ? [] : [{ field: `lines.${i}.deliveryLineId`, message: `第 ${i + 1} 行：送货明细不存在` }]));
   if (missing.length) throw validationError(missing.slice(0, 200));
   const first = found.get(Number(parsed[0]?.deliveryLineId));
   const currencyId = header.currencyId != null ? Number(header.currencyId) : first ? Number(first.currencyId) : undefined;
   if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空' }]);
-  const currency = (await tenant.select('currency').select(['id', 'code', 'enabled']).where('id', '=', currencyId).executeTakeFirst()) as Row | undefined;
+  const currency = await tenant.select('currency').select(['id', 'code', 'enabled']).where('id', '=', currencyId).executeTakeFirst();
   if (!currency) throw validationError([{ field: 'currencyId', message: '币种不存在' }]);
   if (Number(currency.enabled) !== 1) throw validationError([{ field: 'currencyId', message: '币种已停用' }]);
   // the letterhead: as chosen, else the first order's, else the company's default title
   let companyRiseId = header.companyRiseId != null ? Number(header.companyRiseId) : first?.companyRiseId != null ? Number(first.companyRiseId) : undefined;
   if (companyRiseId === undefined) {
-    const def = (await tenant.select('companyRise').select(['id']).where('isDefault', '=', 1).where('enabled', '=', 1).orderBy('id').executeTakeFirst()) as Row | undefined;
+    const def = await tenant.select('companyRise').select(['id']).where('isDefault', '=', 1).where('enabled', '=', 1).orderBy('id').executeTakeFirst();
     companyRiseId = def ? Number(def.id) : undefined;
   }
   if (companyRiseId !== undefined) {
-    const rise = (await tenant.select('companyRise').select(['id', 'enabled']).where('id', '=', companyRiseId).executeTakeFirst()) as Row | undefined;
+    const rise = await tenant.select('companyRise').select(['id', 'enabled']).where('id', '=', companyRiseId).executeTakeFirst();
     if (!rise) throw validationError([{ field: 'companyRiseId', message: '公司抬头不存在' }]);
     if (Number(rise.enabled) !== 1 && header.companyRiseId != null) throw validationError([{ field: 'companyRiseId', message: '公司抬头已停用' }]);
   }
-  const { rate, rateDate } = await rateOn(tenant, currencyId, invoiceDate);
+  const { rate, rateDate } = await rateOn(ctx.tenant, currencyId, invoiceDate);
 
   const errors: FieldError[] = [];
   const seen = new Set<number>();
@@ -205,21 +207,23 @@ export async function checkSalesInvoice(run: SaveRun): Promise<void> {
 
 const totalsOf = (doc: Row) => ({ totalQty: Number(doc.totalQty), totalAmount: moneyText(doc.totalAmount), taxAmount: moneyText(doc.taxAmount) });
 
-async function storedLines(tenant: Tenant, id: number) {
-  return ((await tenant.select('salesInvoiceLine').select(['lineNo', 'deliveryLineId', 'deliveryNoteId', 'productId', 'qty', 'amount', 'amountBase'])
-    .where('invoiceId', '=', id).orderBy('lineNo').execute()) as Row[])
+async function storedLines(untypedTenant: Tenant, id: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return (await tenant.select('salesInvoiceLine').select(['lineNo', 'deliveryLineId', 'deliveryNoteId', 'productId', 'qty', 'amount', 'amountBase'])
+    .where('invoiceId', '=', id).orderBy('lineNo').execute())
     .map((r) => ({ lineNo: Number(r.lineNo), deliveryLineId: Number(r.deliveryLineId), deliveryNoteId: Number(r.deliveryNoteId), productId: Number(r.productId), qty: Number(r.qty), amount: Number(r.amount), amountBase: Number(r.amountBase) }));
 }
 
 /** draft → posted (the engine's post hook): steps 2–5 above. */
 export async function postSalesInvoice(t: TransitionRun) {
-  const { ctx, tenant, db } = t;
+  const { ctx, db } = t;
+  const tenant = TypedTenant.of(t.tenant);
   const id = Number(t.doc.id);
-  const head = (await tenant.select('salesInvoice').innerJoin('client', (j) => j.onRef('client.id', '=', 'salesInvoice.clientId').onRef('client.companyId', '=', 'salesInvoice.companyId'))
+  const head = await tenant.select('salesInvoice').innerJoin('client', (j) => j.onRef('client.id', '=', 'salesInvoice.clientId').onRef('client.companyId', '=', 'salesInvoice.companyId'))
     .select(['salesInvoice.docNo', 'salesInvoice.clientId', 'salesInvoice.currencyId', 'salesInvoice.exchangeRate', 'salesInvoice.totalAmount', 'salesInvoice.dueDate',
       'salesInvoice.invoiceNo', 'salesInvoice.invoiceDate', 'client.name as clientName'])
-    .where('salesInvoice.id', '=', id).executeTakeFirstOrThrow()) as Row;
-  const lines = await storedLines(tenant, id);
+    .where('salesInvoice.id', '=', id).executeTakeFirstOrThrow();
+  const lines = await storedLines(t.tenant, id);
   const lineOf = (pick: (l: (typeof lines)[number]) => boolean) => lines.find(pick)!.lineNo;
   const now = new Date().toISOString();
   for (const noteId of [...new Set(lines.map((l) => l.deliveryNoteId))].sort((a, b) => a - b)) {
@@ -227,7 +231,7 @@ export async function postSalesInvoice(t: TransitionRun) {
       .returning('id').executeTakeFirst();
     if (!claimed) {
       const line = lineOf((l) => l.deliveryNoteId === noteId);
-      const dl = (await deliveryLinesOf(tenant, [lines.find((l) => l.lineNo === line)!.deliveryLineId])).values().next().value;
+      const dl = (await deliveryLinesOf(t.tenant, [lines.find((l) => l.lineNo === line)!.deliveryLineId])).values().next().value;
       if (!dl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '送货单' });
       throw notInvoiceable(line, String(head.clientName), dl);
     }
@@ -238,19 +242,19 @@ export async function postSalesInvoice(t: TransitionRun) {
     const ok = await tenant.update('deliveryNoteLine').set({ invoicedQty: sql`coalesce(${sql.ref('invoicedQty')}, 0) + ${d}` })
       .where('id', '=', lineId).where(sql<boolean>`coalesce(${sql.ref('invoicedQty')}, 0) + ${d} <= ${sql.ref('qty')}`).returning('id').executeTakeFirst();
     if (!ok) {
-      const dl = (await deliveryLinesOf(tenant, [lineId])).get(lineId);
+      const dl = (await deliveryLinesOf(t.tenant, [lineId])).get(lineId);
       if (!dl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '送货明细' });
       throw overInvoiced(lineOf((l) => l.deliveryLineId === lineId), dl, d);
     }
   }
   const rate = Number(head.exchangeRate);
   // the open-items ledger (finance): the invoice's receivable, settled through receipts
-  await addOpenItem(tenant, ctx.caller!.accountId, {
+  await addOpenItem(t.tenant, ctx.caller!.accountId, {
     side: 'receivable', partyType: 'client', partyId: Number(head.clientId), sourceType: 'salesInvoice', sourceId: id, docNo: String(head.docNo),
     reference: text(head.invoiceNo), docDate: String(head.invoiceDate), dueDate: String(head.dueDate), currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount),
   });
   // 预收款抵扣: what the client paid ahead on prepayment invoices of these orders reduces this receivable
-  await deductPrepayments(tenant, ctx.caller!.accountId, {
+  await deductPrepayments(t.tenant, ctx.caller!.accountId, {
     id, docNo: String(head.docNo), clientId: Number(head.clientId), currencyId: Number(head.currencyId), exchangeRate: rate, total: Number(head.totalAmount), date: String(head.invoiceDate),
   });
   // invoice stock: what the purchase invoices grew, the sale takes (it may go below zero: sold before the supplier's invoice came)
@@ -262,24 +266,25 @@ export async function postSalesInvoice(t: TransitionRun) {
 /** draft / posted → cancelled (the engine's cancel hook): a posted invoice's receivable, invoiced quantities and invoice stock go back. */
 export async function cancelSalesInvoice(t: TransitionRun) {
   if (t.from !== 'posted') return totalsOf(t.doc);
-  const { tenant, db } = t;
+  const { db } = t;
+  const tenant = TypedTenant.of(t.tenant);
   const caller = t.ctx.caller!;
   const id = Number(t.doc.id);
   const docNo = String(t.doc.docNo);
   // Red invoices go first (their credit is an allocation too), then the receivable: once anything is allocated the invoice stands.
   if (Number(t.doc.creditedAmount ?? 0) > 0) {
     const credits = [
-      ...((await tenant.select('salesCredit').select('docNo').where('invoiceId', '=', id).where('status', '=', 'posted').orderBy('id').limit(3).execute()) as Row[]),
-      ...((await tenant.select('salesDiscountLine').innerJoin('salesDiscount', (j) => j.onRef('salesDiscount.id', '=', 'salesDiscountLine.discountId').onRef('salesDiscount.companyId', '=', 'salesDiscountLine.companyId'))
-        .select('salesDiscount.docNo').where('salesDiscountLine.invoiceId', '=', id).where('salesDiscount.status', '=', 'posted').orderBy('salesDiscount.id').limit(3).execute()) as Row[]),
+      ...(await tenant.select('salesCredit').select('docNo').where('invoiceId', '=', id).where('status', '=', 'posted').orderBy('id').limit(3).execute()),
+      ...(await tenant.select('salesDiscountLine').innerJoin('salesDiscount', (j) => j.onRef('salesDiscount.id', '=', 'salesDiscountLine.discountId').onRef('salesDiscount.companyId', '=', 'salesDiscountLine.companyId'))
+        .select('salesDiscount.docNo').where('salesDiscountLine.invoiceId', '=', id).where('salesDiscount.status', '=', 'posted').orderBy('salesDiscount.id').limit(3).execute()),
     ];
     throw bizError('SALES_INVOICE_CREDITED_4028', { docNo, credits: credits.map((c) => String(c.docNo)).join('、') }, { id, credits: credits.map((c) => String(c.docNo)) });
   }
   // its prepayment deductions are given back first (they are allocations too)
-  await undoDeductions(tenant, caller.accountId, id, today(t.ctx));
-  await cancelOpenItem(tenant, 'salesInvoice', id, { doc: SI_TITLE, docNo });
+  await undoDeductions(t.tenant, caller.accountId, id, today(t.ctx));
+  await cancelOpenItem(t.tenant, 'salesInvoice', id, { doc: SI_TITLE, docNo });
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('salesInvoiceLine').select(['deliveryLineId', 'qty']).where('invoiceId', '=', id).execute()) as Row[]) {
+  for (const r of await tenant.select('salesInvoiceLine').select(['deliveryLineId', 'qty']).where('invoiceId', '=', id).execute()) {
     per.set(Number(r.deliveryLineId), (per.get(Number(r.deliveryLineId)) ?? 0) + Number(r.qty));
   }
   for (const [lineId, d] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
@@ -297,9 +302,9 @@ export async function cancelSalesInvoice(t: TransitionRun) {
 /** What `get` and the list show beyond the engine's columns: amounts, the receivable, the matched delivery lines. */
 export async function presentSalesInvoice(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
   if (!docs.length) return;
-  const tenant = ctx.tenant;
-  const items = new Map(((await tenant.select('openItem').select(['id', 'sourceId', 'amount', 'allocated', 'openAmount', 'dueDate', 'status'])
-    .where('sourceType', '=', 'salesInvoice').where('sourceId', 'in', docs.map((d) => Number(d.id))).execute()) as Row[]).map((p) => [Number(p.sourceId), p]));
+  const tenant = TypedTenant.of(ctx.tenant);
+  const items = new Map((await tenant.select('openItem').select(['id', 'sourceId', 'amount', 'allocated', 'openAmount', 'dueDate', 'status'])
+    .where('sourceType', '=', 'salesInvoice').where('sourceId', 'in', docs.map((d) => Number(d.id))).execute()).map((p) => [Number(p.sourceId), p]));
   for (const d of docs) {
     const total = new Decimal(String(d.totalAmount ?? 0));
     const p = items.get(Number(d.id));
@@ -313,11 +318,11 @@ export async function presentSalesInvoice(ctx: CallContext, docs: Row[], lines?:
   }
   if (!lines?.length) return;
   const dl = 'deliveryNoteLine';
-  const matched = new Map(((await tenant.select(dl)
+  const matched = new Map((await tenant.select(dl)
     .innerJoin('deliveryNote as note', (j) => j.onRef('note.id', '=', `${dl}.noteId`).onRef('note.companyId', '=', `${dl}.companyId`))
     .innerJoin('salesOrder as so', (j) => j.onRef('so.id', '=', 'note.orderId').onRef('so.companyId', '=', `${dl}.companyId`))
     .select([`${dl}.id`, `${dl}.lineNo`, `${dl}.qty`, `${dl}.invoicedQty`, 'note.docNo as deliveryDocNo', 'so.docNo as orderDocNo'])
-    .where(`${dl}.id`, 'in', [...new Set(lines.map((l) => Number(l.deliveryLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+    .where(`${dl}.id`, 'in', [...new Set(lines.map((l) => Number(l.deliveryLineId)))]).execute()).map((r) => [Number(r.id), r]));
   for (const l of lines) {
     const r = matched.get(Number(l.deliveryLineId));
     const delivered = Number(r?.qty ?? 0);
@@ -345,8 +350,8 @@ export const SI_DATE_FILTER = {
 
 /** Shipped delivery lines of a client with something left to invoice (the new invoice's choices), oldest note first. */
 export async function invoiceableDeliveryLines(ctx: CallContext, input: SiLinesInput) {
-  const tenant = ctx.tenant;
-  const client = (await tenant.select('client').select(['id']).where('id', '=', input.clientId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const client = await tenant.select('client').select(['id']).where('id', '=', input.clientId).executeTakeFirst();
   if (!client) throw validationError([{ field: 'clientId', message: '客户不存在' }]);
   const dl = 'deliveryNoteLine';
   let q = tenant.select(dl)
@@ -364,18 +369,18 @@ export async function invoiceableDeliveryLines(ctx: CallContext, input: SiLinesI
     const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
     q = q.where((eb) => eb.or([eb('product.code', op, pattern), eb('product.name', op, pattern), eb('note.docNo', '=', k), eb('so.docNo', '=', k)]));
   }
-  const counted = (await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst()) as Row | undefined;
+  const counted = await q.select((eb) => eb.fn.countAll().as('total')).executeTakeFirst();
   const total = Number(counted?.total ?? 0);
   const offset = (input.page - 1) * input.pageSize;
   const rows = total > offset
-    ? ((await q
+    ? (await q
       .innerJoin('salesOrderLine as ol', (j) => j.onRef('ol.id', '=', `${dl}.orderLineId`).onRef('ol.companyId', '=', `${dl}.companyId`))
       .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'so.currencyId').onRef('currency.companyId', '=', `${dl}.companyId`))
       .select([`${dl}.id`, `${dl}.noteId`, `${dl}.lineNo`, `${dl}.orderLineId`, `${dl}.productId`, `${dl}.qty`, `${dl}.invoicedQty`,
         'note.docNo as deliveryDocNo', 'note.deliveryDate', 'so.id as orderId', 'so.docNo as orderDocNo', 'so.currencyId', 'currency.code as currencyCode',
         'ol.lineNo as orderLineNo', 'ol.price', 'ol.discount', 'product.code as productCode', 'product.name as productName', 'product.specification',
         'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-      .orderBy('note.id').orderBy(`${dl}.lineNo`).limit(input.pageSize).offset(offset).execute()) as Row[])
+      .orderBy('note.id').orderBy(`${dl}.lineNo`).limit(input.pageSize).offset(offset).execute())
     : [];
   return {
     list: rows.map((r) => {
@@ -401,13 +406,14 @@ export async function invoiceableDeliveryLines(ctx: CallContext, input: SiLinesI
  * Called by the cancellation of a posted delivery note, after it has claimed the note row: a note any of
  * whose lines is invoiced stays, naming the invoices.
  */
-export async function refuseIfNoteInvoiced(tenant: Tenant, noteId: number, noteDocNo: string): Promise<void> {
+export async function refuseIfNoteInvoiced(untypedTenant: Tenant, noteId: number, noteDocNo: string): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const invoiced = await tenant.select('deliveryNoteLine').select('id').where('noteId', '=', noteId).where('invoicedQty', '>', 0).limit(1).executeTakeFirst();
   if (!invoiced) return;
-  const rows = (await tenant.select('salesInvoiceLine')
+  const rows = await tenant.select('salesInvoiceLine')
     .innerJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', 'salesInvoiceLine.invoiceId').onRef('salesInvoice.companyId', '=', 'salesInvoiceLine.companyId'))
     .select('salesInvoice.docNo').distinct().where('salesInvoiceLine.deliveryNoteId', '=', noteId).where('salesInvoice.status', '=', 'posted')
-    .orderBy('salesInvoice.docNo').limit(3).execute()) as Row[];
+    .orderBy('salesInvoice.docNo').limit(3).execute();
   const invoices = rows.map((r) => String(r.docNo));
   throw bizError('OUTBOUND_REVERSE_INVOICED_4179', { docNo: noteDocNo, invoices: invoices.join('、') }, { id: noteId, invoices });
 }
@@ -417,17 +423,18 @@ export async function refuseIfNoteInvoiced(tenant: Tenant, noteId: number, noteD
  * check): per open order, its amount less what of it posted invoices already carry (those are in the
  * receivables), never below zero. Company currency, cents.
  */
-export async function openOrderExposure(tenant: Tenant, clientId: number, statuses: string[], exceptOrderId: number): Promise<number> {
-  const orders = (await tenant.select('salesOrder').select(['id', 'totalAmountBase'])
-    .where('clientId', '=', clientId).where('status', 'in', statuses).where('id', '!=', exceptOrderId).execute()) as Row[];
+export async function openOrderExposure(untypedTenant: Tenant, clientId: number, statuses: string[], exceptOrderId: number): Promise<number> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const orders = await tenant.select('salesOrder').select(['id', 'totalAmountBase'])
+    .where('clientId', '=', clientId).where('status', 'in', statuses).where('id', '!=', exceptOrderId).execute();
   if (!orders.length) return 0;
   const invoiced = new Map<number, number>();
   const ids = orders.map((o) => Number(o.id));
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await tenant.select('salesInvoiceLine')
+    const rows = await tenant.select('salesInvoiceLine')
       .innerJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', 'salesInvoiceLine.invoiceId').onRef('salesInvoice.companyId', '=', 'salesInvoiceLine.companyId'))
       .select(['salesInvoiceLine.orderId', (eb) => eb.fn.sum('salesInvoiceLine.amountBase').as('base')])
-      .where('salesInvoice.status', '=', 'posted').where('salesInvoiceLine.orderId', 'in', ids.slice(i, i + 500)).groupBy('salesInvoiceLine.orderId').execute()) as Row[];
+      .where('salesInvoice.status', '=', 'posted').where('salesInvoiceLine.orderId', 'in', ids.slice(i, i + 500)).groupBy('salesInvoiceLine.orderId').execute();
     for (const r of rows) invoiced.set(Number(r.orderId), Number(r.base ?? 0));
   }
   return orders.reduce((s, o) => s + Math.max(0, Number(o.totalAmountBase ?? 0) - (invoiced.get(Number(o.id)) ?? 0)), 0);
@@ -437,24 +444,24 @@ export async function openOrderExposure(tenant: Tenant, clientId: number, status
 
 /** Everything the printable invoice (invoiceLook) shows: letterhead, client, lines, totals per tax rate, 大写. */
 export async function invoicePrintData(ctx: CallContext, id: number) {
-  const tenant = ctx.tenant;
-  const doc = (await tenant.select('salesInvoice')
+  const tenant = TypedTenant.of(ctx.tenant);
+  const doc = await tenant.select('salesInvoice')
     .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesInvoice.clientId').onRef('client.companyId', '=', 'salesInvoice.companyId'))
     .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'salesInvoice.currencyId').onRef('currency.companyId', '=', 'salesInvoice.companyId'))
     .select(['salesInvoice.id', 'salesInvoice.docNo', 'salesInvoice.status', 'salesInvoice.invoiceNo', 'salesInvoice.invoiceDate', 'salesInvoice.dueDate', 'salesInvoice.companyRiseId',
       'salesInvoice.totalQty', 'salesInvoice.totalAmount', 'salesInvoice.taxAmount', 'salesInvoice.exchangeRate', 'salesInvoice.remark',
       'client.code as clientCode', 'client.name as clientName', 'client.address as clientAddress', 'client.phone as clientPhone', 'client.taxNo as clientTaxNo',
       'currency.code as currencyCode', 'currency.currencyName'])
-    .where('salesInvoice.id', '=', id).executeTakeFirst()) as Row | undefined;
+    .where('salesInvoice.id', '=', id).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: SI_TITLE });
-  const rise = doc.companyRiseId == null ? undefined : (await tenant.select('companyRise')
-    .select(['name', 'nameEn', 'taxNo', 'address', 'phone', 'bankName', 'bankAccount']).where('id', '=', Number(doc.companyRiseId)).executeTakeFirst()) as Row | undefined;
-  const company = (await ctx.db.selectFrom('company').select(['name']).where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
-  const lines = (await tenant.select('salesInvoiceLine')
+  const rise = doc.companyRiseId == null ? undefined : await tenant.select('companyRise')
+    .select(['name', 'nameEn', 'taxNo', 'address', 'phone', 'bankName', 'bankAccount']).where('id', '=', Number(doc.companyRiseId)).executeTakeFirst();
+  const company = await typed(ctx.db).selectFrom('company').select(['name']).where('id', '=', tenant.companyId).executeTakeFirst();
+  const lines = await tenant.select('salesInvoiceLine')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'salesInvoiceLine.productId').onRef('product.companyId', '=', 'salesInvoiceLine.companyId'))
     .select(['salesInvoiceLine.lineNo', 'salesInvoiceLine.qty', 'salesInvoiceLine.price', 'salesInvoiceLine.taxRate', 'salesInvoiceLine.amount', 'salesInvoiceLine.taxAmount',
       'product.code', 'product.name', 'product.specification', 'product.unitSmall'])
-    .where('salesInvoiceLine.invoiceId', '=', id).orderBy('salesInvoiceLine.lineNo').execute()) as Row[];
+    .where('salesInvoiceLine.invoiceId', '=', id).orderBy('salesInvoiceLine.lineNo').execute();
   const perRate = totalsPerRate(lines.map((l) => ({ taxRate: Number(l.taxRate ?? 0), amount: Number(l.amount) })));
   const rateText = (r: number) => `${new Decimal(r).div(100).toString()}%`;
   const total = Number(doc.totalAmount);
@@ -481,7 +488,7 @@ export async function invoicePrintData(ctx: CallContext, id: number) {
 
 /** Posted sales invoices as select options (the red invoice's 原销售发票), newest first, by number or client. */
 export async function postedInvoiceOptions(ctx: CallContext, input: { keyword?: string | null }) {
-  let q = ctx.tenant.select('salesInvoice')
+  let q = TypedTenant.of(ctx.tenant).select('salesInvoice')
     .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesInvoice.clientId').onRef('client.companyId', '=', 'salesInvoice.companyId'))
     .select(['salesInvoice.id', 'salesInvoice.docNo', 'salesInvoice.totalAmount', 'salesInvoice.creditedAmount', 'client.name as clientName'])
     .where('salesInvoice.status', '=', 'posted');
@@ -491,16 +498,16 @@ export async function postedInvoiceOptions(ctx: CallContext, input: { keyword?: 
     const op = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
     q = q.where((eb) => eb.or([eb('salesInvoice.docNo', op, pattern), eb('client.name', op, pattern)]));
   }
-  const rows = (await q.orderBy('salesInvoice.id', 'desc').limit(500).execute()) as Row[];
+  const rows = await q.orderBy('salesInvoice.id', 'desc').limit(500).execute();
   return rows.map((r) => ({ id: Number(r.id), label: `${String(r.docNo)} ${String(r.clientName)} ${moneyText(r.totalAmount)}`, code: String(r.docNo) }));
 }
 
 /** The chain below an invoice: the receipts allocated to its receivable (red invoices link by their header). */
 export async function invoiceChainDown(ctx: CallContext, doc: Row): Promise<Array<{ type: string; ids: number[] }>> {
-  const rows = (await ctx.tenant.select('financeAllocation')
+  const rows = await TypedTenant.of(ctx.tenant).select('financeAllocation')
     .innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId').onRef('openItem.companyId', '=', 'financeAllocation.companyId'))
     .select('financeAllocation.paymentId').distinct()
     .where('openItem.sourceType', '=', 'salesInvoice').where('openItem.sourceId', '=', Number(doc.id)).where('financeAllocation.kind', '=', 'allocate')
-    .execute()) as Row[];
+    .execute();
   return [{ type: 'payDocument', ids: rows.map((r) => Number(r.paymentId)).filter((n) => n > 0) }];
 }

@@ -13,7 +13,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { checkCredit, lockedClient, OVERRIDE_RIGHT, refuseUnsellable } from '../../documents/types/sales-order.ts';
 import { lineQty } from '../procurement/purchase-order.ts';
-import type { Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { MAX_MOVE_QTY, postMoves } from '../stock/ledger.ts';
 import { decidePresale, returnPresale } from './presale-lines.ts';
 import { checkBounds, netPrice, priceBounds } from './pricing.ts';
@@ -66,23 +66,24 @@ export async function changeOrderLine(ctx: CallContext, input: OrderChangeInput)
   // read before the transaction: on SQLite the transaction holds the one connection
   const bounds = await priceBounds(ctx);
   const now = new Date().toISOString();
-  return ctx.transaction(async (db, tenant) => {
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
     // the order claimed by its version while it can be changed
-    const doc = (await tenant.update('salesOrder').set({ version: sql`${sql.ref('version')} + 1`, updatedAt: now, updatedBy: caller.accountId })
+    const doc = await tenant.update('salesOrder').set({ version: sql`${sql.ref('version')} + 1`, updatedAt: now, updatedBy: caller.accountId })
       .where('id', '=', input.id).where('version', '=', input.version).where('status', 'in', CHANGEABLE)
-      .returningAll().executeTakeFirst()) as Row | undefined;
+      .returningAll().executeTakeFirst();
     if (!doc) {
-      const cur = (await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'version']).where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+      const cur = await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'version']).where('id', '=', input.id).executeTakeFirst();
       if (!cur) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
       if (!CHANGEABLE.includes(String(cur.status))) {
         throw bizError('DOCUMENT_STATUS_4131', { doc: '销售订单', docNo: String(cur.docNo), status: STATUS_TEXT[String(cur.status)] ?? String(cur.status), action: '变更' }, { id: input.id, status: String(cur.status) });
       }
       throw bizError('COMMON_VERSION_CONFLICT_4009', { entity: `销售订单 ${String(cur.docNo)} ` }, { id: input.id, version: Number(cur.version) });
     }
-    const line = (await tenant.select('salesOrderLine')
+    const line = await tenant.select('salesOrderLine')
       .innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
       .selectAll('salesOrderLine').select(['product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
-      .where('salesOrderLine.orderId', '=', input.id).where('salesOrderLine.lineNo', '=', input.lineNo).executeTakeFirst()) as Row | undefined;
+      .where('salesOrderLine.orderId', '=', input.id).where('salesOrderLine.lineNo', '=', input.lineNo).executeTakeFirst();
     if (!line) throw validationError([{ field: 'lineNo', message: `销售订单 ${String(doc.docNo)} 没有第 ${input.lineNo} 行` }]);
     // a promotion's gift line follows the line that earned it (promotions.ts): not changed on its own
     if (line.giftOf != null) throw validationError([{ field: 'lineNo', message: `第 ${input.lineNo} 行是促销赠品（第 ${Number(line.giftOf)} 行的赠品），不能单独变更` }]);
@@ -126,8 +127,8 @@ export async function changeOrderLine(ctx: CallContext, input: OrderChangeInput)
     let presaleQty = Number(line.presaleQty ?? 0);
     let presalePlanId = line.presalePlanId == null ? null : Number(line.presalePlanId);
     if (delta > 0) {
-      await refuseUnsellable(tenant, input.id);
-      const presale = await decidePresale(db, tenant, { clientId: Number(doc.clientId), warehouseId, orderDate: String(doc.orderDate) },
+      await refuseUnsellable(untypedTenant, input.id);
+      const presale = await decidePresale(db, untypedTenant, { clientId: Number(doc.clientId), warehouseId, orderDate: String(doc.orderDate) },
         [{ id: Number(line.id), productId: Number(line.productId), qty: delta }]);
       const part = presale.lines.get(Number(line.id));
       if (part) { presaleQty += part.presaleQty; presalePlanId = part.planId; }
@@ -135,7 +136,7 @@ export async function changeOrderLine(ctx: CallContext, input: OrderChangeInput)
         ...(presale.allowance.has(Number(line.productId)) ? { allowance: presale.allowance.get(Number(line.productId)) } : {}) }]);
     } else if (delta < 0) {
       const back = Math.min(presaleQty, -delta);
-      if (back > 0) await returnPresale(tenant, [{ productId: line.productId, presalePlanId, presaleQty: back, reservedQty: back }]);
+      if (back > 0) await returnPresale(untypedTenant, [{ productId: line.productId, presalePlanId, presaleQty: back, reservedQty: back }]);
       presaleQty -= back;
       await postMoves(db, caller, [{ productId: Number(line.productId), warehouseId, committed: delta, kind: 'release', docType: 'salesOrder', docId: input.id, docLine: input.lineNo }]);
     }
@@ -145,17 +146,17 @@ export async function changeOrderLine(ctx: CallContext, input: OrderChangeInput)
     }).where('id', '=', Number(line.id)).execute();
 
     // the header's totals, and the credit check when the order grew
-    const sums = (await tenant.select('salesOrderLine').select((eb) => [eb.fn.sum('qty').as('qty'), eb.fn.sum('amount').as('amount'), eb.fn.sum('reservedQty').as('reserved'),
-      eb.fn.sum('shippedQty').as('shipped')]).where('orderId', '=', input.id).executeTakeFirstOrThrow()) as Row;
+    const sums = await tenant.select('salesOrderLine').select((eb) => [eb.fn.sum('qty').as('qty'), eb.fn.sum('amount').as('amount'), eb.fn.sum('reservedQty').as('reserved'),
+      eb.fn.sum('shippedQty').as('shipped')]).where('orderId', '=', input.id).executeTakeFirstOrThrow();
     const totalAmount = Number(sums.amount ?? 0);
     const totalAmountBase = new Decimal(totalAmount).times(Number(doc.exchangeRate ?? 1_000_000)).div(1_000_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
     const totalQty = Number(sums.qty ?? 0);
     const allShipped = totalQty > 0 && Number(sums.shipped ?? 0) >= totalQty;
     const status = doc.status === 'partlyShipped' && allShipped ? 'shipped' : String(doc.status);
-    const updated = (await tenant.update('salesOrder').set({ totalQty, totalAmount, totalAmountBase, reservedQty: Number(sums.reserved ?? 0), status })
-      .where('id', '=', input.id).returningAll().executeTakeFirstOrThrow()) as Row;
+    const updated = await tenant.update('salesOrder').set({ totalQty, totalAmount, totalAmountBase, reservedQty: Number(sums.reserved ?? 0), status })
+      .where('id', '=', input.id).returningAll().executeTakeFirstOrThrow();
     if (totalAmountBase > Number(doc.totalAmountBase ?? 0)) {
-      const run = { ctx, db, tenant, doc: updated };
+      const run = { ctx, db, tenant: untypedTenant, doc: updated };
       await checkCredit(run, await lockedClient(run));
     }
 

@@ -11,6 +11,7 @@ import {
   cellTextAt, headerIndex, headerProblems, importFailed, MAX_IMPORT_ROWS, normHeader, readUploadedSpreadsheet, xlsxDownload, type ImportRowError, type SheetRow,
 } from '../../files/xlsx.ts';
 import type { Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const COLUMNS = {
   clientCode: '客户编码', warehouseCode: '仓库编码', orderDate: '订单日期', group: '订单分组', deliveryDate: '交货日期',
@@ -65,11 +66,11 @@ export async function importSalesOrders(ctx: CallContext) {
   if (data.length > MAX_IMPORT_ROWS) throw bizError('COMMON_IMPORT_ROWS_4017', { max: MAX_IMPORT_ROWS, count: data.length });
 
   // codes → ids, one query per kind and 500 codes
-  const ids = async (table: string, key: Key) => {
+  const ids = async (table: 'client' | 'warehouse' | 'product', key: Key) => {
     const codes = [...new Set(data.map((r) => cellTextAt(r, at[key])).filter(Boolean))];
     const out = new Map<string, number>();
     for (let i = 0; i < codes.length; i += 500) {
-      for (const r of (await ctx.tenant.select(table).select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute()) as Row[]) out.set(String(r.code), Number(r.id));
+      for (const r of await TypedTenant.of(ctx.tenant).select(table).select(['id', 'code']).where('code', 'in', codes.slice(i, i + 500)).execute()) out.set(String(r.code), Number(r.id));
     }
     return out;
   };
@@ -113,10 +114,10 @@ export async function importSalesOrders(ctx: CallContext) {
     const made: Array<{ id: number; docNo: string }> = [];
     for (const g of groups.values()) {
       try {
-        const saved = (await orders.save(inner, {
+        const saved = await orders.save(inner, {
           clientId: g.clientId, warehouseId: g.warehouseId, ...(g.orderDate ? { orderDate: g.orderDate } : {}), ...(g.deliveryDate ? { deliveryDate: g.deliveryDate } : {}),
           remark: `导入：${upload.fileName}`.slice(0, 500), lines: g.lines,
-        })) as Row;
+        });
         made.push({ id: Number(saved.id), docNo: String(saved.docNo) });
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;

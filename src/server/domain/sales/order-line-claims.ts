@@ -29,8 +29,9 @@ export interface SourceLineClaim {
 async function heldBy(tenant: Tenant, held: SourceLineClaim['held']): Promise<Map<number, number>> {
   const own = new Map<number, number>();
   if (!held) return own;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the table is the caller's line table
-  const rows = (await (tenant.select(held.table as any) as any).select(['orderLineId', 'qty']).where(held.parent, '=', held.id).execute()) as Row[];
+  // the table is the caller's line table, named at run time: the untyped view
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const rows: Row[] = await (tenant.select(held.table as any) as any).select(['orderLineId', 'qty']).where(held.parent, '=', held.id).execute();
   for (const r of rows) own.set(Number(r.orderLineId), (own.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
   return own;
 }

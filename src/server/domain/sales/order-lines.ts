@@ -5,6 +5,7 @@ import Decimal from 'decimal.js';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { fileDate, xlsxDownload, type XlsxColumn } from '../../files/xlsx.ts';
 import { moneyText, parseDay, text, tz, type Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const STATUS: Record<string, string> = { draft: '草稿', confirmed: '已确认', partlyShipped: '部分发货', shipped: '已发货', closed: '已关闭', cancelled: '已作废' };
 
@@ -35,7 +36,7 @@ function query(ctx: CallContext, input: OrderLinesInput) {
   const from = parseDay(input.dateFrom, 'dateFrom', '订单日期从');
   const to = parseDay(input.dateTo, 'dateTo', '订单日期到');
   const l = 'salesOrderLine';
-  let q = ctx.tenant.select(l)
+  let q = TypedTenant.of(ctx.tenant).select(l)
     .innerJoin('salesOrder', (j) => j.onRef('salesOrder.id', '=', `${l}.orderId`).onRef('salesOrder.companyId', '=', `${l}.companyId`))
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'));
@@ -81,8 +82,8 @@ function view(r: Row) {
 }
 
 export async function listOrderLines(ctx: CallContext, input: OrderLinesInput) {
-  const counted = (await query(ctx, input).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row | undefined;
-  const list = ((await rows(ctx, input, input.pageSize, (input.page - 1) * input.pageSize).execute()) as Row[]).map(view);
+  const counted = await query(ctx, input).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const list = (await rows(ctx, input, input.pageSize, (input.page - 1) * input.pageSize).execute()).map(view);
   return { list, total: Number(counted?.n ?? 0), page: input.page, pageSize: input.pageSize };
 }
 
@@ -101,7 +102,7 @@ export async function exportOrderLines(ctx: CallContext, input: OrderLinesInput)
   return xlsxDownload(`销售订单明细_${fileDate(tz(ctx))}.xlsx`, async (book) => {
     const sheet = book.addSheet('销售订单明细', COLUMNS);
     for (let offset = 0; offset < 50_000; offset += 1000) {
-      const got = ((await rows(ctx, input, 1000, offset).execute()) as Row[]).map(view);
+      const got = (await rows(ctx, input, 1000, offset).execute()).map(view);
       for (const r of got) sheet.addRow(COLUMNS.map((c) => (NUMERIC.has(c.key) ? Number(r[c.key]) : (r[c.key] as string | number | null))));
       await book.drain();
       if (got.length < 1000) break;

@@ -21,20 +21,23 @@ import { validationError } from '../../http/errors.ts';
 import { addOpenItem, cancelOpenItem, ITEM_STATUS, toBase } from '../finance/ledger.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { salesOrderOptions } from './order-options.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PP_TITLE = '预收款发票';
 export const PP_PREFIX = 'YS';
 const OPEN_ORDER = ['confirmed', 'partlyShipped', 'shipped'];
 
-async function orderOf(tenant: Tenant, id: number) {
-  return (await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'exchangeRate', 'totalAmount']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+async function orderOf(untypedTenant: Tenant, id: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'exchangeRate', 'totalAmount']).where('id', '=', id).executeTakeFirst();
 }
 
 /** What the other prepayments of an order ask (drafts and posted ones), less this one. */
-async function askedOf(tenant: Tenant, orderId: number, exceptId: number | undefined): Promise<number> {
+async function askedOf(untypedTenant: Tenant, orderId: number, exceptId: number | undefined): Promise<number> {
+  const tenant = TypedTenant.of(untypedTenant);
   let q = tenant.select('prepaymentInvoice').select(sql<number>`coalesce(sum(${sql.ref('totalAmount')}), 0)`.as('s')).where('orderId', '=', orderId).where('status', '=', 'posted');
   if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
-  return Number(((await q.executeTakeFirst()) as Row | undefined)?.s ?? 0);
+  return Number((await q.executeTakeFirst())?.s ?? 0);
 }
 
 /** The engine's validate hook: a confirmed order, the amount (typed, or the percentage of the order), never more than the order less other prepayments. */
@@ -74,20 +77,21 @@ export async function checkPrepayment(run: SaveRun): Promise<void> {
 
 /** draft → posted: the receivable, after checking again (in the transaction) that the order is not over-asked. */
 export async function postPrepayment(t: TransitionRun) {
-  const { tenant, ctx } = t;
+  const { tenant: untypedTenant, ctx } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   const id = Number(t.doc.id);
   const orderId = Number(t.doc.orderId);
   const now = new Date().toISOString();
   // the order row, claimed: prepayments of one order post one after the other
-  const order = (await tenant.update('salesOrder').set({ updatedAt: now }).where('id', '=', orderId).where('status', 'in', OPEN_ORDER)
-    .returning(['docNo', 'totalAmount']).executeTakeFirst()) as Row | undefined;
+  const order = await tenant.update('salesOrder').set({ updatedAt: now }).where('id', '=', orderId).where('status', 'in', OPEN_ORDER)
+    .returning(['docNo', 'totalAmount']).executeTakeFirst();
   if (!order) throw validationError([{ field: 'orderId', message: '销售订单未确认、已关闭或已作废，不能过账预收款发票' }]);
-  const asked = await askedOf(tenant, orderId, id);
+  const asked = await askedOf(untypedTenant, orderId, id);
   const amount = Number(t.doc.totalAmount);
   if (asked + amount > Number(order.totalAmount)) {
     throw validationError([{ field: 'amount', message: `销售订单 ${String(order.docNo)} 金额 ${moneyText(order.totalAmount)}，已开预收款发票 ${moneyText(asked)}，本次 ${moneyText(amount)} 超出` }]);
   }
-  await addOpenItem(tenant, ctx.caller!.accountId, {
+  await addOpenItem(untypedTenant, ctx.caller!.accountId, {
     side: 'receivable', partyType: 'client', partyId: Number(t.doc.clientId), sourceType: 'prepaymentInvoice', sourceId: id, docNo: String(t.doc.docNo),
     docDate: String(t.doc.invoiceDate), dueDate: String(t.doc.dueDate), currencyId: Number(t.doc.currencyId), exchangeRate: Number(t.doc.exchangeRate), amount,
   });
@@ -103,11 +107,11 @@ export async function cancelPrepayment(t: TransitionRun) {
 /** What `get` and the list show: the order, what receipts paid of it, what is deducted and what is left to deduct. */
 export async function presentPrepayment(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
   if (!docs.length) return;
-  const tenant = ctx.tenant;
-  const orders = new Map(((await tenant.select('salesOrder').select(['id', 'docNo']).where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[])
+  const tenant = TypedTenant.of(ctx.tenant);
+  const orders = new Map((await tenant.select('salesOrder').select(['id', 'docNo']).where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute())
     .map((r) => [Number(r.id), String(r.docNo)]));
-  const items = new Map(((await tenant.select('openItem').select(['id', 'sourceId', 'allocated', 'openAmount', 'status'])
-    .where('sourceType', '=', 'prepaymentInvoice').where('sourceId', 'in', docs.map((d) => Number(d.id))).where('status', '!=', 'cancelled').execute()) as Row[])
+  const items = new Map((await tenant.select('openItem').select(['id', 'sourceId', 'allocated', 'openAmount', 'status'])
+    .where('sourceType', '=', 'prepaymentInvoice').where('sourceId', 'in', docs.map((d) => Number(d.id))).where('status', '!=', 'cancelled').execute())
     .map((r) => [Number(r.sourceId), r]));
   for (const d of docs) {
     const item = items.get(Number(d.id));
@@ -119,7 +123,7 @@ export async function presentPrepayment(ctx: CallContext, docs: Row[], lines?: R
     });
   }
   if (!lines?.length) return;
-  const invs = new Map(((await tenant.select('salesInvoice').select(['id', 'docNo']).where('id', 'in', [...new Set(lines.map((l) => Number(l.invoiceId)))]).execute()) as Row[])
+  const invs = new Map((await tenant.select('salesInvoice').select(['id', 'docNo']).where('id', 'in', [...new Set(lines.map((l) => Number(l.invoiceId)))]).execute())
     .map((r) => [Number(r.id), String(r.docNo)]));
   for (const l of lines) Object.assign(l, { invoiceDocNo: text(invs.get(Number(l.invoiceId))), route: `/market/invoiceDetail/${Number(l.invoiceId)}` });
 }
@@ -134,22 +138,23 @@ export const prepaymentOrderOptions = (ctx: CallContext, input: { keyword?: stri
  * prepayments of its orders (same client and currency), oldest first, deducted up to the invoice's total.
  * Returns the amount deducted (cents).
  */
-export async function deductPrepayments(tenant: Tenant, accountId: number, inv: { id: number; docNo: string; clientId: number; currencyId: number; exchangeRate: number; total: number; date: string }): Promise<number> {
-  const orderIds = ((await tenant.select('salesInvoiceLine').select('orderId').where('invoiceId', '=', inv.id).execute()) as Row[]).map((r) => Number(r.orderId)).filter((n) => n > 0);
+export async function deductPrepayments(untypedTenant: Tenant, accountId: number, inv: { id: number; docNo: string; clientId: number; currencyId: number; exchangeRate: number; total: number; date: string }): Promise<number> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const orderIds = (await tenant.select('salesInvoiceLine').select('orderId').where('invoiceId', '=', inv.id).execute()).map((r) => Number(r.orderId)).filter((n) => n > 0);
   if (!orderIds.length || !(inv.total > 0)) return 0;
-  const pps = (await tenant.select('prepaymentInvoice').select(['id', 'docNo', 'exchangeRate', 'deductedAmount'])
+  const pps = await tenant.select('prepaymentInvoice').select(['id', 'docNo', 'exchangeRate', 'deductedAmount'])
     .where('orderId', 'in', [...new Set(orderIds)]).where('status', '=', 'posted').where('clientId', '=', inv.clientId).where('currencyId', '=', inv.currencyId)
-    .orderBy('id').execute()) as Row[];
+    .orderBy('id').execute();
   if (!pps.length) return 0;
-  const item = (await tenant.select('openItem').select(['id']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', inv.id).where('status', '!=', 'cancelled')
-    .executeTakeFirstOrThrow()) as Row;
+  const item = await tenant.select('openItem').select(['id']).where('sourceType', '=', 'salesInvoice').where('sourceId', '=', inv.id).where('status', '!=', 'cancelled')
+    .executeTakeFirstOrThrow();
   const now = new Date().toISOString();
   let room = inv.total;
   let done = 0;
   for (const p of pps) {
     if (room <= 0) break;
-    const ppItem = (await tenant.select('openItem').select(['id', 'allocated']).where('sourceType', '=', 'prepaymentInvoice').where('sourceId', '=', Number(p.id))
-      .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
+    const ppItem = await tenant.select('openItem').select(['id', 'allocated']).where('sourceType', '=', 'prepaymentInvoice').where('sourceId', '=', Number(p.id))
+      .where('status', '!=', 'cancelled').executeTakeFirst();
     if (!ppItem) continue;
     const d = Math.min(room, Number(ppItem.allocated) - Number(p.deductedAmount ?? 0));
     if (!(d > 0)) continue;
@@ -173,7 +178,7 @@ export async function deductPrepayments(tenant: Tenant, accountId: number, inv: 
       paymentId: -Number(p.id), itemId: Number(item.id), allocDate: inv.date, amount: d, paidAmount: d, itemRate: inv.exchangeRate, payRate: Number(p.exchangeRate),
       itemBase, paidBase, exchangeDiff: paidBase - itemBase, kind: 'prepayment', reversesId: null, createdAt: now, createdBy: accountId,
     }).returning('id').executeTakeFirstOrThrow();
-    const last = (await tenant.select('prepaymentInvoiceLine').select(sql<number>`coalesce(max(${sql.ref('lineNo')}), 0)`.as('n')).where('prepaymentId', '=', Number(p.id)).executeTakeFirst()) as Row | undefined;
+    const last = await tenant.select('prepaymentInvoiceLine').select(sql<number>`coalesce(max(${sql.ref('lineNo')}), 0)`.as('n')).where('prepaymentId', '=', Number(p.id)).executeTakeFirst();
     await tenant.insert('prepaymentInvoiceLine', { prepaymentId: Number(p.id), lineNo: Number(last?.n ?? 0) + 1, invoiceId: inv.id, amount: d, allocationId: Number(row.id), deductDate: inv.date }).execute();
     room -= d;
     done += d;
@@ -183,11 +188,12 @@ export async function deductPrepayments(tenant: Tenant, accountId: number, inv: 
 }
 
 /** Cancelling a sales invoice (inside its transaction, before its receivable is cancelled): its deductions given back. */
-export async function undoDeductions(tenant: Tenant, accountId: number, invoiceId: number, date: string): Promise<void> {
-  const rows = (await tenant.select('prepaymentInvoiceLine').select(['id', 'prepaymentId', 'amount', 'allocationId']).where('invoiceId', '=', invoiceId).orderBy('id').execute()) as Row[];
+export async function undoDeductions(untypedTenant: Tenant, accountId: number, invoiceId: number, date: string): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('prepaymentInvoiceLine').select(['id', 'prepaymentId', 'amount', 'allocationId']).where('invoiceId', '=', invoiceId).orderBy('id').execute();
   const now = new Date().toISOString();
   for (const r of rows) {
-    const a = (await tenant.select('financeAllocation').selectAll().where('id', '=', Number(r.allocationId)).executeTakeFirstOrThrow()) as Row;
+    const a = await tenant.select('financeAllocation').selectAll().where('id', '=', Number(r.allocationId)).executeTakeFirstOrThrow();
     const amount = Number(a.amount);
     const ok = await tenant.update('openItem').set({
       allocated: sql`${sql.ref('allocated')} - ${amount}`, openAmount: sql`${sql.ref('openAmount')} + ${amount}`, status: 'open',

@@ -23,6 +23,7 @@ import type { DB } from '../../db/connection.ts';
 import { isSqlite } from '../../db/raw-sql.ts';
 import { bizError } from '../../http/errors.ts';
 import { presaleGrant } from '../commodity/presale-whitelist.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -36,7 +37,8 @@ export interface PresaleDecision {
 interface OrderLine { id: number; productId: number; qty: number; code?: string }
 
 /** Open quantity of inbound tasks per product into the warehouse (locked against receipts on PostgreSQL). */
-async function expectedArrivals(db: DB, tenant: Tenant, warehouseId: number, productIds: number[]): Promise<Map<number, number>> {
+async function expectedArrivals(db: DB, untypedTenant: Tenant, warehouseId: number, productIds: number[]): Promise<Map<number, number>> {
+  const tenant = TypedTenant.of(untypedTenant);
   let q = tenant.select('inboundTaskLine')
     .innerJoin('inboundTask', (j) => j.onRef('inboundTask.id', '=', 'inboundTaskLine.taskId').onRef('inboundTask.companyId', '=', 'inboundTaskLine.companyId'))
     .select(['inboundTaskLine.productId', 'inboundTaskLine.qty', 'inboundTaskLine.receivedQty'])
@@ -45,7 +47,7 @@ async function expectedArrivals(db: DB, tenant: Tenant, warehouseId: number, pro
     .orderBy('inboundTaskLine.id');
   if (!isSqlite(db)) q = q.forShare('inboundTaskLine' as never) as typeof q;
   const out = new Map<number, number>();
-  for (const r of (await q.execute()) as Row[]) {
+  for (const r of await q.execute()) {
     const id = Number(r.productId);
     out.set(id, (out.get(id) ?? 0) + Math.max(0, Number(r.qty) - Number(r.receivedQty)));
   }
@@ -53,11 +55,12 @@ async function expectedArrivals(db: DB, tenant: Tenant, warehouseId: number, pro
 }
 
 /** The warehouse's totals for the products, locked in product order on PostgreSQL (the ledger's order). */
-async function totals(db: DB, tenant: Tenant, warehouseId: number, productIds: number[]): Promise<Map<number, { onHand: number; held: number }>> {
+async function totals(db: DB, untypedTenant: Tenant, warehouseId: number, productIds: number[]): Promise<Map<number, { onHand: number; held: number }>> {
+  const tenant = TypedTenant.of(untypedTenant);
   let q = tenant.select('stockSummary').select(['productId', 'onHand', 'reserved', 'committed'])
     .where('warehouseId', '=', warehouseId).where('productId', 'in', productIds).orderBy('productId');
   if (!isSqlite(db)) q = q.forUpdate() as typeof q;
-  return new Map(((await q.execute()) as Row[]).map((r) => [Number(r.productId), { onHand: Number(r.onHand), held: Number(r.reserved) + Number(r.committed) }]));
+  return new Map((await q.execute()).map((r) => [Number(r.productId), { onHand: Number(r.onHand), held: Number(r.reserved) + Number(r.committed) }]));
 }
 
 /**
@@ -65,13 +68,14 @@ async function totals(db: DB, tenant: Tenant, warehouseId: number, productIds: n
  * allowances for the ledger. Throws SALES_PRESALE_OVER_4149 when the arrivals (or the plan) cannot cover
  * a whitelisted client's shortfall; products without a grant are left to the ledger's own refusal.
  */
-export async function decidePresale(db: DB, tenant: Tenant, order: { clientId: number; warehouseId: number; orderDate: string }, lines: OrderLine[]): Promise<PresaleDecision> {
+export async function decidePresale(db: DB, untypedTenant: Tenant, order: { clientId: number; warehouseId: number; orderDate: string }, lines: OrderLine[]): Promise<PresaleDecision> {
+  const tenant = TypedTenant.of(untypedTenant);
   const decision: PresaleDecision = { allowance: new Map(), lines: new Map() };
   const need = new Map<number, number>();
   for (const l of lines) need.set(l.productId, (need.get(l.productId) ?? 0) + l.qty);
   const ids = [...need.keys()].sort((a, b) => a - b);
   if (!ids.length) return decision;
-  const stock = await totals(db, tenant, order.warehouseId, ids);
+  const stock = await totals(db, untypedTenant, order.warehouseId, ids);
   const short = ids.filter((id) => {
     const s = stock.get(id);
     return need.get(id)! > Math.max(0, (s?.onHand ?? 0) - (s?.held ?? 0));
@@ -79,12 +83,12 @@ export async function decidePresale(db: DB, tenant: Tenant, order: { clientId: n
   if (!short.length) return decision;
   const grants = new Map<number, NonNullable<Awaited<ReturnType<typeof presaleGrant>>>>();
   for (const id of short) {
-    const g = await presaleGrant(tenant, order.clientId, id, order.orderDate);
+    const g = await presaleGrant(untypedTenant, order.clientId, id, order.orderDate);
     if (g) grants.set(id, g);
   }
   if (!grants.size) return decision;
-  const arrivals = await expectedArrivals(db, tenant, order.warehouseId, [...grants.keys()]);
-  const codes = new Map(((await tenant.select('product').select(['id', 'code']).where('id', 'in', [...grants.keys()]).execute()) as Row[]).map((r) => [Number(r.id), String(r.code)]));
+  const arrivals = await expectedArrivals(db, untypedTenant, order.warehouseId, [...grants.keys()]);
+  const codes = new Map((await tenant.select('product').select(['id', 'code']).where('id', 'in', [...grants.keys()]).execute()).map((r) => [Number(r.id), String(r.code)]));
   for (const [productId, grant] of grants) {
     const s = stock.get(productId) ?? { onHand: 0, held: 0 };
     const available = Math.max(0, s.onHand - s.held);
@@ -99,7 +103,7 @@ export async function decidePresale(db: DB, tenant: Tenant, order: { clientId: n
         .where('planId', '=', grant.planId).where('productId', '=', productId)
         .where(sql<boolean>`${sql.ref('soldQty')} + ${shortfall} <= ${sql.ref('qty')}`).returning('id').executeTakeFirst();
       if (!taken) {
-        const item = (await tenant.select('presaleItem').select(['qty', 'soldQty']).where('planId', '=', grant.planId).where('productId', '=', productId).executeTakeFirst()) as Row | undefined;
+        const item = await tenant.select('presaleItem').select(['qty', 'soldQty']).where('planId', '=', grant.planId).where('productId', '=', productId).executeTakeFirst();
         throw bizError('SALES_PRESALE_PLAN_4150', { code: figures.code, plan: grant.planName, planQty: Number(item?.qty ?? grant.qty), sold: Number(item?.soldQty ?? 0), qty: shortfall },
           { productId, planId: grant.planId });
       }
@@ -122,7 +126,8 @@ export async function decidePresale(db: DB, tenant: Tenant, order: { clientId: n
  * Gives the plans back what the order's presale lines took from them and have not shipped (cancel,
  * close): a line's presale part is its last units, so what it still holds counts first.
  */
-export async function returnPresale(tenant: Tenant, lines: Row[]): Promise<void> {
+export async function returnPresale(untypedTenant: Tenant, lines: Row[]): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const byItem = new Map<string, { planId: number; productId: number; qty: number }>();
   for (const l of lines) {
     const q = Math.min(Number(l.presaleQty ?? 0), Number(l.reservedQty ?? 0));

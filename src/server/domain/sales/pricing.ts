@@ -6,17 +6,18 @@
 import Decimal from 'decimal.js';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
-import { rateOn, type Row } from '../procurement/common.ts';
+import { rateOn } from '../procurement/common.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const SALE_PRICE_SCALE = 4;
 
 /** The order's price list: the one chosen, else the client's, else the caller's sale list, else the company's first enabled sale list. */
 export async function salePriceListId(ctx: CallContext, clientPriceTitleId: unknown): Promise<number | undefined> {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   if (clientPriceTitleId != null) return Number(clientPriceTitleId);
-  const account = (await tenant.select('account').select('salePriceId').where('id', '=', ctx.caller!.accountId).executeTakeFirst()) as Row | undefined;
+  const account = await tenant.select('account').select('salePriceId').where('id', '=', ctx.caller!.accountId).executeTakeFirst();
   if (account?.salePriceId) return Number(account.salePriceId);
-  const first = (await tenant.select('priceTitle').select('id').where('kind', '=', 'sale').where('enabled', '=', 1).orderBy('code').limit(1).executeTakeFirst()) as Row | undefined;
+  const first = await tenant.select('priceTitle').select('id').where('kind', '=', 'sale').where('enabled', '=', 1).orderBy('code').limit(1).executeTakeFirst();
   return first ? Number(first.id) : undefined;
 }
 
@@ -25,24 +26,25 @@ export async function salePriceListId(ctx: CallContext, clientPriceTitleId: unkn
  * company currency with the rates of the order date. A product with neither a list price nor a reference
  * price above zero has none (its line is not bounded).
  */
-export async function listPrices(tenant: Tenant, opts: { priceTitleId?: number; productIds: number[]; currencyId: number; date: string; orderRate?: number }): Promise<Map<number, Decimal>> {
+export async function listPrices(untypedTenant: Tenant, opts: { priceTitleId?: number; productIds: number[]; currencyId: number; date: string; orderRate?: number }): Promise<Map<number, Decimal>> {
+  const tenant = TypedTenant.of(untypedTenant);
   const out = new Map<number, Decimal>();
   if (!opts.productIds.length) return out;
-  const orderRate = new Decimal(opts.orderRate ?? (await rateOn(tenant, opts.currencyId, opts.date)).rate);
+  const orderRate = new Decimal(opts.orderRate ?? (await rateOn(untypedTenant, opts.currencyId, opts.date)).rate);
   const toOrder = (cents: unknown, rate: Decimal) => new Decimal(String(cents)).div(100).times(rate).div(orderRate);
   const ONE = new Decimal(1_000_000);
   // the list's currency and its rate of the day: once, not per chunk of products
   let listRate = ONE;
   if (opts.priceTitleId !== undefined) {
-    const list = (await tenant.select('priceTitle').select(['currencyId']).where('id', '=', opts.priceTitleId).executeTakeFirst()) as Row | undefined;
-    if (list?.currencyId != null) listRate = new Decimal((await rateOn(tenant, Number(list.currencyId), opts.date)).rate);
+    const list = await tenant.select('priceTitle').select(['currencyId']).where('id', '=', opts.priceTitleId).executeTakeFirst();
+    if (list?.currencyId != null) listRate = new Decimal((await rateOn(untypedTenant, Number(list.currencyId), opts.date)).rate);
   }
   for (let i = 0; i < opts.productIds.length; i += 500) {
     const ids = opts.productIds.slice(i, i + 500);
-    const reference = (await tenant.select('product').select(['id', 'price']).where('id', 'in', ids).execute()) as Row[];
+    const reference = await tenant.select('product').select(['id', 'price']).where('id', 'in', ids).execute();
     for (const r of reference) if (Number(r.price) > 0) out.set(Number(r.id), toOrder(r.price, ONE));
     if (opts.priceTitleId !== undefined) {
-      const listed = (await tenant.select('productPrice').select(['productId', 'price']).where('priceTitleId', '=', opts.priceTitleId).where('productId', 'in', ids).execute()) as Row[];
+      const listed = await tenant.select('productPrice').select(['productId', 'price']).where('priceTitleId', '=', opts.priceTitleId).where('productId', 'in', ids).execute();
       for (const r of listed) out.set(Number(r.productId), toOrder(r.price, listRate));
     }
   }
@@ -51,7 +53,7 @@ export async function listPrices(tenant: Tenant, opts: { priceTitleId?: number; 
 
 /** The company's price bounds (0 = that bound is not checked). */
 export async function priceBounds(ctx: CallContext): Promise<{ low: Decimal; high: Decimal }> {
-  const row = (await ctx.db.selectFrom('company').select(['limitMultiple', 'ceilingMultiple']).where('id', '=', ctx.tenant.companyId).executeTakeFirst()) as Row | undefined;
+  const row = await typed(ctx.db).selectFrom('company').select(['limitMultiple', 'ceilingMultiple']).where('id', '=', ctx.tenant.companyId).executeTakeFirst();
   const dec = (v: unknown) => { try { return new Decimal(String(v ?? '0')); } catch { return new Decimal(0); } };
   return { low: dec(row?.limitMultiple), high: dec(row?.ceilingMultiple) };
 }

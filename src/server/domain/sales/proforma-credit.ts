@@ -10,20 +10,23 @@ import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { taxOf } from './invoice.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PFC_TITLE = '形式发票红冲';
 export const PFC_PREFIX = 'PFH';
 export const PROFORMA_CREDIT_REASONS = { wrong: '开票有误', orderChange: '订单变更', clientCancel: '客户取消', other: '其他' } as const;
 
-async function proformaOf(tenant: Tenant, id: number) {
-  return (await tenant.select('proformaInvoice').select(['id', 'docNo', 'status', 'orderId', 'clientId', 'currencyId', 'taxRate']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+async function proformaOf(untypedTenant: Tenant, id: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('proformaInvoice').select(['id', 'docNo', 'status', 'orderId', 'clientId', 'currencyId', 'taxRate']).where('id', '=', id).executeTakeFirst();
 }
 
-async function proformaLines(tenant: Tenant, proformaId: number) {
-  return (await tenant.select('proformaInvoiceLine')
+async function proformaLines(untypedTenant: Tenant, proformaId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('proformaInvoiceLine')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'proformaInvoiceLine.productId').onRef('product.companyId', '=', 'proformaInvoiceLine.companyId'))
     .select(['proformaInvoiceLine.id', 'proformaInvoiceLine.lineNo', 'proformaInvoiceLine.productId', 'proformaInvoiceLine.amount', 'proformaInvoiceLine.creditedAmount', 'product.code', 'product.name'])
-    .where('proformaInvoiceLine.proformaId', '=', proformaId).orderBy('proformaInvoiceLine.lineNo').execute()) as Row[];
+    .where('proformaInvoiceLine.proformaId', '=', proformaId).orderBy('proformaInvoiceLine.lineNo').execute();
 }
 
 const leftOf = (pl: Row) => Number(pl.amount) - Number(pl.creditedAmount ?? 0);
@@ -75,18 +78,19 @@ export async function checkProformaCredit(run: SaveRun): Promise<void> {
 
 /** 出具: each proforma line takes the withdrawal, never beyond itself; the proforma must still stand issued. */
 export async function issueProformaCredit(t: TransitionRun): Promise<void> {
-  const { tenant } = t;
+  const { tenant: untypedTenant } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   const pf = await tenant.update('proformaInvoice').set({ updatedAt: new Date().toISOString() })
     .where('id', '=', Number(t.doc.proformaId)).where('status', '=', 'confirmed').returning(['id', 'docNo']).executeTakeFirst();
   if (!pf) throw validationError([{ field: 'proformaId', message: '形式发票尚未出具或已作废，不能红冲' }]);
-  const lines = (await tenant.select('proformaCreditLine').select(['lineNo', 'proformaLineId', 'amount']).where('creditId', '=', Number(t.doc.id)).orderBy('proformaLineId').execute()) as Row[];
+  const lines = await tenant.select('proformaCreditLine').select(['lineNo', 'proformaLineId', 'amount']).where('creditId', '=', Number(t.doc.id)).orderBy('proformaLineId').execute();
   for (const l of lines) {
     const a = Number(l.amount);
     const ok = await tenant.update('proformaInvoiceLine').set({ creditedAmount: sql`coalesce(${sql.ref('creditedAmount')}, 0) + ${a}` })
       .where('id', '=', Number(l.proformaLineId)).where(sql<boolean>`coalesce(${sql.ref('creditedAmount')}, 0) + ${a} <= ${sql.ref('amount')}`)
       .returning('id').executeTakeFirst();
     if (!ok) {
-      const pl = (await proformaLines(tenant, Number(pf.id))).find((x) => Number(x.id) === Number(l.proformaLineId));
+      const pl = (await proformaLines(untypedTenant, Number(pf.id))).find((x) => Number(x.id) === Number(l.proformaLineId));
       if (!pl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '形式发票明细' });
       throw overWithdrawn(Number(l.lineNo), String(pf.docNo), pl, a);
     }
@@ -96,26 +100,27 @@ export async function issueProformaCredit(t: TransitionRun): Promise<void> {
 /** 作废 of an issued red proforma gives its withdrawal back to the proforma's lines. */
 export async function cancelProformaCredit(t: TransitionRun): Promise<void> {
   if (t.from !== 'confirmed') return;
-  for (const l of (await t.tenant.select('proformaCreditLine').select(['proformaLineId', 'amount']).where('creditId', '=', Number(t.doc.id)).orderBy('proformaLineId').execute()) as Row[]) {
-    await t.tenant.update('proformaInvoiceLine').set({ creditedAmount: sql`${sql.ref('creditedAmount')} - ${Number(l.amount)}` }).where('id', '=', Number(l.proformaLineId)).execute();
+  const tenant = TypedTenant.of(t.tenant);
+  for (const l of await tenant.select('proformaCreditLine').select(['proformaLineId', 'amount']).where('creditId', '=', Number(t.doc.id)).orderBy('proformaLineId').execute()) {
+    await tenant.update('proformaInvoiceLine').set({ creditedAmount: sql`${sql.ref('creditedAmount')} - ${Number(l.amount)}` }).where('id', '=', Number(l.proformaLineId)).execute();
   }
 }
 
 /** A proforma is not cancelled under an issued red proforma: cancel the withdrawal first. */
 export async function refuseCancelUnderCredit(t: TransitionRun): Promise<void> {
-  const red = (await t.tenant.select('proformaCredit').select('docNo').where('proformaId', '=', Number(t.doc.id)).where('status', '=', 'confirmed').execute()) as Row[];
+  const red = await TypedTenant.of(t.tenant).select('proformaCredit').select('docNo').where('proformaId', '=', Number(t.doc.id)).where('status', '=', 'confirmed').execute();
   if (red.length) throw validationError([{ field: 'id', message: `形式发票 ${String(t.doc.docNo)} 已有红冲 ${red.map((r) => String(r.docNo)).join('、')}，请先作废红冲` }]);
 }
 
 /** What `get` and the list show beyond the engine's columns: the proforma's number, and per line its amount and what is left. */
 export async function presentProformaCredit(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
   if (!docs.length) return;
-  const pfs = new Map(((await ctx.tenant.select('proformaInvoice').select(['id', 'docNo']).where('id', 'in', [...new Set(docs.map((d) => Number(d.proformaId)))]).execute()) as Row[])
+  const pfs = new Map((await TypedTenant.of(ctx.tenant).select('proformaInvoice').select(['id', 'docNo']).where('id', 'in', [...new Set(docs.map((d) => Number(d.proformaId)))]).execute())
     .map((r) => [Number(r.id), r]));
   for (const d of docs) d.proformaDocNo = text(pfs.get(Number(d.proformaId))?.docNo);
   if (!lines?.length) return;
-  const pls = new Map(((await ctx.tenant.select('proformaInvoiceLine').select(['id', 'lineNo', 'amount', 'creditedAmount'])
-    .where('id', 'in', [...new Set(lines.map((l) => Number(l.proformaLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  const pls = new Map((await TypedTenant.of(ctx.tenant).select('proformaInvoiceLine').select(['id', 'lineNo', 'amount', 'creditedAmount'])
+    .where('id', 'in', [...new Set(lines.map((l) => Number(l.proformaLineId)))]).execute()).map((r) => [Number(r.id), r]));
   for (const l of lines) {
     const pl = pls.get(Number(l.proformaLineId));
     Object.assign(l, { proformaLineNo: pl ? Number(pl.lineNo) : null, proformaAmount: pl ? moneyText(pl.amount) : null, leftAmount: pl ? moneyText(leftOf(pl)) : null });

@@ -12,6 +12,7 @@ import { validationError, type FieldError } from '../../http/errors.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
 import { taxOf } from './invoice.ts';
 import { salesOrderOptions } from './order-options.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PF_TITLE = '形式发票';
 export const PF_PREFIX = 'PF';
@@ -20,12 +21,14 @@ const OPEN_ORDER = ['draft', 'confirmed', 'partlyShipped', 'shipped'];
 const netPriceOf = (price: unknown, discount: unknown) =>
   new Decimal(String(price ?? 0)).times(new Decimal(10_000).minus(String(discount ?? 0))).div(10_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 
-async function orderOf(tenant: Tenant, id: number) {
-  return (await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'companyRiseId', 'totalAmount']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+async function orderOf(untypedTenant: Tenant, id: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'currencyId', 'companyRiseId', 'totalAmount']).where('id', '=', id).executeTakeFirst();
 }
 
-async function orderLines(tenant: Tenant, orderId: number) {
-  return (await tenant.select('salesOrderLine').select(['id', 'lineNo', 'productId', 'qty', 'price', 'discount', 'amount']).where('orderId', '=', orderId).orderBy('lineNo').execute()) as Row[];
+async function orderLines(untypedTenant: Tenant, orderId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('salesOrderLine').select(['id', 'lineNo', 'productId', 'qty', 'price', 'discount', 'amount']).where('orderId', '=', orderId).orderBy('lineNo').execute();
 }
 
 /** A proforma made from an order without lines: all of the order's lines, by quantity. */
@@ -79,14 +82,14 @@ export async function checkProforma(run: SaveRun): Promise<void> {
 /** The warning: the order's proformas (not cancelled) together beyond the order's amount; per line beyond its quantity. */
 export async function presentProforma(ctx: CallContext, docs: Row[], lines?: Row[]): Promise<void> {
   if (!docs.length) return;
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const orderIds = [...new Set(docs.map((d) => Number(d.orderId)))];
-  const orders = new Map(((await tenant.select('salesOrder').select(['id', 'docNo', 'totalAmount']).where('id', 'in', orderIds).execute()) as Row[]).map((o) => [Number(o.id), o]));
-  const sums = new Map(((await tenant.select('proformaInvoice').select(['orderId', (eb) => eb.fn.sum('totalAmount').as('s')])
-    .where('orderId', 'in', orderIds).where('status', '!=', 'cancelled').groupBy('orderId').execute()) as Row[]).map((r) => [Number(r.orderId), Number(r.s ?? 0)]));
+  const orders = new Map((await tenant.select('salesOrder').select(['id', 'docNo', 'totalAmount']).where('id', 'in', orderIds).execute()).map((o) => [Number(o.id), o]));
+  const sums = new Map((await tenant.select('proformaInvoice').select(['orderId', (eb) => eb.fn.sum('totalAmount').as('s')])
+    .where('orderId', 'in', orderIds).where('status', '!=', 'cancelled').groupBy('orderId').execute()).map((r) => [Number(r.orderId), Number(r.s ?? 0)]));
   // issued red proformas (形式发票红冲) withdraw part of them: the warning counts what is left
-  const withdrawn = new Map(((await tenant.select('proformaCredit').select(['orderId', (eb) => eb.fn.sum('totalAmount').as('s')])
-    .where('orderId', 'in', orderIds).where('status', '=', 'confirmed').groupBy('orderId').execute()) as Row[]).map((r) => [Number(r.orderId), Number(r.s ?? 0)]));
+  const withdrawn = new Map((await tenant.select('proformaCredit').select(['orderId', (eb) => eb.fn.sum('totalAmount').as('s')])
+    .where('orderId', 'in', orderIds).where('status', '=', 'confirmed').groupBy('orderId').execute()).map((r) => [Number(r.orderId), Number(r.s ?? 0)]));
   for (const d of docs) {
     const o = orders.get(Number(d.orderId));
     const all = (sums.get(Number(d.orderId)) ?? 0) - (withdrawn.get(Number(d.orderId)) ?? 0);
@@ -97,7 +100,7 @@ export async function presentProforma(ctx: CallContext, docs: Row[], lines?: Row
     });
   }
   if (!lines?.length) return;
-  const ols = new Map(((await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'amount']).where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+  const ols = new Map((await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'amount']).where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()).map((r) => [Number(r.id), r]));
   for (const l of lines) {
     const ol = ols.get(Number(l.orderLineId));
     Object.assign(l, { orderLineNo: ol ? Number(ol.lineNo) : null, orderQty: ol ? Number(ol.qty) : null, orderAmount: ol ? moneyText(ol.amount) : null });
@@ -109,12 +112,12 @@ export const proformaOrderOptions = (ctx: CallContext, input: { keyword?: string
 
 /** An order's lines for a new proforma (net price, amount). */
 export async function proformaOrderLines(ctx: CallContext, orderId: number) {
-  const tenant = ctx.tenant;
-  const rows = (await tenant.select('salesOrderLine')
+  const tenant = TypedTenant.of(ctx.tenant);
+  const rows = await tenant.select('salesOrderLine')
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
     .select(['salesOrderLine.id', 'salesOrderLine.lineNo', 'salesOrderLine.productId', 'salesOrderLine.qty', 'salesOrderLine.price', 'salesOrderLine.discount', 'salesOrderLine.amount',
       'product.code', 'product.name'])
-    .where('salesOrderLine.orderId', '=', orderId).orderBy('salesOrderLine.lineNo').execute()) as Row[];
+    .where('salesOrderLine.orderId', '=', orderId).orderBy('salesOrderLine.lineNo').execute();
   return {
     list: rows.map((r) => ({
       id: Number(r.id), orderLineId: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.code), productName: String(r.name),

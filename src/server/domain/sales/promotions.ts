@@ -23,6 +23,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { FieldError } from '../../http/errors.ts';
 import type { ResourceHooks } from '../../resources/hooks.ts';
 import type { Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export type PromotionKind = 'amountOff' | 'percentOff' | 'buyGet';
 
@@ -49,14 +50,15 @@ const fmt = (d: Decimal) => { const r = d.toDecimalPlaces(4, Decimal.ROUND_HALF_
  * The enabled promotions valid on `date` for a client of price list `clientPriceTitleId` (its group),
  * per product: those naming the product, and those of its category or an ancestor of it.
  */
-export async function promotionsFor(tenant: Tenant, opts: { productIds: number[]; clientPriceTitleId: number | null; date: string }): Promise<Map<number, Promotion[]>> {
+export async function promotionsFor(untypedTenant: Tenant, opts: { productIds: number[]; clientPriceTitleId: number | null; date: string }): Promise<Map<number, Promotion[]>> {
+  const tenant = TypedTenant.of(untypedTenant);
   const out = new Map<number, Promotion[]>();
   if (!opts.productIds.length) return out;
   let q = tenant.select('promotion').selectAll().where('enabled', '=', 1).where('startDate', '<=', opts.date).where('endDate', '>=', opts.date);
   q = opts.clientPriceTitleId == null
     ? q.where('priceTitleId', 'is', null)
     : q.where((eb: any) => eb.or([eb('priceTitleId', 'is', null), eb('priceTitleId', '=', opts.clientPriceTitleId)]));
-  const rows = (await q.limit(1000).execute()) as Row[];
+  const rows = await q.limit(1000).execute();
   if (!rows.length) return out;
   const promo = (r: Row): Promotion => ({
     id: Number(r.id), code: String(r.code), name: String(r.name), kind: String(r.kind) as PromotionKind,
@@ -69,17 +71,17 @@ export async function promotionsFor(tenant: Tenant, opts: { productIds: number[]
   for (let i = 0; i < opts.productIds.length; i += 500) {
     const ids = opts.productIds.slice(i, i + 500);
     if (productScoped.length) {
-      const named = (await tenant.select('promotionProduct').select(['promotionId', 'productId']).where('promotionId', 'in', productScoped).where('productId', 'in', ids).execute()) as Row[];
+      const named = await tenant.select('promotionProduct').select(['promotionId', 'productId']).where('promotionId', 'in', productScoped).where('productId', 'in', ids).execute();
       for (const n of named) add(Number(n.productId), promo(byId.get(Number(n.promotionId))!));
     }
   }
   const categoryScoped = rows.filter((r) => r.scope === 'category' && r.categoryId != null);
   if (categoryScoped.length) {
     // every category's parent (a company holds few): a product's category and its ancestors
-    const parents = new Map(((await tenant.select('category').select(['id', 'parentId']).execute()) as Row[]).map((c) => [Number(c.id), c.parentId == null ? null : Number(c.parentId)]));
+    const parents = new Map((await tenant.select('category').select(['id', 'parentId']).execute()).map((c) => [Number(c.id), c.parentId == null ? null : Number(c.parentId)]));
     const chain = (id: number | null) => { const seen = new Set<number>(); while (id != null && !seen.has(id)) { seen.add(id); id = parents.get(id) ?? null; } return seen; };
     for (let i = 0; i < opts.productIds.length; i += 500) {
-      const products = (await tenant.select('product').select(['id', 'categoryId']).where('id', 'in', opts.productIds.slice(i, i + 500)).execute()) as Row[];
+      const products = await tenant.select('product').select(['id', 'categoryId']).where('id', 'in', opts.productIds.slice(i, i + 500)).execute();
       for (const p of products) {
         if (p.categoryId == null) continue;
         const up = chain(Number(p.categoryId));
@@ -129,8 +131,9 @@ export function pickPromotion(candidates: Promotion[] | undefined, opts: { price
 }
 
 /** The company's price floor multiple (0: none). */
-async function limitMultiple(tenant: Tenant): Promise<Decimal> {
-  const row = (await tenant.db.selectFrom('company').select('limitMultiple').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+async function limitMultiple(untypedTenant: Tenant): Promise<Decimal> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const row = await tenant.db.selectFrom('company').select('limitMultiple').where('id', '=', tenant.companyId).executeTakeFirst();
   try { return new Decimal(String(row?.limitMultiple ?? '0')); } catch { return new Decimal(0); }
 }
 
@@ -157,7 +160,7 @@ export const PROMOTION_HOOKS: Record<string, ResourceHooks> = {
       if (merged.scope === 'category' && merged.categoryId == null) errors.push({ field: 'categoryId', message: '适用商品为商品分类时必须选择分类' });
       if (merged.startDate != null && merged.endDate != null && String(merged.endDate) < String(merged.startDate)) errors.push({ field: 'endDate', message: '结束日期不能早于开始日期' });
       if (merged.priceTitleId != null) {
-        const list = (await tenant.select('priceTitle').select('kind').where('id', '=', Number(merged.priceTitleId)).executeTakeFirst()) as Row | undefined;
+        const list = await TypedTenant.of(tenant).select('priceTitle').select('kind').where('id', '=', Number(merged.priceTitleId)).executeTakeFirst();
         if (list && list.kind !== 'sale') errors.push({ field: 'priceTitleId', message: '客户组必须是销售价格表' });
       }
       return errors;

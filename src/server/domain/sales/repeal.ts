@@ -10,7 +10,7 @@ import { pickingOrder } from '../../documents/types/picking-order.ts';
 import { deliveryNote } from '../../documents/types/delivery-note.ts';
 import { salesReturn } from '../../documents/types/sales-return.ts';
 import { docNos, engineTarget, notCancellable, repealDesk, type Blocker, type TargetDef } from '../repeal/desk.ts';
-import type { Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const SALES_REPEAL_TITLE = '销售撤销单';
 
@@ -25,7 +25,7 @@ const TARGETS: Record<string, TargetDef> = {
         const d = notCancellable(t, f);
         return f.status === 'partlyShipped' ? { ...d, effect: `${d.effect}（已部分发货，可在订单上“关闭”释放未发货部分）` } : d;
       }
-      const plans = docNos((await tenant.select('deliveryPlan').select('docNo').where('orderId', '=', f.id).where('status', 'in', OPEN_PLAN).orderBy('id').limit(5).execute()) as Row[]);
+      const plans = docNos(await TypedTenant.of(tenant).select('deliveryPlan').select('docNo').where('orderId', '=', f.id).where('status', 'in', OPEN_PLAN).orderBy('id').limit(5).execute());
       const size = `${Number(f.row.lineCount)} 行，共 ${Number(f.row.totalQty)} 个`;
       return {
         cancellable: !plans.length, blockers: blockers('deliveryPlan', plans),
@@ -40,7 +40,7 @@ const TARGETS: Record<string, TargetDef> = {
     async describe(tenant, f) {
       const t = TARGETS.deliveryPlan;
       if (!OPEN_PLAN.includes(f.status)) return notCancellable(t, f);
-      const order = (await tenant.select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
+      const order = await TypedTenant.of(tenant).select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst();
       return {
         cancellable: true, blockers: [],
         effect: `发货计划 ${f.docNo} ${f.status === 'draft' ? '为草稿' : '已确认（待出库）'}：作废计划，退还销售订单 ${String(order?.docNo ?? '')} 的计划数量 ${Number(f.row.totalQty)} 个（${Number(f.row.lineCount)} 行）`,
@@ -52,8 +52,8 @@ const TARGETS: Record<string, TargetDef> = {
     async describe(tenant, f) {
       const t = TARGETS.outboundTask;
       if (!['open', 'picking'].includes(f.status)) return notCancellable(t, f);
-      const plan = (await tenant.select('deliveryPlan').select('docNo').where('id', '=', Number(f.row.planId)).executeTakeFirst()) as Row | undefined;
-      const picks = docNos((await tenant.select('pickingOrder').select('docNo').where('taskId', '=', f.id).where('status', '=', 'draft').orderBy('id').limit(5).execute()) as Row[]);
+      const plan = await TypedTenant.of(tenant).select('deliveryPlan').select('docNo').where('id', '=', Number(f.row.planId)).executeTakeFirst();
+      const picks = docNos(await TypedTenant.of(tenant).select('pickingOrder').select('docNo').where('taskId', '=', f.id).where('status', '=', 'draft').orderBy('id').limit(5).execute());
       const picked = Number(f.row.pickedQty);
       return {
         cancellable: picked === 0 && !picks.length, blockers: blockers('pickingOrder', picks),
@@ -76,7 +76,7 @@ const TARGETS: Record<string, TargetDef> = {
       const t = TARGETS.deliveryNote;
       if (f.status === 'draft') return { cancellable: true, blockers: [], effect: `送货单 ${f.docNo} 为草稿（未发货，不影响库存）：直接作废` };
       if (f.status !== 'posted') return notCancellable(t, f);
-      const order = (await tenant.select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
+      const order = await TypedTenant.of(tenant).select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst();
       return { cancellable: true, blockers: [], effect: `送货单 ${f.docNo} 已发货：冲回出库 ${Number(f.row.totalQty)} 个（货物回到待发区，重新预留），扣回销售订单 ${String(order?.docNo ?? '')} 的已发货数量` };
     },
   }),

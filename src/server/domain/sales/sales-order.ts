@@ -8,6 +8,7 @@ import type { DocumentType } from '../../documents/engine.ts';
 import { rateOn, text, today, type Row } from '../procurement/common.ts';
 import { listPrices, priceBounds, salePriceListId } from './pricing.ts';
 import { pickPromotion, promotionsFor, type PickedPromotion } from './promotions.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 /** The sales order type the engine serves. */
 export function salesOrders(ctx: CallContext): DocumentType {
@@ -50,20 +51,20 @@ const likeText = (s: string) => `%${s.replace(/[\\%_]/g, '')}%`;
 
 /** Products that can be sold (on sale, not locked) matching what the clerk typed or scanned. */
 export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const keyword = input.keyword?.trim() ?? '';
   let q = tenant.select('product')
     .select(['id', 'code', 'barcode', 'name', 'specification', 'unitBig', 'unitMid', 'unitSmall', 'bigQty', 'midQty'])
     .where('status', '!=', 'stopped').where('locked', '=', 0);
   if (keyword) q = q.where((eb) => eb.or([eb('code', '=', keyword), eb('barcode', '=', keyword), eb('code', 'like', likeText(keyword)), eb('name', 'like', likeText(keyword))]));
-  const rows = (await q.orderBy('code').limit(input.limit).execute()) as Row[];
+  const rows = await q.orderBy('code').limit(input.limit).execute();
   // an exact code or barcode first (a scanner)
   rows.sort((a, b) => Number(b.code === keyword || b.barcode === keyword) - Number(a.code === keyword || a.barcode === keyword));
   const ids = rows.map((r) => Number(r.id));
-  const client = input.clientId ? ((await tenant.select('client').select(['currencyId', 'priceTitleId']).where('id', '=', input.clientId).executeTakeFirst()) as Row | undefined) : undefined;
+  const client = input.clientId ? (await tenant.select('client').select(['currencyId', 'priceTitleId']).where('id', '=', input.clientId).executeTakeFirst()) : undefined;
   let currencyId = input.currencyId ?? (client?.currencyId == null ? undefined : Number(client.currencyId));
   if (currencyId == null) {
-    const company = (await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+    const company = await typed(ctx.db).selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
     currencyId = company?.currencyId == null ? undefined : Number(company.currencyId);
   }
   const date = input.orderDate || today(ctx);
@@ -72,11 +73,11 @@ export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
   if (ids.length && currencyId != null) {
     const priceTitleId = await salePriceListId(ctx, input.priceTitleId ?? client?.priceTitleId);
     // a currency without a rate for the day has no price to suggest (the save names the missing rate)
-    const rate = await rateOn(tenant, currencyId, date).then((r) => r.rate, () => undefined);
-    if (rate !== undefined) prices = await listPrices(tenant, { priceTitleId, productIds: ids, currencyId, date, orderRate: rate });
+    const rate = await rateOn(ctx.tenant, currencyId, date).then((r) => r.rate, () => undefined);
+    if (rate !== undefined) prices = await listPrices(ctx.tenant, { priceTitleId, productIds: ids, currencyId, date, orderRate: rate });
     // the price a promotion gives one unit (a buy-N-get-M shows when the saved line's quantity earns it)
     if (rate !== undefined && prices.size) {
-      const promos = await promotionsFor(tenant, { productIds: ids, clientPriceTitleId: client?.priceTitleId == null ? null : Number(client.priceTitleId), date });
+      const promos = await promotionsFor(ctx.tenant, { productIds: ids, clientPriceTitleId: client?.priceTitleId == null ? null : Number(client.priceTitleId), date });
       const { low } = await priceBounds(ctx);
       for (const [id, list] of prices) {
         const picked = pickPromotion(promos.get(id), { price: list.toDecimalPlaces(4, Decimal.ROUND_HALF_UP), qty: 1, orderRate: new Decimal(rate), floor: low.gt(0) ? list.times(low) : undefined });
@@ -86,7 +87,7 @@ export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
   }
   const available = new Map<number, number>();
   if (ids.length && input.warehouseId) {
-    const stock = (await tenant.select('stockSummary').select(['productId', 'onHand', 'reserved', 'committed']).where('warehouseId', '=', input.warehouseId).where('productId', 'in', ids).execute()) as Row[];
+    const stock = await tenant.select('stockSummary').select(['productId', 'onHand', 'reserved', 'committed']).where('warehouseId', '=', input.warehouseId).where('productId', 'in', ids).execute();
     for (const r of stock) available.set(Number(r.productId), Number(r.onHand) - Number(r.reserved) - Number(r.committed));
   }
   return {
@@ -105,7 +106,7 @@ export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
 
 /** A new draft with the old order's client, warehouse, terms and lines (prices checked again on save). */
 export async function copySalesOrder(ctx: CallContext, id: number) {
-  const old = (await salesOrders(ctx).get(ctx, id)) as Row & { lines: Row[] };
+  const old: Row & { lines: Row[] } = await salesOrders(ctx).get(ctx, id);
   const keep = ['clientId', 'salesmanId', 'warehouseId', 'currencyId', 'priceTitleId', 'companyRiseId', 'deliveryAddress', 'paymentTerms', 'backOrderPolicy', 'remark'];
   return salesOrders(ctx).save(ctx, {
     ...Object.fromEntries(keep.map((k) => [k, old[k] ?? null])),

@@ -34,6 +34,7 @@ import { checkReceiptLines } from '../procurement/receipt-lines.ts';
 import { text, type Row } from '../procurement/common.ts';
 import type { PostedLines } from '../procurement/receiving.ts';
 import { netPrice } from './pricing.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const SR_TITLE = '销售退货单';
 export const SR_PREFIX = 'XT';
@@ -58,27 +59,30 @@ export function overReturn(order: Row, ol: Row, qty: number) {
 }
 
 /** The order's lines with products, shipped and returned quantities and prices. */
-export async function returnOrderLines(tenant: Tenant, orderId: number): Promise<Row[]> {
+export async function returnOrderLines(untypedTenant: Tenant, orderId: number): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   const l = 'salesOrderLine';
-  return (await tenant.select(l)
+  return await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.shippedQty`, `${l}.returnedQty`, `${l}.price`, `${l}.discount`,
       'product.code', 'product.name', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute()) as Row[];
+    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute();
 }
 
 /** Claims the order row while goods can be returned from it. */
-export async function claimReturnOrder(tenant: Tenant, orderId: number, action: string): Promise<Row> {
-  const row = (await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', RETURNABLE_ORDER)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+export async function claimReturnOrder(untypedTenant: Tenant, orderId: number, action: string): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const row = await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', RETURNABLE_ORDER)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (row) return row;
-  const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  const doc = await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
   throw statusRefusal('销售订单', ORDER_STATUS, doc, action);
 }
 
 /** Takes the return's quantities on the order lines; over what is shipped and not yet returned, the whole return is refused. */
-export async function takeReturned(tenant: Tenant, order: Row, lines: Array<{ orderLineId: number; qty: number }>): Promise<void> {
+export async function takeReturned(untypedTenant: Tenant, order: Row, lines: Array<{ orderLineId: number; qty: number }>): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   for (const l of [...lines].sort((a, b) => a.orderLineId - b.orderLineId)) {
     // returned_qty is null on lines written before returns existed (a column the engine added)
     const ok = await tenant.update('salesOrderLine').set({ returnedQty: sql`coalesce(${sql.ref('returnedQty')}, 0) + ${l.qty}` })
@@ -86,7 +90,7 @@ export async function takeReturned(tenant: Tenant, order: Row, lines: Array<{ or
       .where(sql<boolean>`coalesce(${sql.ref('returnedQty')}, 0) + ${l.qty} <= ${sql.ref('shippedQty')}`)
       .returning('id').executeTakeFirst();
     if (!ok) {
-      const ol = (await returnOrderLines(tenant, Number(order.id))).find((r) => Number(r.id) === l.orderLineId);
+      const ol = (await returnOrderLines(untypedTenant, Number(order.id))).find((r) => Number(r.id) === l.orderLineId);
       if (!ol) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单明细' });
       throw overReturn(order, ol, l.qty);
     }
@@ -97,9 +101,10 @@ export async function takeReturned(tenant: Tenant, order: Row, lines: Array<{ or
  * Gives a return's quantities back to its order lines: all of them (the return is being edited or
  * cancelled) or what was not received (closed short). Returns how much was given back.
  */
-export async function releaseReturned(tenant: Tenant, returnId: number, part: 'all' | 'unreceived' = 'all'): Promise<number> {
+export async function releaseReturned(untypedTenant: Tenant, returnId: number, part: 'all' | 'unreceived' = 'all'): Promise<number> {
+  const tenant = TypedTenant.of(untypedTenant);
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('salesReturnLine').select(['orderLineId', 'qty', 'receivedQty']).where('returnId', '=', returnId).execute()) as Row[]) {
+  for (const r of await tenant.select('salesReturnLine').select(['orderLineId', 'qty', 'receivedQty']).where('returnId', '=', returnId).execute()) {
     const q = part === 'all' ? Number(r.qty) : Math.max(0, Number(r.qty) - Number(r.receivedQty ?? 0));
     per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + q);
   }
@@ -115,8 +120,9 @@ export async function releaseReturned(tenant: Tenant, returnId: number, part: 'a
 }
 
 /** Receiving notes (not cancelled) made against a return: they must go before the return can. */
-export async function openNotesOfReturn(tenant: Tenant, returnId: number): Promise<string[]> {
-  const rows = (await tenant.select('receivingNote').select('docNo').where('returnId', '=', returnId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute()) as Row[];
+export async function openNotesOfReturn(untypedTenant: Tenant, returnId: number): Promise<string[]> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('receivingNote').select('docNo').where('returnId', '=', returnId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute();
   return rows.map((r) => String(r.docNo));
 }
 
@@ -126,18 +132,19 @@ export function returnValue(price: number, discount: number, qty: number): numbe
 }
 
 /** What a new return of the order can take, line by line (the screen loads it when the order is chosen). */
-export async function returnableLines(tenant: Tenant, orderId: number) {
-  const order = (await tenant.select('salesOrder')
+export async function returnableLines(untypedTenant: Tenant, orderId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  const order = await tenant.select('salesOrder')
     .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'salesOrder.warehouseId').onRef('warehouse.companyId', '=', 'salesOrder.companyId'))
     .select(['salesOrder.id', 'salesOrder.docNo', 'salesOrder.status', 'salesOrder.warehouseId', 'client.name as clientName', 'warehouse.name as warehouseName'])
-    .where('salesOrder.id', '=', orderId).executeTakeFirst()) as Row | undefined;
+    .where('salesOrder.id', '=', orderId).executeTakeFirst();
   if (!order) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
   const status = String(order.status);
   return {
     orderId, orderDocNo: String(order.docNo), status, statusText: ORDER_STATUS[status] ?? status, returnable: RETURNABLE_ORDER.includes(status),
     clientName: String(order.clientName), warehouseId: Number(order.warehouseId), warehouseName: String(order.warehouseName),
-    lines: (await returnOrderLines(tenant, orderId)).map((r) => {
+    lines: (await returnOrderLines(untypedTenant, orderId)).map((r) => {
       const packs = { bigQty: Number(r.bigQty), midQty: Number(r.midQty), unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall) };
       const left = Math.max(0, Number(r.shippedQty) - Number(r.returnedQty));
       return {
@@ -149,18 +156,19 @@ export async function returnableLines(tenant: Tenant, orderId: number) {
 }
 
 /** What a receiving note of a return can still receive, line by line (the note's new form loads it). */
-export async function receivableReturnLines(tenant: Tenant, returnId: number) {
-  const ret = (await tenant.select('salesReturn')
+export async function receivableReturnLines(untypedTenant: Tenant, returnId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  const ret = await tenant.select('salesReturn')
     .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesReturn.clientId').onRef('client.companyId', '=', 'salesReturn.companyId'))
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'salesReturn.warehouseId').onRef('warehouse.companyId', '=', 'salesReturn.companyId'))
     .select(['salesReturn.id', 'salesReturn.docNo', 'salesReturn.status', 'salesReturn.warehouseId', 'client.name as clientName', 'warehouse.name as warehouseName'])
-    .where('salesReturn.id', '=', returnId).executeTakeFirst()) as Row | undefined;
+    .where('salesReturn.id', '=', returnId).executeTakeFirst();
   if (!ret) throw bizError('COMMON_NOT_FOUND_4004', { entity: SR_TITLE });
   const l = 'salesReturnLine';
-  const rows = (await tenant.select(l)
+  const rows = await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.receivedQty`, 'product.code', 'product.name', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-    .where(`${l}.returnId`, '=', returnId).orderBy(`${l}.lineNo`).execute()) as Row[];
+    .where(`${l}.returnId`, '=', returnId).orderBy(`${l}.lineNo`).execute();
   const status = String(ret.status);
   return {
     returnId, returnDocNo: String(ret.docNo), status, statusText: (SR_STATUS as Record<string, string>)[status] ?? status, receivable: RECEIVABLE_RETURN.includes(status),
@@ -181,10 +189,10 @@ function overReceipt(ret: Row, rl: Row, ask: number) {
 }
 
 /** The return's inbound task that takes its receipts (the one not cancelled); refused when there is none or it no longer takes receipts. */
-async function returnTask(tenant: Tenant, ret: Row, taskId: number | null): Promise<Row> {
+async function returnTask(tenant: TypedTenant, ret: Row, taskId: number | null): Promise<Row> {
   let q = tenant.select('inboundTask').select(['id', 'docNo', 'status', 'returnId']).where('returnId', '=', Number(ret.id)).where('status', '!=', 'cancelled');
   if (taskId != null) q = tenant.select('inboundTask').select(['id', 'docNo', 'status', 'returnId']).where('id', '=', taskId);
-  const task = (await q.orderBy('id', 'desc').executeTakeFirst()) as Row | undefined;
+  const task = await q.orderBy('id', 'desc').executeTakeFirst();
   if (!task) throw validationError([{ field: 'taskId', message: `销售退货单 ${String(ret.docNo)} 没有入库任务` }]);
   if (Number(task.returnId) !== Number(ret.id)) throw validationError([{ field: 'taskId', message: `入库任务 ${String(task.docNo)} 不是销售退货单 ${String(ret.docNo)} 的入库任务` }]);
   if (!['open', 'receiving'].includes(String(task.status))) throw statusRefusal(TASK_TITLE, TASK_STATUS, task, '收货');
@@ -197,24 +205,24 @@ async function returnTask(tenant: Tenant, ret: Row, taskId: number | null): Prom
  * counted − damaged within what is still to receive (checked again by the posting's conditional update).
  */
 export async function checkReturnNote(ctx: CallContext, header: Row, lines: Row[], raw: Row[], named: Record<string, { id: number; label: string }>): Promise<void> {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const returnId = Number(header.returnId);
-  const ret = (await tenant.select('salesReturn').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', returnId).executeTakeFirst()) as Row | undefined;
+  const ret = await tenant.select('salesReturn').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', returnId).executeTakeFirst();
   if (!ret) throw validationError([{ field: 'returnId', message: '销售退货单不存在' }]);
   if (!RECEIVABLE_RETURN.includes(String(ret.status))) throw statusRefusal(SR_TITLE, SR_STATUS, ret, '收货');
   named.salesReturn = { id: returnId, label: String(ret.docNo) };
   const task = await returnTask(tenant, ret, header.taskId == null ? null : Number(header.taskId));
   named.inboundTask = { id: Number(task.id), label: String(task.docNo) };
   const warehouseId = Number(ret.warehouseId);
-  const wh = (await tenant.select('warehouse').select(['name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+  const wh = await tenant.select('warehouse').select(['name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst();
   if (!wh || Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh?.name ?? warehouseId) });
   const l = 'salesReturnLine';
   const rls = new Map<number, Row>();
-  for (const r of (await tenant.select(l)
+  for (const r of await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.receivedQty`, 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
-    .where(`${l}.returnId`, '=', returnId).execute()) as Row[]) rls.set(Number(r.id), r);
-  await checkReceiptLines(tenant, {
+    .where(`${l}.returnId`, '=', returnId).execute()) rls.set(Number(r.id), r);
+  await checkReceiptLines(ctx.tenant, {
     lines, raw, warehouse: { id: warehouseId, name: String(wh.name) }, key: 'returnLineId', sources: rls,
     keyTitle: '退货单明细', sourceLine: (rl) => `退货单第 ${Number(rl.lineNo)} 行`,
     mismatch: (line, returnLineId) => bizError('PURCHASE_LINE_MISMATCH_4098', { doc: '收货单', line, source: SR_TITLE, docNo: String(ret.docNo) }, { line, returnLineId }),
@@ -229,18 +237,18 @@ export async function checkReturnNote(ctx: CallContext, header: Row, lines: Row[
 }
 
 /** Claims the return row while it takes receipts (or, reversing, while it holds them). */
-async function claimReturn(tenant: Tenant, returnId: number, statuses: string[], action: string): Promise<Row> {
-  const row = (await tenant.update('salesReturn').set({ updatedAt: new Date().toISOString() }).where('id', '=', returnId).where('status', 'in', statuses)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+async function claimReturn(tenant: TypedTenant, returnId: number, statuses: string[], action: string): Promise<Row> {
+  const row = await tenant.update('salesReturn').set({ updatedAt: new Date().toISOString() }).where('id', '=', returnId).where('status', 'in', statuses)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (row) return row;
-  const doc = (await tenant.select('salesReturn').select(['id', 'docNo', 'status']).where('id', '=', returnId).executeTakeFirst()) as Row | undefined;
+  const doc = await tenant.select('salesReturn').select(['id', 'docNo', 'status']).where('id', '=', returnId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: SR_TITLE });
   throw statusRefusal(SR_TITLE, SR_STATUS, doc, action);
 }
 
 /** The return's received quantities and values per line, its totals and status, from its lines. */
-async function recomputeReturn(tenant: Tenant, returnId: number): Promise<void> {
-  const lines = (await tenant.select('salesReturnLine').select(['id', 'qty', 'receivedQty', 'price', 'discount', 'receivedAmount']).where('returnId', '=', returnId).execute()) as Row[];
+async function recomputeReturn(tenant: TypedTenant, returnId: number): Promise<void> {
+  const lines = await tenant.select('salesReturnLine').select(['id', 'qty', 'receivedQty', 'price', 'discount', 'receivedAmount']).where('returnId', '=', returnId).execute();
   let qty = 0;
   let amount = 0;
   let all = true;
@@ -259,13 +267,14 @@ async function recomputeReturn(tenant: Tenant, returnId: number): Promise<void> 
   await tenant.update('salesReturn').set({ receivedQty: qty, receivedAmount: amount, updatedAt: now }).where('id', '=', returnId).where('status', '=', 'closed').execute();
 }
 
-async function noteReturnLines(tenant: Tenant, noteId: number) {
-  return ((await tenant.select('receivingNoteLine').select(['lineNo', 'returnLineId', 'productId', 'locationId', 'qty']).where('noteId', '=', noteId).orderBy('lineNo').execute()) as Row[])
+async function noteReturnLines(tenant: TypedTenant, noteId: number) {
+  return (await tenant.select('receivingNoteLine').select(['lineNo', 'returnLineId', 'productId', 'locationId', 'qty']).where('noteId', '=', noteId).orderBy('lineNo').execute())
     .map((r) => ({ lineNo: Number(r.lineNo), returnLineId: Number(r.returnLineId), productId: Number(r.productId), locationId: r.locationId == null ? null : Number(r.locationId), qty: Number(r.qty) }));
 }
 
 /** Posting a receiving note of a return (its status already changed): the return's lines, the stock. */
-export async function applyReturnNote(ctx: CallContext, db: DB, tenant: Tenant, doc: Row, saved?: PostedLines): Promise<void> {
+export async function applyReturnNote(ctx: CallContext, db: DB, untypedTenant: Tenant, doc: Row, saved?: PostedLines): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const returnId = Number(doc.returnId);
   const id = Number(doc.id);
   const ret = await claimReturn(tenant, returnId, RECEIVABLE_RETURN, '收货');
@@ -278,14 +287,14 @@ export async function applyReturnNote(ctx: CallContext, db: DB, tenant: Tenant, 
       .where('id', '=', returnLineId).where('returnId', '=', returnId).where(sql<boolean>`${sql.ref('receivedQty')} + ${q} <= ${sql.ref('qty')}`)
       .returning('id').executeTakeFirst();
     if (!ok) {
-      const rl = (await tenant.select('salesReturnLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesReturnLine.productId'))
+      const rl = await tenant.select('salesReturnLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesReturnLine.productId'))
         .select(['salesReturnLine.id', 'salesReturnLine.lineNo', 'salesReturnLine.qty', 'salesReturnLine.receivedQty', 'product.code'])
-        .where('salesReturnLine.id', '=', returnLineId).executeTakeFirst()) as Row | undefined;
+        .where('salesReturnLine.id', '=', returnLineId).executeTakeFirst();
       if (!rl) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售退货单明细' });
       throw overReceipt(ret, rl, q);
     }
   }
-  await applyNoteToTask(db, tenant, id, doc.taskId == null ? null : Number(doc.taskId), 1, 'returnLineId');
+  await applyNoteToTask(db, untypedTenant, id, doc.taskId == null ? null : Number(doc.taskId), 1, 'returnLineId');
   await postMoves(db, ctx.caller!, lines.filter((l) => l.qty > 0).map((l) => ({
     productId: l.productId, warehouseId: Number(doc.warehouseId), locationId: l.locationId, qty: l.qty, kind: 'receive' as const, docType: 'receivingNote', docId: id, docLine: l.lineNo,
   })), { knownProducts: saved?.products });
@@ -293,7 +302,8 @@ export async function applyReturnNote(ctx: CallContext, db: DB, tenant: Tenant, 
 }
 
 /** A posted receiving note of a return cancelled (status already changed; putaways checked by the caller). */
-export async function reverseReturnNote(ctx: CallContext, db: DB, tenant: Tenant, doc: Row): Promise<void> {
+export async function reverseReturnNote(ctx: CallContext, db: DB, untypedTenant: Tenant, doc: Row): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const returnId = Number(doc.returnId);
   const id = Number(doc.id);
   await claimReturn(tenant, returnId, ['confirmed', 'receiving', 'received'], '冲回收货');
@@ -306,7 +316,7 @@ export async function reverseReturnNote(ctx: CallContext, db: DB, tenant: Tenant
       .where('id', '=', returnLineId).where('receivedQty', '>=', q).returning('id').executeTakeFirst();
     if (!ok) throw new Error(`receiving note ${id}: return line ${returnLineId} has less received than the note`);
   }
-  await applyNoteToTask(db, tenant, id, doc.taskId == null ? null : Number(doc.taskId), -1, 'returnLineId');
+  await applyNoteToTask(db, untypedTenant, id, doc.taskId == null ? null : Number(doc.taskId), -1, 'returnLineId');
   await postMoves(db, ctx.caller!, lines.filter((l) => l.qty > 0).map((l) => ({
     productId: l.productId, warehouseId: Number(doc.warehouseId), locationId: l.locationId, qty: -l.qty, kind: 'reverse' as const, docType: 'receivingNote', docId: id, docLine: l.lineNo,
   })));
@@ -314,9 +324,10 @@ export async function reverseReturnNote(ctx: CallContext, db: DB, tenant: Tenant
 }
 
 /** Confirming a return (inside its transaction): its inbound task, one line per return line, for the warehouse to receive from. */
-export async function createReturnTask(ctx: CallContext, db: DB, tenant: Tenant, doc: Row): Promise<{ id: number; docNo: string }> {
-  const lines = (await tenant.select('salesReturnLine').select(['id', 'lineNo', 'productId', 'qty', 'remark']).where('returnId', '=', Number(doc.id)).orderBy('lineNo').execute()) as Row[];
-  return insertTask(ctx, db, tenant, new Date().toISOString(), {
+export async function createReturnTask(ctx: CallContext, db: DB, untypedTenant: Tenant, doc: Row): Promise<{ id: number; docNo: string }> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const lines = await tenant.select('salesReturnLine').select(['id', 'lineNo', 'productId', 'qty', 'remark']).where('returnId', '=', Number(doc.id)).orderBy('lineNo').execute();
+  return insertTask(ctx, db, untypedTenant, new Date().toISOString(), {
     source: { returnId: Number(doc.id) }, warehouseId: Number(doc.warehouseId), remark: text(doc.reason),
     lines: lines.map((l) => ({ lineNo: Number(l.lineNo), returnLineId: Number(l.id), productId: Number(l.productId), qty: Number(l.qty), remark: text(l.remark) })),
     from: { field: 'returnId', title: SR_TITLE, docNo: String(doc.docNo) },
@@ -324,18 +335,20 @@ export async function createReturnTask(ctx: CallContext, db: DB, tenant: Tenant,
 }
 
 /** Cancelling a confirmed return that received nothing: its task is cancelled with it. */
-export async function cancelReturnTask(ctx: CallContext, db: DB, tenant: Tenant, doc: Row): Promise<void> {
+export async function cancelReturnTask(ctx: CallContext, db: DB, untypedTenant: Tenant, doc: Row): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const now = new Date().toISOString();
-  const tasks = (await tenant.update('inboundTask').set({ status: 'cancelled', cancelledAt: now, cancelledBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
-    .where('returnId', '=', Number(doc.id)).where('status', '=', 'open').where('receivedQty', '=', 0).returning(['id', 'docNo']).execute()) as Row[];
+  const tasks = await tenant.update('inboundTask').set({ status: 'cancelled', cancelledAt: now, cancelledBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
+    .where('returnId', '=', Number(doc.id)).where('status', '=', 'open').where('receivedQty', '=', 0).returning(['id', 'docNo']).execute();
   for (const t of tasks) {
     await ctx.audit({ action: 'cancel', entity: 'inboundTask', recordId: Number(t.id), recordLabel: String(t.docNo), changes: [{ field: 'status', title: '状态', from: TASK_STATUS.open, to: TASK_STATUS.cancelled }, { field: 'returnId', title: SR_TITLE, from: null, to: String(doc.docNo) }] }, db);
   }
 }
 
 /** Before closing a return short: no receiving note of it may still be a draft (it would receive after the close). */
-export async function refuseDraftNotesOfReturn(tenant: Tenant, doc: Row): Promise<void> {
-  const drafts = (await tenant.select('receivingNote').select('docNo').where('returnId', '=', Number(doc.id)).where('status', '=', 'draft').orderBy('id').limit(3).execute()) as Row[];
+export async function refuseDraftNotesOfReturn(untypedTenant: Tenant, doc: Row): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const drafts = await tenant.select('receivingNote').select('docNo').where('returnId', '=', Number(doc.id)).where('status', '=', 'draft').orderBy('id').limit(3).execute();
   if (drafts.length) {
     throw bizError('INBOUND_TASK_DRAFT_NOTES_4115', { docNo: `${SR_TITLE} ${String(doc.docNo)}`, notes: drafts.map((d) => String(d.docNo)).join('、') }, { id: Number(doc.id), notes: drafts.map((d) => String(d.docNo)) });
   }
@@ -347,12 +360,13 @@ export async function refuseDraftNotesOfReturn(tenant: Tenant, doc: Row): Promis
  * and cancelled on the task, which is closed with the same reason. What was received stays — it is what
  * a red invoice can credit. Returns what was given back.
  */
-export async function closeReturnShort(ctx: CallContext, db: DB, tenant: Tenant, doc: Row, reason: string): Promise<{ releasedQty: number; taskDocNo: string | null }> {
+export async function closeReturnShort(ctx: CallContext, db: DB, untypedTenant: Tenant, doc: Row, reason: string): Promise<{ releasedQty: number; taskDocNo: string | null }> {
+  const tenant = TypedTenant.of(untypedTenant);
   const now = new Date().toISOString();
   await tenant.update('salesReturn').set({ closeReason: reason }).where('id', '=', Number(doc.id)).execute();
-  const releasedQty = await releaseReturned(tenant, Number(doc.id), 'unreceived');
-  const task = (await tenant.update('inboundTask').set({ status: 'closed', closedAt: now, closedBy: ctx.caller!.accountId, closeReason: reason, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
-    .where('returnId', '=', Number(doc.id)).where('status', 'in', ['open', 'receiving']).returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+  const releasedQty = await releaseReturned(untypedTenant, Number(doc.id), 'unreceived');
+  const task = await tenant.update('inboundTask').set({ status: 'closed', closedAt: now, closedBy: ctx.caller!.accountId, closeReason: reason, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
+    .where('returnId', '=', Number(doc.id)).where('status', 'in', ['open', 'receiving']).returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (task) {
     await ctx.audit({
       action: 'close', entity: 'inboundTask', recordId: Number(task.id), recordLabel: String(task.docNo),
