@@ -8,11 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyFinance } from '../../src/server/domain/finance/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { tradeFlow } from './trade-flow.ts';
 
 const SO = { save: '020903', get: '020902', confirm: '020905' };
-const DP = { save: '020703', confirm: '020705' };
-const PK = { save: '024003' };
-const DN = { save: '024103' };
 const SI = { get: '022402', save: '022403', post: '022404', cancel: '022405', lines: '022406' };
 const YS = { list: '022441', get: '022442', save: '022443', post: '022444', cancel: '022445', orders: '022447' };
 const PAY = { save: '026003', get: '026002', reverse: '026007' };
@@ -39,13 +37,6 @@ async function confirmedOrder(productId: number, qty: number) {
   return { id: so.id as number, docNo: so.docNo as string, clientId };
 }
 
-async function ship(orderId: number) {
-  const order = await ok(t.call('oms', SO.get, { id: orderId }, admin));
-  const plan = await ok(t.call('oms', DP.save, { orderId, lines: order.lines.map((l: any) => ({ orderLineId: l.id, qty: l.qty })) }, admin));
-  const confirmed = await ok(t.call('oms', DP.confirm, { id: plan.id, version: plan.version }, admin));
-  await ok(t.call('oms', PK.save, { taskIds: [confirmed.taskId], post: true }, admin));
-  await ok(t.call('oms', DN.save, { taskId: confirmed.taskId, deliveryDate: '2026-11-20', post: true }, admin));
-}
 
 const receipt = (clientId: number, itemId: number, amount: string) =>
   ok(t.call('oms', PAY.save, { direction: 'receipt', clientId, amount, payDate: '2026-11-21', method: 'bank', lines: [{ openItemId: itemId, amount }], post: true }, admin));
@@ -54,12 +45,13 @@ async function verifyClean() {
   expect((await verifyFinance(t.database.db)).differences ?? []).toEqual([]);
 }
 
+const flow = tradeFlow(() => t, () => admin);
+
 beforeAll(async () => {
   t = await startTestServer();
   admin = await t.login();
-  wh = (await ok(t.call('cdm', '011003', { code: 'YSW', name: '预收仓' }, admin))).id;
-  loc = (await ok(t.call('cdm', '011103', { warehouseId: wh, lcCode: 'A-01-01-1', zone: 'A', row: '01', column: '01', level: '1', type: 'storage' }, admin))).id;
-  listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
+  ({ wh, loc } = await flow.warehouse('YSW', '预收仓'));
+  listId = await flow.saleList();
 });
 afterAll(async () => t?.close());
 
@@ -90,7 +82,7 @@ describe('prepayment invoices', () => {
     expect((await t.call('oms', YS.cancel, { id: ys.id }, admin)).code).toBe('FINANCE_ITEM_ALLOCATED_4176');
 
     // delivered and invoiced: the final invoice deducts what was paid
-    await ship(order.id);
+    await flow.ship(order.id, '2026-11-20');
     const open = (await ok(t.call('oms', SI.lines, { clientId: order.clientId, page: 1, pageSize: 100 }, admin))).list as any[];
     const inv = await ok(t.call('oms', SI.save, { clientId: order.clientId, post: true, lines: open.map((l: any) => ({ deliveryLineId: l.deliveryLineId, qty: l.openQty })) }, admin));
     let invDoc = await ok(t.call('oms', SI.get, { id: inv.id }, admin));
@@ -129,7 +121,7 @@ describe('prepayment invoices', () => {
     const ys = await ok(t.call('oms', YS.save, { orderId: order.id, mode: 'amount', amount: '80.00', post: true }, admin));
     const doc = await ok(t.call('oms', YS.get, { id: ys.id }, admin));
     await receipt(order.clientId, doc.receivableId, '80.00');
-    await ship(order.id);
+    await flow.ship(order.id, '2026-11-20');
     const [line] = (await ok(t.call('oms', SI.lines, { clientId: order.clientId, page: 1, pageSize: 100 }, admin))).list as any[];
     // two drafts of 5 each (50.00), posted at the same time
     const a = await ok(t.call('oms', SI.save, { clientId: order.clientId, lines: [{ deliveryLineId: line.deliveryLineId, qty: 5 }] }, admin));

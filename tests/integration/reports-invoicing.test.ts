@@ -6,6 +6,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { tradeFlow } from './trade-flow.ts';
 
 const SO = { save: '020903', get: '020902', confirm: '020905' };
 const DP = { save: '020703', confirm: '020705' };
@@ -72,15 +73,16 @@ const MEASURES = ['deliveredQty', 'deliveredInvoicedQty', 'uninvoicedQty', 'invo
 const report = (groupBy: string, filters: Record<string, unknown> = {}, token = admin) =>
   t.call('oms', R.list, { page: 1, pageSize: 50, groupBy, filters: { product: 'MBP', ...filters } }, token);
 
+const flow = tradeFlow(() => t, () => admin);
+
 beforeAll(async () => {
   t = await startTestServer();
   admin = await t.login();
   demo2 = await t.login('demo2', 'admin', 'demo123');
   clerk = await t.login('demo', 'clerk', 'demo123');
   sales = await t.login('demo', 'sales', 'demo123');
-  wh = (await ok(t.call('cdm', '011003', { code: 'MBW', name: '开票报表仓' }, admin))).id;
-  loc = (await ok(t.call('cdm', '011103', { warehouseId: wh, lcCode: 'A-01-01-1', zone: 'A', row: '01', column: '01', level: '1', type: 'storage' }, admin))).id;
-  listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
+  ({ wh, loc } = await flow.warehouse('MBW', '开票报表仓'));
+  listId = await flow.saleList();
   p1 = await product('11.30');
   p2 = await product('2.00');
   cA = await client();

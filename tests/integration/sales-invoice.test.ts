@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyFinance } from '../../src/server/domain/finance/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { tradeFlow } from './trade-flow.ts';
 
 const SO = { save: '020903', get: '020902', confirm: '020905' };
 const DP = { save: '020703', confirm: '020705' };
@@ -60,12 +61,13 @@ async function receivable(clientId: number) {
   return ok(t.call('oms', AR.items, { partyType: 'client', id: clientId, today: '2026-11-26' }, admin));
 }
 
+const flow = tradeFlow(() => t, () => admin);
+
 beforeAll(async () => {
   t = await startTestServer();
   admin = await t.login();
-  wh = (await ok(t.call('cdm', '011003', { code: 'KPW', name: '开票仓' }, admin))).id;
-  loc = (await ok(t.call('cdm', '011103', { warehouseId: wh, lcCode: 'A-01-01-1', zone: 'A', row: '01', column: '01', level: '1', type: 'storage' }, admin))).id;
-  listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
+  ({ wh, loc } = await flow.warehouse('KPW', '开票仓'));
+  listId = await flow.saleList();
 });
 afterAll(async () => t?.close());
 

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { tradeFlow } from './trade-flow.ts';
 
 const BO = { list: '019801', close: '019802' };
 const SO = { save: '020903', get: '020902', confirm: '020905' };
@@ -55,12 +56,13 @@ async function committed(productId: number) {
   return { onHand: Number(r?.onHand ?? 0), committed: Number(r?.committed ?? 0) };
 }
 
+const flow = tradeFlow(() => t, () => admin);
+
 beforeAll(async () => {
   t = await startTestServer();
   admin = await t.login();
-  wh = (await ok(t.call('cdm', '011003', { code: 'BOW', name: '欠货仓' }, admin))).id;
-  loc = (await ok(t.call('cdm', '011103', { warehouseId: wh, lcCode: 'A-01-01-1', zone: 'A', row: '01', column: '01', level: '1', type: 'storage' }, admin))).id;
-  listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
+  ({ wh, loc } = await flow.warehouse('BOW', '欠货仓'));
+  listId = await flow.saleList();
 });
 afterAll(async () => t?.close());
 

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { regionOf } from '../../src/server/domain/system/region-map.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { tradeFlow } from './trade-flow.ts';
 
 const SO = { save: '020903', confirm: '020905' };
 
@@ -13,12 +14,14 @@ let wh: number;
 let listId: number;
 let productId: number;
 
+const flow = tradeFlow(() => t, () => admin);
+
 beforeAll(async () => {
   t = await startTestServer();
   admin = await t.login();
-  wh = (await ok(t.call('cdm', '011003', { code: 'MPW', name: '分布仓' }, admin))).id;
-  const loc = (await ok(t.call('cdm', '011103', { warehouseId: wh, lcCode: 'A-01-01-1', zone: 'A', row: '01', column: '01', level: '1', type: 'storage' }, admin))).id;
-  listId = Number((await t.database.db.selectFrom('priceTitle').select('id').where('code', '=', 'SP01').executeTakeFirstOrThrow()).id);
+  let loc: number;
+  ({ wh, loc } = await flow.warehouse('MPW', '分布仓'));
+  listId = await flow.saleList();
   productId = (await ok(t.call('cdm', '010203', { code: 'MP01', name: '分布商品', unitSmall: '个' }, admin))).id;
   await ok(t.call('cdm', '014031', { productId, priceTitleId: listId, price: '2' }, admin));
   await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId, qty: 100, locationId: loc }], post: true }, admin));
