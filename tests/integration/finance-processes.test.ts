@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyFinance } from '../../src/server/domain/finance/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { loginAt, post, spawnTwo, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
 let token: string;
@@ -12,18 +12,11 @@ let client: number;
 let a: SpawnedServer;
 let b: SpawnedServer;
 
-async function login(url: string): Promise<string> {
-  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
-  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
-  return r.data.accessToken;
-}
-
 beforeAll(async () => {
   owner = await startTestServer();
   token = await owner.login();
   client = (await ok(owner.call('cdm', '011701', { page: 1, pageSize: 5 }, token))).list[0].id;
-  const env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
-  [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  [a, b] = await spawnTwo(owner);
 });
 
 afterAll(async () => {
@@ -39,7 +32,7 @@ describe('allocations of one receipt from two server processes', () => {
       items.push((await owner.database.db.selectFrom('openItem').select('id').where('sourceType', '=', 'openingBalance').where('sourceId', '=', doc.id).executeTakeFirstOrThrow()).id);
     }
     const receipt = await ok(owner.call('oms', '026003', { direction: 'receipt', clientId: client, amount: '1000.00', post: true }, token));
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const results = await Promise.all(items.map((id, i) => post(`${(i % 2 ? a : b).url}/oms/api/026009`, { id: receipt.id, lines: [{ openItemId: id, amount: '100.00' }] }, i % 2 ? ta : tb)));
     const codes = results.map((r) => r.code);
     expect(codes.filter((c) => c === '200')).toHaveLength(10);
@@ -55,7 +48,7 @@ describe('allocations of one receipt from two server processes', () => {
     const item = (await owner.database.db.selectFrom('openItem').select('id').where('sourceType', '=', 'openingBalance').where('sourceId', '=', ob.id).executeTakeFirstOrThrow()).id;
     const receipts = [];
     for (let i = 0; i < 12; i++) receipts.push(await ok(owner.call('oms', '026003', { direction: 'receipt', clientId: client, amount: '100.00', post: true }, token)));
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const results = await Promise.all(receipts.map((r, i) => post(`${(i % 2 ? a : b).url}/oms/api/026009`, { id: r.id, lines: [{ openItemId: item, amount: '100.00' }] }, i % 2 ? ta : tb)));
     expect(results.filter((r) => r.code === '200')).toHaveLength(5);
     expect(results.filter((r) => r.code !== '200').every((r) => r.code === 'FINANCE_OVER_ITEM_4171')).toBe(true);

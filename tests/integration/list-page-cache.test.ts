@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { foldWriteLog } from '../../src/server/db/postgres-writes.ts';
 import { isPostgres, ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { post, spawnTwo, type SpawnedServer } from '../support/spawn-server.ts';
 
 const PRODUCT = { list: '010201', save: '010203' };
 const CATEGORY = { save: '010403' };
@@ -124,8 +124,7 @@ describe('two server processes on one database', () => {
   let a: SpawnedServer;
   let b: SpawnedServer;
   beforeAll(async () => {
-    const env = { DATA_DIR: t.config.dataDir, DATABASE_URL: t.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
-    [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+    [a, b] = await spawnTwo(t);
   });
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { loginAt, post, spawnTwo, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
 let token: string;
@@ -13,12 +13,6 @@ let client: number;
 let locs: number[] = [];
 let a: SpawnedServer;
 let b: SpawnedServer;
-
-async function login(url: string): Promise<string> {
-  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
-  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
-  return r.data.accessToken;
-}
 
 /** A confirmed order of `qty` with its confirmed plan: the task id. */
 async function task(productId: number, qty: number): Promise<number> {
@@ -35,8 +29,7 @@ beforeAll(async () => {
   wh = (await ok(owner.call('cdm', '011003', { code: 'RCW', name: '拣货竞争仓' }, token))).id;
   for (const code of ['A-01', 'A-02']) locs.push((await ok(owner.call('cdm', '011103', { warehouseId: wh, lcCode: code, zone: 'A', row: code.slice(2), type: 'storage' }, token))).id);
   client = (await ok(owner.call('cdm', '011703', { code: 'RC01', name: '竞争客户', creditLimit: '0' }, token))).id;
-  const env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
-  [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  [a, b] = await spawnTwo(owner);
 });
 
 afterAll(async () => {
@@ -46,7 +39,7 @@ afterAll(async () => {
 
 describe('two pickers, one location', () => {
   it('the last units of a location go to exactly one picking order (six rounds)', async () => {
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     for (let round = 0; round < 6; round++) {
       const p = (await ok(owner.call('cdm', '010203', { code: `RCP${round}`, name: `竞争商品${round}`, unitSmall: '个' }, token))).id;
       // 5 at each location; two orders of 5: both pickings are told A-01 (the first on the walk of two equal places)

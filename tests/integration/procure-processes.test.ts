@@ -18,7 +18,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { loginAt, post, sameDatabaseEnv, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
 
 const RN = { get: '021402', save: '021403', post: '021404' };
 const PA = { get: '021502', save: '021503', suggest: '021506' };
@@ -59,12 +59,6 @@ async function confirmedOrder(ps: number[], qty: number): Promise<{ id: number; 
   await ok(owner.call('oms', '020205', { id: po.id, version: po.version }, token));
   const got = await ok(owner.call('oms', '020202', { id: po.id }, token));
   return { id: got.id, lines: got.lines.map((l: any) => ({ id: l.id, productId: l.productId })) };
-}
-
-async function login(url: string): Promise<string> {
-  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
-  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
-  return r.data.accessToken;
 }
 
 async function movesOf(docType: string, docId?: number): Promise<number> {
@@ -131,7 +125,7 @@ beforeAll(async () => {
   receivingLoc = (await ok(owner.call('cdm', '011103', { warehouseId: wh, lcCode: 'PR-RECV', type: 'receiving' }, token))).id;
   storage = [];
   for (const lcCode of ['PR-S-01', 'PR-S-02', 'PR-S-03']) storage.push((await ok(owner.call('cdm', '011103', { warehouseId: wh, lcCode }, token))).id);
-  env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
+  env = sameDatabaseEnv(owner);
   [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
 });
 
@@ -148,7 +142,7 @@ describe('kill -9 in the middle of posting a 200-line document', () => {
   async function crashWhilePosting(code: string, body: unknown, moves: number, delayMs: number): Promise<void> {
     const slow = await spawnServer({ ...env, TEST_HOOK_STOCK_POST_DELAY_MS: String(delayMs) });
     try {
-      const t = await login(slow.url);
+      const t = await loginAt(slow.url);
       const pending = post(`${slow.url}/oms/api/${code}`, body, t).catch((e: Error) => ({ code: 'connection lost', msg: e.message, data: null }));
       const deadline = Date.now() + 30_000;
       // The pause (moves × delayMs, ≥ 3 s here) starts when the balances have changed: kill somewhere inside it,
@@ -174,7 +168,7 @@ describe('kill -9 in the middle of posting a 200-line document', () => {
   async function afterRestart<T>(fn: (url: string, token: string) => Promise<T>): Promise<T> {
     const s = await spawnServer(env);
     try {
-      return await fn(s.url, await login(s.url));
+      return await fn(s.url, await loginAt(s.url));
     } finally {
       await s.stop();
     }
@@ -260,7 +254,7 @@ describe('receipts, putaways and adjustments at once from two server processes',
     // received and the rest are refused.
     const fit = 17;
     const receivable = 6 * fit;
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const via = (i: number) => (i % 2 ? { url: a.url, t: ta } : { url: b.url, t: tb });
 
     // Receipts of 6 of every line (lines in turned orders), each followed by two racing putaways of the

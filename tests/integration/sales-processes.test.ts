@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { loginAt, post, spawnTwo, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
 let token: string;
@@ -31,19 +31,12 @@ async function committed(ids: number[]): Promise<number[]> {
   return ids.map((id) => by.get(id) ?? 0);
 }
 
-async function login(url: string): Promise<string> {
-  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
-  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
-  return r.data.accessToken;
-}
-
 beforeAll(async () => {
   owner = await startTestServer();
   token = await owner.login();
   wh = (await ok(owner.call('cdm', '011001', { page: 1, pageSize: 5 }, token))).list[0].id;
   client = (await ok(owner.call('cdm', '011701', { page: 1, pageSize: 5 }, token))).list[0].id;
-  const env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
-  [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  [a, b] = await spawnTwo(owner);
 });
 
 afterAll(async () => {
@@ -56,7 +49,7 @@ describe('sales confirmations from two server processes', () => {
     const [p] = await products(1, 12);
     const drafts = [];
     for (let i = 0; i < 30; i++) drafts.push(await ok(owner.call('oms', '020903', { clientId: client, warehouseId: wh, lines: [{ productId: p, qty: 1 }] }, token)));
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const results = await Promise.all(drafts.map((d, i) => (i % 2 ? post(`${a.url}/oms/api/020905`, { id: d.id }, ta) : post(`${b.url}/oms/api/020905`, { id: d.id }, tb))));
     const codes = results.map((r) => r.code);
     expect(codes.filter((c) => c === '200')).toHaveLength(12);
@@ -72,7 +65,7 @@ describe('sales confirmations from two server processes', () => {
       const order = i % 2 ? [...ps].reverse() : ps;
       drafts.push(await ok(owner.call('oms', '020903', { clientId: client, warehouseId: wh, lines: order.map((productId) => ({ productId, qty: 1 })) }, token)));
     }
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const results = await Promise.all(drafts.map((d, i) => (i % 2 ? post(`${a.url}/oms/api/020905`, { id: d.id }, ta) : post(`${b.url}/oms/api/020905`, { id: d.id }, tb))));
     // 10 of each, 16 orders each taking one of all five: exactly 10 fit
     expect(results.filter((r) => r.code === '200')).toHaveLength(10);

@@ -3,24 +3,17 @@
 // are saved, the others refused with the figures (SALES_RETURN_OVER_4156); the order line holds 10 returned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { loginAt, post, spawnTwo, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
 let token: string;
 let a: SpawnedServer;
 let b: SpawnedServer;
 
-async function login(url: string): Promise<string> {
-  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
-  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
-  return r.data.accessToken;
-}
-
 beforeAll(async () => {
   owner = await startTestServer();
   token = await owner.login();
-  const env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
-  [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  [a, b] = await spawnTwo(owner);
 });
 
 afterAll(async () => {
@@ -44,7 +37,7 @@ describe('sales returns from two server processes', () => {
     await call('024003', { taskIds: [taskId], post: true });
     await call('024103', { taskId, post: true });
 
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const body = { orderId: so.id, reason: '并发退货', lines: [{ orderLineId: line.id, qty: 1 }] };
     const results = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? post(`${a.url}/oms/api/021103`, body, ta) : post(`${b.url}/oms/api/021103`, body, tb))));
     const codes = results.map((r) => r.code);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { loginAt, post, sameDatabaseEnv, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
 let token: string;
@@ -27,12 +27,6 @@ async function products(n: number): Promise<number[]> {
   return ids;
 }
 
-async function login(url: string): Promise<string> {
-  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
-  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
-  return r.data.accessToken;
-}
-
 async function movesOf(docType: string, docId: number): Promise<number> {
   const r = await owner.database.db.selectFrom('stockMove').select((eb) => eb.fn.countAll().as('n')).where('docType', '=', docType).where('docId', '=', docId).executeTakeFirst();
   return Number(r?.n ?? 0);
@@ -53,7 +47,7 @@ beforeAll(async () => {
   owner = await startTestServer(); // creates, migrates and seeds the database
   token = await owner.login();
   wh = (await ok(owner.call('cdm', '011001', { page: 1, pageSize: 5 }, token))).list[0].id;
-  env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
+  env = sameDatabaseEnv(owner);
   [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
 });
 
@@ -66,7 +60,7 @@ describe('two server processes on one database', () => {
   it('50 adjustments of −1 against an on-hand of 20, split over both processes: exactly 20 succeed', async () => {
     const [p] = await products(1);
     await ok(owner.call('oms', '022603', { warehouseId: wh, lines: [{ productId: p, qty: 20 }], post: true }, token));
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const body = { warehouseId: wh, reason: 'loss', lines: [{ productId: p, qty: -1 }], post: true };
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? post(`${a.url}/oms/api/022703`, body, ta) : post(`${b.url}/oms/api/022703`, body, tb))));
     const codes = results.map((r) => r.code);
@@ -79,7 +73,7 @@ describe('two server processes on one database', () => {
   it('multi-line documents over shared products from both processes keep every balance equal to its ledger', async () => {
     const ps = await products(6);
     await ok(owner.call('oms', '022603', { warehouseId: wh, lines: ps.map((p) => ({ productId: p, qty: 30 })), post: true }, token));
-    const [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+    const [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
     const docs = Array.from({ length: 40 }, (_, i) => {
       const order = i % 2 ? [...ps].reverse() : ps;
       const body = { warehouseId: wh, reason: 'loss', lines: order.map((p) => ({ productId: p, qty: -1 })), post: true };
@@ -99,7 +93,7 @@ describe('kill -9 in the middle of posting a 200-line document', () => {
     // 200 moves × 40 ms: an 8 s pause after the balances changed and before the ledger rows exist
     const slow = await spawnServer({ ...env, TEST_HOOK_STOCK_POST_DELAY_MS: '40' });
     try {
-      const t = await login(slow.url);
+      const t = await loginAt(slow.url);
       const pending = post(`${slow.url}/oms/api/${code}`, { id: docId }, t).catch((e: Error) => ({ code: 'connection lost', msg: e.message, data: null }));
       const deadline = Date.now() + 30_000;
       // Kill inside the pause (not after a guessed time from the start: on a loaded machine the output came late

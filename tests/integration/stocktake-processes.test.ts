@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyStock } from '../../src/server/domain/stock/verify.ts';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { loginAt, post, spawnTwo, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
 let token: string;
@@ -15,12 +15,6 @@ let b: SpawnedServer;
 let ta: string;
 let tb: string;
 let seq = 0;
-
-async function login(url: string): Promise<string> {
-  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName: 'admin', password: 'demo123' });
-  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
-  return r.data.accessToken;
-}
 
 /** A product with `qty` at a new location, and an open take of that location. */
 async function takeOf(qty: number) {
@@ -41,9 +35,8 @@ beforeAll(async () => {
   owner = await startTestServer();
   token = await owner.login();
   wh = (await ok(owner.call('cdm', '011003', { code: 'SPW', name: '并发盘点仓' }, token))).id;
-  const env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
-  [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
-  [ta, tb] = await Promise.all([login(a.url), login(b.url)]);
+  [a, b] = await spawnTwo(owner);
+  [ta, tb] = await Promise.all([loginAt(a.url), loginAt(b.url)]);
 }, 120_000);
 
 afterAll(async () => {

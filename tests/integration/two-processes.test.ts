@@ -1,7 +1,7 @@
 // Two server processes on one database behave as one system (PostgreSQL under CI, SQLite otherwise).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers.ts';
-import { post, spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
+import { post, spawnTwo, type SpawnedServer } from '../support/spawn-server.ts';
 
 let owner: TestServer;
 let a: SpawnedServer;
@@ -9,8 +9,7 @@ let b: SpawnedServer;
 
 beforeAll(async () => {
   owner = await startTestServer(); // creates, migrates and seeds the database
-  const env = { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
-  [a, b] = await Promise.all([spawnServer(env), spawnServer(env)]);
+  [a, b] = await spawnTwo(owner);
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);

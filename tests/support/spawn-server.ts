@@ -67,3 +67,21 @@ export async function post(url: string, body: unknown, token?: string): Promise<
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { token } : {}) }, body: JSON.stringify(body) });
   return r.json() as Promise<{ code: string; msg: string; data: any }>;
 }
+
+/** What a server started in the test needs to give other processes the same database. */
+export function sameDatabaseEnv(owner: { config: { dataDir: string; databaseUrl?: string | null } }): Record<string, string> {
+  return { DATA_DIR: owner.config.dataDir, DATABASE_URL: owner.config.databaseUrl ?? '', CLIENT_DIR: '/nonexistent' };
+}
+
+/** Two more server processes on the test server's database. */
+export function spawnTwo(owner: { config: { dataDir: string; databaseUrl?: string | null } }): Promise<[SpawnedServer, SpawnedServer]> {
+  const env = sameDatabaseEnv(owner);
+  return Promise.all([spawnServer(env), spawnServer(env)]);
+}
+
+/** The demo admin's token on a spawned server. */
+export async function loginAt(url: string, userName = 'admin'): Promise<string> {
+  const r = await post(`${url}/auth/public/990103`, { type: 0, companyCode: 'demo', userName, password: 'demo123' });
+  if (r.code !== '200') throw new Error(`login: ${r.code} ${r.msg}`);
+  return r.data.accessToken;
+}
