@@ -129,7 +129,7 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   }
 
   // delivery notes shipped, by the company day they were posted
-  // (the join to the order is there only by salesman: the untyped builder, its rows read as Row)
+  // (the join to the order is there only by salesman, a shape decided at run time: the untyped builder)
   let dn: Q = tenant.select('deliveryNote').where('deliveryNote.status', 'in', ['posted', 'signed']).where('deliveryNote.postedAt', '>=', fromAt).where('deliveryNote.postedAt', '<=', toAt);
   if (by === 'staff' || input.salesmanId) {
     dn = dn.leftJoin('salesOrder', (j: Q) => j.onRef('salesOrder.id', '=', 'deliveryNote.orderId').onRef('salesOrder.companyId', '=', 'deliveryNote.companyId'));
@@ -148,7 +148,7 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
       if (!has.has(amount)) continue;
       const pd = t.select('payDocument').where('payDocument.direction', '=', direction).where('payDocument.status', '=', 'posted')
         .where('payDocument.payDate', '>=', from).where('payDocument.payDate', '<=', to);
-      // (by period the rows carry their day, else one row without: the two shapes read as Row)
+      // (by period the rows carry their day, else one row without it: both shapes declared Row)
       const rows: Row[] = period ? await pd.select((eb) => ['payDocument.payDate as k', eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')]).groupBy('payDocument.payDate').execute()
         : await pd.select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')]).execute();
       for (const r of rows) {
