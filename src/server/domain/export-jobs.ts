@@ -25,6 +25,7 @@ import { ApiError, bizError } from '../http/errors.ts';
 import { FileResponse, XLSX_TYPE } from '../http/file-response.ts';
 import { writeErrorLog } from '../http/logs.ts';
 import { expiresAt } from './export-retention.ts';
+import { TypedTenant } from '../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -171,15 +172,16 @@ export async function startExportJob(ctx: CallContext, targets: ExportTargets, i
   // Bad conditions are refused now, the way the synchronous export would refuse them.
   validateInput(handler.input, clone(body));
 
-  const open = (await ctx.tenant.select('exportJob').select((eb) => eb.fn.countAll().as('n'))
-    .where('accountId', '=', caller.accountId).where('status', 'in', ['queued', 'running']).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const open = await tenant.select('exportJob').select((eb) => eb.fn.countAll().as('n'))
+    .where('accountId', '=', caller.accountId).where('status', 'in', ['queued', 'running']).executeTakeFirst();
   if (Number(open?.n ?? 0) >= MAX_OPEN_PER_ACCOUNT) throw bizError('EXPORT_JOB_BUSY_4184', { count: Number(open?.n) });
 
   const at = now();
-  const inserted = (await ctx.tenant.insert('exportJob', {
+  const inserted = await tenant.insert('exportJob', {
     accountId: caller.accountId, family, code, name: entry.name, body: JSON.stringify(body),
     status: 'queued', runner: RUNNER, createdAt: at, heartbeatAt: at,
-  }).returning('id').executeTakeFirstOrThrow()) as Row;
+  }).returning('id').executeTakeFirstOrThrow();
   const id = Number(inserted.id);
   const jobCtx = contextFor(ctx, family, entry);
   enqueue({ id, db: ctx.database.db, run: () => runJob(jobCtx, id, handler, body) });
@@ -293,8 +295,8 @@ function expose(r: Row, retentionDays: number) {
 /** Jobs of the caller whose process went away: failed, by a conditional update (another reader may race). */
 async function failOrphans(ctx: CallContext): Promise<void> {
   const before = new Date(Date.now() - STALE_MS).toISOString();
-  const stale = (await ctx.tenant.select('exportJob').select(['id', 'heartbeatAt'])
-    .where('accountId', '=', ctx.caller!.accountId).where('status', 'in', ['queued', 'running']).where('heartbeatAt', '<', before).execute()) as Row[];
+  const stale = await TypedTenant.of(ctx.tenant).select('exportJob').select(['id', 'heartbeatAt'])
+    .where('accountId', '=', ctx.caller!.accountId).where('status', 'in', ['queued', 'running']).where('heartbeatAt', '<', before).execute();
   for (const j of stale) {
     if (active.has(Number(j.id))) continue;
     await ctx.tenant.update('exportJob').set({ status: 'failed', error: INTERRUPTED, finishedAt: now() })
@@ -304,10 +306,10 @@ async function failOrphans(ctx: CallContext): Promise<void> {
 
 export async function listExportJobs(ctx: CallContext, input: JobListInput) {
   await failOrphans(ctx);
-  let q = ctx.tenant.select('exportJob').where('accountId', '=', ctx.caller!.accountId);
+  let q = TypedTenant.of(ctx.tenant).select('exportJob').where('accountId', '=', ctx.caller!.accountId);
   if (input.status) q = q.where('status', '=', input.status);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row | undefined;
-  const rows = (await q.selectAll().orderBy('id', 'desc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+  const counted = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const rows = await q.selectAll().orderBy('id', 'desc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   return { list: rows.map((r) => expose(r, ctx.config.exportRetentionDays)), total: Number(counted?.n ?? 0), page: input.page, pageSize: input.pageSize };
 }
 
@@ -316,8 +318,8 @@ export async function listExportJobs(ctx: CallContext, input: JobListInput) {
  * of a job that is not there says the job may have been swept (the list the user clicked may be older).
  */
 async function ownJob(ctx: CallContext, id: number, forDownload = false): Promise<Row> {
-  const job = (await ctx.tenant.select('exportJob').selectAll().where('id', '=', id).where('accountId', '=', ctx.caller!.accountId)
-    .executeTakeFirst()) as Row | undefined;
+  const job = await TypedTenant.of(ctx.tenant).select('exportJob').selectAll().where('id', '=', id).where('accountId', '=', ctx.caller!.accountId)
+    .executeTakeFirst();
   if (job) return job;
   const days = ctx.config.exportRetentionDays;
   if (forDownload && days) throw bizError('EXPORT_JOB_EXPIRED_4185', { days }, { id, retentionDays: days });

@@ -7,8 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DB } from '../db/connection.ts';
-
-type Row = Record<string, unknown>;
+import { typed } from '../db/typed.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 export const SWEEP_INTERVAL_MS = 3600 * 1000;
@@ -28,14 +27,15 @@ export interface SweepResult {
 }
 
 /** Removes finished jobs older than `days` and their files, then unnamed files as old. */
-export async function sweepExports(db: DB, dataDir: string, days: number, now = Date.now()): Promise<SweepResult> {
+export async function sweepExports(untypedDb: DB, dataDir: string, days: number, now = Date.now()): Promise<SweepResult> {
+  const db = typed(untypedDb);
   const out: SweepResult = { jobs: 0, files: 0 };
   if (!days) return out;
   const cutoff = new Date(now - days * DAY_MS).toISOString();
   const root = path.join(dataDir, 'exports');
   for (;;) {
-    const old = (await db.selectFrom('exportJob').select(['id', 'companyId', 'storedName'])
-      .where('status', 'in', FINISHED).where('finishedAt', '<', cutoff).orderBy('id').limit(500).execute()) as Row[];
+    const old = await db.selectFrom('exportJob').select(['id', 'companyId', 'storedName'])
+      .where('status', 'in', FINISHED).where('finishedAt', '<', cutoff).orderBy('id').limit(500).execute();
     for (const job of old) {
       const gone = await db.deleteFrom('exportJob').where('id', '=', Number(job.id)).where('status', 'in', FINISHED).where('finishedAt', '<', cutoff).executeTakeFirst();
       if (Number(gone.numDeletedRows) !== 1) continue;
@@ -44,7 +44,7 @@ export async function sweepExports(db: DB, dataDir: string, days: number, now = 
     }
     if (old.length < 500) break;
   }
-  out.files += await sweepUnnamed(db, root, now - days * DAY_MS);
+  out.files += await sweepUnnamed(untypedDb, root, now - days * DAY_MS);
   return out;
 }
 
@@ -58,7 +58,8 @@ async function removeFile(file: string): Promise<boolean> {
 }
 
 /** Files under exports/<company>/ older than the cutoff that no job names. */
-async function sweepUnnamed(db: DB, root: string, cutoffMs: number): Promise<number> {
+async function sweepUnnamed(untypedDb: DB, root: string, cutoffMs: number): Promise<number> {
+  const db = typed(untypedDb);
   let removed = 0;
   let companies: fs.Dirent[];
   try {
@@ -76,7 +77,7 @@ async function sweepUnnamed(db: DB, root: string, cutoffMs: number): Promise<num
     }
     for (let i = 0; i < old.length; i += 500) {
       const chunk = old.slice(i, i + 500);
-      const named = new Set(((await db.selectFrom('exportJob').select('storedName').where('companyId', '=', Number(dir.name)).where('storedName', 'in', chunk).execute()) as Row[])
+      const named = new Set((await db.selectFrom('exportJob').select('storedName').where('companyId', '=', Number(dir.name)).where('storedName', 'in', chunk).execute())
         .map((r) => String(r.storedName)));
       for (const name of chunk) if (!named.has(name) && await removeFile(path.join(folder, name))) removed++;
     }

@@ -2,7 +2,8 @@
 // open items a party's money can still go to (the allocation pickers).
 import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
-import { moneyText, text, today, type Row } from '../procurement/common.ts';
+import { moneyText, text, today } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { itemKind, toBase, type PartyType } from './ledger.ts';
 import { DIRECTION } from './pay-document.ts';
 
@@ -31,8 +32,8 @@ function withAdvance<Q extends { where: (...a: any[]) => Q }>(q: Q): Q {
  */
 export async function advanceByParty(ctx: CallContext, partyType: PartyType): Promise<Map<number, number>> {
   const col = partyType === 'client' ? 'payDocument.clientId' : 'payDocument.supplierId';
-  const rows = (await withAdvance(ctx.tenant.select('payDocument').select([`${col} as partyId`, 'payDocument.settleAmount', 'payDocument.allocatedAmount', 'payDocument.exchangeRate'])
-    .where('payDocument.direction', '=', partyType === 'client' ? 'receipt' : 'payment')).execute()) as Row[];
+  const rows = await withAdvance(TypedTenant.of(ctx.tenant).select('payDocument').select([`${col} as partyId`, 'payDocument.settleAmount', 'payDocument.allocatedAmount', 'payDocument.exchangeRate'])
+    .where('payDocument.direction', '=', partyType === 'client' ? 'receipt' : 'payment')).execute();
   const out = new Map<number, number>();
   for (const r of rows) out.set(Number(r.partyId), (out.get(Number(r.partyId)) ?? 0) + toBase(Number(r.settleAmount) - Number(r.allocatedAmount), Number(r.exchangeRate)));
   return out;
@@ -40,17 +41,17 @@ export async function advanceByParty(ctx: CallContext, partyType: PartyType): Pr
 
 /** Posted documents with unallocated money (a pending cheque's money is not available yet). */
 export async function listAdvances(ctx: CallContext, input: { page: number; pageSize: number; direction?: string | null; clientId?: number | null; supplierId?: number | null }) {
-  let q = withAdvance(ctx.tenant.select('payDocument')
+  let q = withAdvance(TypedTenant.of(ctx.tenant).select('payDocument')
     .leftJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
     .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'payDocument.supplierId'))
     .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId')));
   if (input.direction) q = q.where('payDocument.direction', '=', input.direction);
   if (input.clientId) q = q.where('payDocument.clientId', '=', input.clientId);
   if (input.supplierId) q = q.where('payDocument.supplierId', '=', input.supplierId);
-  const total = Number(((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row).n);
-  const rows = (await q.select(['payDocument.id', 'payDocument.docNo', 'payDocument.direction', 'payDocument.payDate', 'payDocument.settleAmount', 'payDocument.allocatedAmount',
+  const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const rows = await q.select(['payDocument.id', 'payDocument.docNo', 'payDocument.direction', 'payDocument.payDate', 'payDocument.settleAmount', 'payDocument.allocatedAmount',
     'payDocument.clientId', 'payDocument.supplierId', 'payDocument.exchangeRate', 'client.name as clientName', 'supplier.name as supplierName', 'currency.code as currencyCode'])
-    .orderBy('payDocument.payDate').orderBy('payDocument.id').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+    .orderBy('payDocument.payDate').orderBy('payDocument.id').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   return {
     total, page: input.page, pageSize: input.pageSize,
     list: rows.map((r) => ({
@@ -85,11 +86,11 @@ export async function openItemsOf(ctx: CallContext, raw: OpenItemsInput) {
   const partyId = Number(raw.partyType ? raw.partyId : byDirection!.partyId);
   if (!Number.isSafeInteger(partyId) || partyId < 1) return { list: [] };
   const input = { partyType, partyId, keyword: raw.keyword };
-  let q = ctx.tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+  let q = TypedTenant.of(ctx.tenant).select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .selectAll('openItem').select('currency.code as currencyCode')
     .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.partyId).where('openItem.status', '=', 'open');
   if (input.keyword?.trim()) q = q.where('openItem.docNo', 'like', `%${input.keyword.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  const rows = (await q.orderBy('openItem.dueDate').orderBy('openItem.id').limit(500).execute()) as Row[];
+  const rows = await q.orderBy('openItem.dueDate').orderBy('openItem.id').limit(500).execute();
   return {
     list: rows.map((r) => ({
       id: Number(r.id), openItemId: Number(r.id), docNo: String(r.docNo), kind: itemKind(r), reference: text(r.reference),
@@ -115,11 +116,11 @@ export const PROCEEDS_INPUT = {
  */
 export async function proceedsOfDay(ctx: CallContext, input: { page: number; pageSize: number; date?: string | null }) {
   const day = input.date && /^\d{4}-\d{2}-\d{2}$/.test(input.date) ? input.date : today(ctx);
-  const rows = (await ctx.tenant.select('payDocument').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
+  const rows = await TypedTenant.of(ctx.tenant).select('payDocument').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
     .select(['payDocument.account', 'payDocument.method', 'currency.code as currencyCode', sql<number>`count(*)`.as('receipts'),
       sql<number>`sum(${sql.ref('payDocument.amount')})`.as('amount'), sql<number>`sum(${sql.ref('payDocument.amountBase')})`.as('amountBase')])
     .where('payDocument.direction', '=', 'receipt').where('payDocument.status', '=', 'posted').where('payDocument.payDate', '=', day)
-    .groupBy(['payDocument.account', 'payDocument.method', 'currency.code']).orderBy('currency.code').orderBy('payDocument.account').execute()) as Row[];
+    .groupBy(['payDocument.account', 'payDocument.method', 'currency.code']).orderBy('currency.code').orderBy('payDocument.account').execute();
   const list = rows.map((r, i) => ({
     key: String(i + 1), account: text(r.account) ?? '（未填账户）', method: text(r.method), currencyCode: String(r.currencyCode), receipts: Number(r.receipts),
     amount: moneyText(r.amount), amountBase: moneyText(r.amountBase),

@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { moneyText, text, today, type Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { addOpenItem, reverseAllocations } from './ledger.ts';
 import { applyLines, CHEQUE_STATUS, PAY_TITLE } from './pay-document.ts';
 
@@ -38,8 +39,9 @@ export async function chequeAction(ctx: CallContext, action: ChequeAction, input
     if (!m) throw validationError([{ field: 'charge', message: '退票手续费必须是不超过 2 位小数的非负数' }]);
     charge = Math.round(Number(String(input.charge).trim()) * 100);
   }
-  return ctx.transaction(async (db, tenant) => {
-    const doc = (await tenant.select('payDocument').selectAll().where('id', '=', input.id).where('method', '=', 'cheque').executeTakeFirst()) as Row | undefined;
+  return ctx.transaction(async (db, untypedTenant) => {
+    const tenant = TypedTenant.of(untypedTenant);
+    const doc = await tenant.select('payDocument').selectAll().where('id', '=', input.id).where('method', '=', 'cheque').executeTakeFirst();
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '支票收款单' });
     const status = String(doc.chequeStatus) as ChequeStatus;
     const now = new Date().toISOString();
@@ -51,18 +53,18 @@ export async function chequeAction(ctx: CallContext, action: ChequeAction, input
     const day = today(ctx);
     const extra: Row = {};
     if (action === 'clear' && Number(doc.settled) !== 1) {
-      const lines = (await tenant.select('payDocumentLine').selectAll().where('payId', '=', input.id).orderBy('lineNo').execute()) as Row[];
-      await applyLines(tenant, ctx.caller!.accountId, { ...doc, status: 'posted' }, lines);
+      const lines = await tenant.select('payDocumentLine').selectAll().where('payId', '=', input.id).orderBy('lineNo').execute();
+      await applyLines(untypedTenant, ctx.caller!.accountId, { ...doc, status: 'posted' }, lines);
       extra.settledLines = lines.length;
     }
     if (action === 'bounce') {
-      const reopened = await reverseAllocations(tenant, ctx.caller!.accountId, input.id, day);
+      const reopened = await reverseAllocations(untypedTenant, ctx.caller!.accountId, input.id, day);
       await tenant.update('payDocument').set({ settled: 0 }).where('id', '=', input.id).execute();
       await tenant.update('client').set({ chequeBounces: sql`${sql.ref('chequeBounces')} + 1`, updatedAt: now }).where('id', '=', Number(doc.clientId)).execute();
       extra.reopened = reopened.length;
       if (charge > 0) {
         const n = Number((await tenant.select('openItem').select((eb) => eb.fn.countAll().as('n')).where('sourceType', '=', 'chequeBounce').where('sourceId', '=', input.id).executeTakeFirst())?.n ?? 0);
-        await addOpenItem(tenant, ctx.caller!.accountId, {
+        await addOpenItem(untypedTenant, ctx.caller!.accountId, {
           side: 'receivable', partyType: 'client', partyId: Number(doc.clientId), sourceType: 'chequeBounce', sourceId: input.id, docNo: `${String(doc.docNo)}-T${n + 1}`,
           reference: text(doc.chequeNo), docDate: day, dueDate: day, currencyId: Number(doc.currencyId), exchangeRate: Number(doc.exchangeRate), amount: charge,
         });
@@ -91,7 +93,7 @@ export const CHEQUE_LIST_INPUT = {
 /** Cheques received, by due date; `days`: only those still open (received/deposited) maturing within the next N days (overdue ones too). */
 export async function listCheques(ctx: CallContext, input: { page: number; pageSize: number; days?: number | null; chequeStatus?: string | null; today?: string | null }) {
   const day = input.today && /^\d{4}-\d{2}-\d{2}$/.test(input.today) ? input.today : today(ctx);
-  let q = ctx.tenant.select('payDocument').innerJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
+  let q = TypedTenant.of(ctx.tenant).select('payDocument').innerJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
     .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
     .where('payDocument.method', '=', 'cheque').where('payDocument.status', '=', 'posted');
   if (input.chequeStatus) q = q.where('payDocument.chequeStatus', '=', input.chequeStatus);
@@ -99,11 +101,11 @@ export async function listCheques(ctx: CallContext, input: { page: number; pageS
     const until = new Date(Date.parse(`${day}T00:00:00Z`) + input.days * 86_400_000).toISOString().slice(0, 10);
     q = q.where('payDocument.chequeStatus', 'in', ['received', 'deposited']).where('payDocument.chequeDate', '<=', until);
   }
-  const total = Number(((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row).n);
-  const sum = Number(((await q.select((eb) => eb.fn.sum('payDocument.amountBase').as('s')).executeTakeFirst()) as Row).s ?? 0);
-  const rows = (await q.select(['payDocument.id', 'payDocument.docNo', 'payDocument.chequeNo', 'payDocument.chequeDate', 'payDocument.chequeStatus', 'payDocument.payDate', 'payDocument.amount',
+  const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const sum = Number((await q.select((eb) => eb.fn.sum('payDocument.amountBase').as('s')).executeTakeFirstOrThrow()).s ?? 0);
+  const rows = await q.select(['payDocument.id', 'payDocument.docNo', 'payDocument.chequeNo', 'payDocument.chequeDate', 'payDocument.chequeStatus', 'payDocument.payDate', 'payDocument.amount',
     'payDocument.amountBase', 'payDocument.settled', 'client.name as clientName', 'client.chequeBounces', 'currency.code as currencyCode'])
-    .orderBy('payDocument.chequeDate').orderBy('payDocument.id').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+    .orderBy('payDocument.chequeDate').orderBy('payDocument.id').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   return {
     today: day, total, page: input.page, pageSize: input.pageSize,
     list: rows.map((r) => ({

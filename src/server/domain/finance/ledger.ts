@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { moneyText, type Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export type Side = 'receivable' | 'payable';
 export type PartyType = 'client' | 'supplier';
@@ -45,7 +46,8 @@ export interface NewItem {
   amount: number;
 }
 
-export async function addOpenItem(tenant: Tenant, accountId: number | null, item: NewItem): Promise<number> {
+export async function addOpenItem(untypedTenant: Tenant, accountId: number | null, item: NewItem): Promise<number> {
+  const tenant = TypedTenant.of(untypedTenant);
   const now = new Date().toISOString();
   const row = await tenant.insert('openItem', {
     ...item, reference: item.reference ?? null, amountBase: toBase(item.amount, item.exchangeRate), allocated: 0, allocatedBase: 0, openAmount: item.amount, status: 'open',
@@ -58,13 +60,14 @@ export async function addOpenItem(tenant: Tenant, accountId: number | null, item
  * Cancels the item of a source (an invoice or an opening balance being cancelled): only while nothing is
  * allocated to it; else refused naming what is settled.
  */
-export async function cancelOpenItem(tenant: Tenant, sourceType: string, sourceId: number, label: { doc: string; docNo: string }): Promise<void> {
+export async function cancelOpenItem(untypedTenant: Tenant, sourceType: string, sourceId: number, label: { doc: string; docNo: string }): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const now = new Date().toISOString();
   const done = await tenant.update('openItem').set({ status: 'cancelled', updatedAt: now, version: sql`${sql.ref('version')} + 1` })
     .where('sourceType', '=', sourceType).where('sourceId', '=', sourceId).where('status', '!=', 'cancelled').where('allocated', '=', 0)
     .returning('id').execute();
   if (done.length) return;
-  const item = (await tenant.select('openItem').select(['allocated', 'status']).where('sourceType', '=', sourceType).where('sourceId', '=', sourceId).executeTakeFirst()) as Row | undefined;
+  const item = await tenant.select('openItem').select(['allocated', 'status']).where('sourceType', '=', sourceType).where('sourceId', '=', sourceId).executeTakeFirst();
   if (item && item.status !== 'cancelled' && Number(item.allocated) !== 0) {
     throw bizError('FINANCE_ITEM_ALLOCATED_4176', { ...label, allocated: moneyText(item.allocated) }, { allocated: moneyText(item.allocated) });
   }
@@ -88,11 +91,12 @@ const itemLabel = (item: Row) => `${itemKind(item)} ${String(item.docNo)}`;
  * rate on the payment's date (for an item in another currency than the payment). Returns the row written.
  */
 export async function allocate(
-  tenant: Tenant, accountId: number, pay: PaymentRef, itemId: number, amount: number,
+  untypedTenant: Tenant, accountId: number, pay: PaymentRef, itemId: number, amount: number,
   rateOf: (currencyId: number) => Promise<number>, line?: number,
 ): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
   const at = line ? `第 ${line} 行：` : '';
-  const item = (await tenant.select('openItem').selectAll().where('id', '=', itemId).executeTakeFirst()) as Row | undefined;
+  const item = await tenant.select('openItem').selectAll().where('id', '=', itemId).executeTakeFirst();
   if (!item) throw bizError('COMMON_NOT_FOUND_4004', { entity: `${at}应收应付款项` });
   if (item.partyType !== pay.partyType || Number(item.partyId) !== pay.partyId) {
     throw bizError('FINANCE_ITEM_PARTY_4173', { at, item: itemLabel(item), docNo: pay.docNo }, { itemId, line });
@@ -112,7 +116,7 @@ export async function allocate(
   }).where('id', '=', itemId).where('status', '!=', 'cancelled').where(sql<boolean>`${sql.ref('allocated')} + ${amount} <= ${sql.ref('amount')}`)
     .returning(['id', 'openAmount', 'amountBase', 'allocatedBase']).executeTakeFirst();
   if (!taken) {
-    const now2 = (await tenant.select('openItem').select(['openAmount']).where('id', '=', itemId).executeTakeFirst()) as Row | undefined;
+    const now2 = await tenant.select('openItem').select(['openAmount']).where('id', '=', itemId).executeTakeFirst();
     throw bizError('FINANCE_OVER_ITEM_4171', { at, item: itemLabel(item), open: moneyText(now2?.openAmount ?? 0), amount: moneyText(amount) },
       { itemId, line, openAmount: moneyText(now2?.openAmount ?? 0) });
   }
@@ -120,7 +124,7 @@ export async function allocate(
     .where('id', '=', pay.id).where('status', '=', 'posted')
     .where(sql<boolean>`${sql.ref('allocatedAmount')} + ${paidAmount} <= ${sql.ref('settleAmount')}`).returning('id').executeTakeFirst();
   if (!paid) {
-    const p = (await tenant.select('payDocument').select(['allocatedAmount', 'settleAmount', 'status']).where('id', '=', pay.id).executeTakeFirst()) as Row | undefined;
+    const p = await tenant.select('payDocument').select(['allocatedAmount', 'settleAmount', 'status']).where('id', '=', pay.id).executeTakeFirst();
     const left = p ? Number(p.settleAmount) - Number(p.allocatedAmount) : 0;
     throw bizError('FINANCE_OVER_PAYMENT_4172', { at, docNo: pay.docNo, left: moneyText(left), amount: moneyText(paidAmount) }, { line, unallocated: moneyText(left) });
   }
@@ -139,7 +143,7 @@ export async function allocate(
 }
 
 /** supplier_payable (007) mirrors the invoice item's allocated amount (its cancellation reads it). */
-async function keepPayableInStep(tenant: Tenant, invoiceId: number, amount: number, now: string) {
+async function keepPayableInStep(tenant: TypedTenant, invoiceId: number, amount: number, now: string) {
   await tenant.update('supplierPayable').set({ paidAmount: sql`${sql.ref('paidAmount')} + ${amount}`, updatedAt: now }).where('invoiceId', '=', invoiceId).execute();
 }
 
@@ -168,8 +172,9 @@ function netAllocations(rows: Row[]): Row[] {
  * advance (预收) the client can use on later invoices (allocateMore) — the client's credit balance.
  * Inside the credit's posting, before it takes the item. Refused (clear message) if the payments hold less.
  */
-export async function releaseToAdvance(tenant: Tenant, accountId: number, item: Row, excess: number, date: string, by: string): Promise<number> {
-  const rows = (await tenant.select('financeAllocation').selectAll().where('itemId', '=', Number(item.id)).where('paymentId', '>', 0).orderBy('id').execute()) as Row[];
+export async function releaseToAdvance(untypedTenant: Tenant, accountId: number, item: Row, excess: number, date: string, by: string): Promise<number> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('financeAllocation').selectAll().where('itemId', '=', Number(item.id)).where('paymentId', '>', 0).orderBy('id').execute();
   const standing = netAllocations(rows).filter((a) => Number(a.amount) > 0).sort((x, y) => Number(y.id) - Number(x.id));
   const held = standing.reduce((s, a) => s + Number(a.amount), 0);
   if (held < excess) {
@@ -203,18 +208,19 @@ export async function releaseToAdvance(tenant: Tenant, accountId: number, item: 
 }
 
 /** Locks the item and, when `amount` is more than it still has open, releases the difference to the payments' advance. */
-export async function releaseOverOpen(tenant: Tenant, accountId: number, item: Row, amount: number, date: string, by: string): Promise<void> {
-  const locked = (await tenant.update('openItem').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(item.id)).returning(['id', 'docNo', 'openAmount']).executeTakeFirstOrThrow()) as Row;
+export async function releaseOverOpen(untypedTenant: Tenant, accountId: number, item: Row, amount: number, date: string, by: string): Promise<void> {
+  const locked = await TypedTenant.of(untypedTenant).update('openItem').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(item.id)).returning(['id', 'docNo', 'openAmount']).executeTakeFirstOrThrow();
   const excess = amount - Number(locked.openAmount);
-  if (excess > 0) await releaseToAdvance(tenant, accountId, locked, excess, date, by);
+  if (excess > 0) await releaseToAdvance(untypedTenant, accountId, locked, excess, date, by);
 }
 
 /**
  * Undoes every allocation of a payment still standing (reversal, bounced cheque): a negative row per
  * allocation, the items reopened, the payment's allocated amount back to zero. Returns what was reopened.
  */
-export async function reverseAllocations(tenant: Tenant, accountId: number, paymentId: number, date: string): Promise<Row[]> {
-  const standing = (await tenant.select('financeAllocation').selectAll().where('paymentId', '=', paymentId).orderBy('id').execute()) as Row[];
+export async function reverseAllocations(untypedTenant: Tenant, accountId: number, paymentId: number, date: string): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const standing = await tenant.select('financeAllocation').selectAll().where('paymentId', '=', paymentId).orderBy('id').execute();
   // what still stands of each allocation: less its release rows (a credit over the item gave part of it back)
   const open = netAllocations(standing).filter((r) => Number(r.amount) !== 0);
   const now = new Date().toISOString();
@@ -230,8 +236,8 @@ export async function reverseAllocations(tenant: Tenant, accountId: number, paym
     if (ok.sourceType === 'purchaseInvoice') await keepPayableInStep(tenant, Number(ok.sourceId), -amount, now);
     // a prepayment invoice's money already deducted on a sales invoice (预收款抵扣) stays paid
     if (ok.sourceType === 'prepaymentInvoice') {
-      const pp = (await tenant.select('prepaymentInvoice').select(['docNo', 'deductedAmount']).where('id', '=', Number(ok.sourceId)).executeTakeFirst()) as Row | undefined;
-      const item = (await tenant.select('openItem').select('allocated').where('id', '=', Number(a.itemId)).executeTakeFirst()) as Row | undefined;
+      const pp = await tenant.select('prepaymentInvoice').select(['docNo', 'deductedAmount']).where('id', '=', Number(ok.sourceId)).executeTakeFirst();
+      const item = await tenant.select('openItem').select('allocated').where('id', '=', Number(a.itemId)).executeTakeFirst();
       if (pp && Number(pp.deductedAmount) > Number(item?.allocated ?? 0)) {
         throw validationError([{ field: 'id', message: `预收款发票 ${String(pp.docNo)} 的预收款已在销售发票中抵扣 ${moneyText(pp.deductedAmount)}，不能冲销：请先作废抵扣它的销售发票` }]);
       }

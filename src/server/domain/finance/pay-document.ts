@@ -10,6 +10,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { moneyText, rateOn, text, today, type Row } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { allocate, convert, reverseAllocations, itemKind, SIDE_OF, toBase, type PartyType, type PaymentRef } from './ledger.ts';
 
 export const PAY_TITLE = '收付款单';
@@ -21,7 +22,7 @@ export const partyOf = (doc: Row): { partyType: PartyType; partyId: number } =>
   doc.direction === 'receipt' ? { partyType: 'client', partyId: Number(doc.clientId) } : { partyType: 'supplier', partyId: Number(doc.supplierId) };
 
 export async function baseCurrencyId(tenant: Tenant): Promise<number> {
-  const c = (await tenant.select('currency').select('id').where('isBase', '=', 1).executeTakeFirst()) as Row | undefined;
+  const c = await TypedTenant.of(tenant).select('currency').select('id').where('isBase', '=', 1).executeTakeFirst();
   if (!c) throw validationError([{ field: 'currencyId', message: '公司未设置本位币' }]);
   return Number(c.id);
 }
@@ -65,7 +66,7 @@ export async function checkPayDocument(run: SaveRun): Promise<void> {
   // lines brought in with every open item of the party: those left without an amount settle nothing
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.amount == null || Number(lines[i]!.amount) === 0) lines.splice(i, 1);
   const ids = [...new Set(lines.map((l) => Number(l.openItemId)))];
-  const items = new Map(ids.length ? ((await tenant.select('openItem').selectAll().where('id', 'in', ids).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+  const items = new Map(ids.length ? (await TypedTenant.of(tenant).select('openItem').selectAll().where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]) : []);
   const rates = new Map<number, number>([[Number(header.currencyId), rate]]);
   let paidTotal = 0;
   const seen = new Set<number>();
@@ -138,11 +139,11 @@ export async function allocateMore(ctx: CallContext, raw: { id: number; lines?: 
   if (docNo || !raw.lines) {
     if (!docNo) throw validationError([{ field: 'itemDocNo', message: '款项单号不能为空' }]);
     if (raw.allocAmount == null || String(raw.allocAmount).trim() === '') throw validationError([{ field: 'allocAmount', message: '核销金额不能为空' }]);
-    const doc = (await ctx.tenant.select('payDocument').select(['direction', 'clientId', 'supplierId']).where('id', '=', raw.id).executeTakeFirst()) as Row | undefined;
+    const doc = await TypedTenant.of(ctx.tenant).select('payDocument').select(['direction', 'clientId', 'supplierId']).where('id', '=', raw.id).executeTakeFirst();
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: PAY_TITLE });
     const { partyType, partyId } = partyOf(doc);
-    const item = (await ctx.tenant.select('openItem').select('id').where('docNo', '=', docNo).where('partyType', '=', partyType).where('partyId', '=', partyId)
-      .where('status', '!=', 'cancelled').executeTakeFirst()) as Row | undefined;
+    const item = await TypedTenant.of(ctx.tenant).select('openItem').select('id').where('docNo', '=', docNo).where('partyType', '=', partyType).where('partyId', '=', partyId)
+      .where('status', '!=', 'cancelled').executeTakeFirst();
     if (!item) throw validationError([{ field: 'itemDocNo', message: `往来单位没有单号为 ${docNo} 的未结款项` }]);
     input.lines = [{ openItemId: Number(item.id), amount: raw.allocAmount }];
   }
@@ -153,7 +154,7 @@ export async function allocateMore(ctx: CallContext, raw: { id: number; lines?: 
     return d.times(100).toNumber();
   });
   return ctx.transaction(async (db, tenant) => {
-    const doc = (await tenant.select('payDocument').selectAll().where('id', '=', input.id).executeTakeFirst()) as Row | undefined;
+    const doc = await TypedTenant.of(tenant).select('payDocument').selectAll().where('id', '=', input.id).executeTakeFirst();
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: PAY_TITLE });
     if (doc.status !== 'posted') throw bizError('DOCUMENT_STATUS_4131', { doc: PAY_TITLE, docNo: String(doc.docNo), status: String(doc.status === 'draft' ? '草稿' : doc.status === 'reversed' ? '已冲销' : '已作废'), action: '核销' });
     if (doc.method === 'cheque' && Number(doc.settled) !== 1) {
@@ -167,7 +168,7 @@ export async function allocateMore(ctx: CallContext, raw: { id: number; lines?: 
       action: 'update', entity: 'payDocument', recordId: input.id, recordLabel: String(doc.docNo),
       changes: rows.map((r) => ({ field: 'allocation', title: '核销', from: null, to: `款项 #${String(r.itemId)} ${moneyText(r.amount)}` })),
     }, db);
-    const after = (await tenant.select('payDocument').select(['allocatedAmount', 'settleAmount']).where('id', '=', input.id).executeTakeFirstOrThrow()) as Row;
+    const after = await TypedTenant.of(tenant).select('payDocument').select(['allocatedAmount', 'settleAmount']).where('id', '=', input.id).executeTakeFirstOrThrow();
     return { id: input.id, allocated: moneyText(after.allocatedAmount), unallocated: moneyText(Number(after.settleAmount) - Number(after.allocatedAmount)), allocations: rows.map(allocationView) };
   });
 }
@@ -191,13 +192,13 @@ export async function presentPayDocument(ctx: CallContext, docs: Row[], lines?: 
     d.partyName = d.direction === 'receipt' ? d.clientName ?? null : d.supplierName ?? null;
   }
   if (!lines) return;
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   // lines brought in with every open item of the party: those left without an amount settle nothing
   for (let i = lines.length - 1; i >= 0; i--) if (lines[i]!.amount == null || Number(lines[i]!.amount) === 0) lines.splice(i, 1);
   const ids = [...new Set(lines.map((l) => Number(l.openItemId)))];
-  const items = new Map(ids.length ? ((await tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+  const items = new Map(ids.length ? (await tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .select(['openItem.id', 'openItem.docNo', 'openItem.sourceType', 'openItem.side', 'openItem.dueDate', 'openItem.amount', 'openItem.openAmount', 'currency.code as currencyCode'])
-    .where('openItem.id', 'in', ids).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+    .where('openItem.id', 'in', ids).execute()).map((r) => [Number(r.id), r]) : []);
   for (const l of lines) {
     const it = items.get(Number(l.openItemId));
     Object.assign(l, {
@@ -206,10 +207,10 @@ export async function presentPayDocument(ctx: CallContext, docs: Row[], lines?: 
     });
   }
   const d = docs[0]!;
-  const allocs = (await tenant.select('financeAllocation').innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId'))
+  const allocs = await tenant.select('financeAllocation').innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId'))
     .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .selectAll('financeAllocation').select(['openItem.docNo as itemDocNo', 'openItem.sourceType', 'openItem.side', 'currency.code as itemCurrency'])
-    .where('financeAllocation.paymentId', '=', Number(d.id)).orderBy('financeAllocation.id').execute()) as Row[];
+    .where('financeAllocation.paymentId', '=', Number(d.id)).orderBy('financeAllocation.id').execute();
   d.allocations = allocs.map((r) => ({ ...allocationView(r), itemDocNo: String(r.itemDocNo), itemKind: itemKind(r), itemCurrency: String(r.itemCurrency) }));
   const diff = allocs.reduce((s, r) => s + Number(r.exchangeDiff), 0);
   d.exchangeDiffTotal = moneyText(diff);

@@ -11,6 +11,7 @@ import { validationError } from '../../http/errors.ts';
 import { moneyText, parseDay, text, today, type Row } from '../procurement/common.ts';
 import { advanceByParty } from './advances.ts';
 import { ITEM_STATUS, itemKind, type PartyType } from './ledger.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const BUCKETS = [
   { key: 'notDue', title: '未到期' }, { key: 'd1to30', title: '逾期1-30天' }, { key: 'd31to60', title: '逾期31-60天' },
@@ -104,6 +105,7 @@ function figures(r: Row) {
  * by construction.
  */
 export async function agingByParty(ctx: CallContext, input: AgingInput) {
+  // (the party table, client or supplier, and its columns are chosen at run time: the untyped view)
   const tenant = ctx.tenant;
   const day = agingDay(ctx, input.today);
   const pt = partyTable(input.partyType);
@@ -121,14 +123,16 @@ export async function agingByParty(ctx: CallContext, input: AgingInput) {
   const k = input.keyword?.trim();
   const keywordOp = ctx.database.dialect === 'postgres' ? 'ilike' : 'like';
   if (k) q = q.where((eb: any) => eb.or([eb('party.code', keywordOp, keywordPattern(k)), eb('party.name', keywordOp, keywordPattern(k))]));
-  const figuresOf = new Map(((await q.execute()) as Row[]).map((r) => [Number(r.partyId), { ...r, ...bucketed(r) } as Row]));
+  const figured: Row[] = await q.execute();
+  const figuresOf = new Map<number, Row>(figured.map((r) => [Number(r.partyId), { ...r, ...bucketed(r) }]));
   // advances set against the open items (预收/预付); a party with an advance and nothing open has a credit balance
   const advances = await advanceByParty(ctx, input.partyType);
   const onlyAdvance = input.overdueOnly ? [] : [...advances.keys()].filter((id) => !figuresOf.has(id));
   if (onlyAdvance.length) {
     let pq = tenant.select(pt).select(['id as partyId', 'code', 'name', ...(pt === 'client' ? ['creditLimit', 'chequeBounces'] : [])]).where('id', 'in', onlyAdvance);
     if (k) pq = pq.where((eb: any) => eb.or([eb('code', keywordOp, keywordPattern(k)), eb('name', keywordOp, keywordPattern(k))]));
-    for (const r of (await pq.execute()) as Row[]) figuresOf.set(Number(r.partyId), { ...r, items: 0, oldestDue: null, ...Object.fromEntries(BUCKETS.map((b) => [b.key, 0])) });
+    const found: Row[] = await pq.execute();
+    for (const r of found) figuresOf.set(Number(r.partyId), { ...r, items: 0, oldestDue: null, ...Object.fromEntries(BUCKETS.map((b) => [b.key, 0])) });
   }
   for (const [id, f] of figuresOf) f.advance = advances.get(id) ?? 0;
   let parties: Row[] = [...figuresOf.values()].map((r) => ({ ...r, id: r.partyId }));
@@ -166,21 +170,22 @@ const omitCents = (f: ReturnType<typeof figures>) => { const { totalCents: _a, o
 
 async function partyRow(ctx: CallContext, partyType: PartyType, id: number): Promise<Row> {
   const pt = partyTable(partyType);
-  const p = (await ctx.tenant.select(pt).selectAll().where('id', '=', id).executeTakeFirst()) as Row | undefined;
+  // (the party table, client or supplier, is chosen at run time: the untyped view)
+  const p: Row | undefined = await ctx.tenant.select(pt).selectAll().where('id', '=', id).executeTakeFirst();
   if (!p) throw validationError([{ field: 'id', message: partyType === 'client' ? '客户不存在' : '供应商不存在' }]);
   return p;
 }
 
 /** One party's items (open ones; `all`: settled and cancelled too) with bucket, days overdue and the payments that settled them. */
 export async function partyItems(ctx: CallContext, input: { partyType: PartyType; id: number; today?: string | null; all?: boolean | null }) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const day = agingDay(ctx, input.today);
   const party = await partyRow(ctx, input.partyType, input.id);
   let q = tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .selectAll('openItem').select('currency.code as currencyCode')
     .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id);
   q = input.all ? q.where('openItem.status', '!=', 'cancelled') : q.where('openItem.status', '=', 'open');
-  const items = (await q.orderBy('openItem.dueDate').orderBy('openItem.id').limit(5000).execute()) as Row[];
+  const items = await q.orderBy('openItem.dueDate').orderBy('openItem.id').limit(5000).execute();
   const sums: Record<string, number> = Object.fromEntries(BUCKETS.map((b) => [b.key, 0]));
   const list = items.map((r) => {
     const open = Number(r.amountBase) - Number(r.allocatedBase);
@@ -208,18 +213,18 @@ export async function partyItems(ctx: CallContext, input: { partyType: PartyType
  * is an advance: /financial/advances lists it).
  */
 export async function statement(ctx: CallContext, input: StatementInput) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const party = await partyRow(ctx, input.partyType, input.id);
   // the currencies the party has items in (each its own statement); with currencyId, only that one's items in
   // that currency (allocations by their amount in the item's currency): never two currencies added together
-  const currencies = ((await tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+  const currencies = (await tenant.select('openItem').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .select(['currency.id', 'currency.code', 'currency.currencyName as name']).distinct()
     .where('openItem.partyType', '=', input.partyType).where('openItem.partyId', '=', input.id).where('openItem.status', '!=', 'cancelled')
-    .orderBy('currency.code').execute()) as Row[]).map((c) => ({ id: Number(c.id), code: String(c.code), name: String(c.name) }));
+    .orderBy('currency.code').execute()).map((c) => ({ id: Number(c.id), code: String(c.code), name: String(c.name) }));
   const cur = input.currencyId ?? null;
   let currency: { id: number; code: string; name: string } | null = null;
   if (cur != null) {
-    const c = (await tenant.select('currency').select(['id', 'code', 'currencyName as name']).where('id', '=', cur).executeTakeFirst()) as Row | undefined;
+    const c = await tenant.select('currency').select(['id', 'code', 'currencyName as name']).where('id', '=', cur).executeTakeFirst();
     if (!c) throw validationError([{ field: 'currencyId', message: '币种不存在' }]);
     currency = { id: Number(c.id), code: String(c.code), name: String(c.name) };
   }
@@ -238,22 +243,22 @@ export async function statement(ctx: CallContext, input: StatementInput) {
   const allocs = () => tenant.select('financeAllocation')
     .innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId').onRef('openItem.companyId', '=', 'financeAllocation.companyId'))
     .where('financeAllocation.itemId', 'in', partyItemIds);
-  const before = (await items().select(sql<number>`coalesce(sum(${sql.ref(itemAmount)}), 0)`.as('s')).where('openItem.docDate', '<', from).executeTakeFirst()) as Row;
-  const paidBefore = (await allocs().select(sql<number>`coalesce(sum(${sql.ref(allocAmount)}), 0)`.as('s')).where('financeAllocation.allocDate', '<', from).executeTakeFirst()) as Row;
+  const before = await items().select(sql<number>`coalesce(sum(${sql.ref(itemAmount)}), 0)`.as('s')).where('openItem.docDate', '<', from).executeTakeFirstOrThrow();
+  const paidBefore = await allocs().select(sql<number>`coalesce(sum(${sql.ref(allocAmount)}), 0)`.as('s')).where('financeAllocation.allocDate', '<', from).executeTakeFirstOrThrow();
   const opening = Number(before.s) - Number(paidBefore.s);
-  const its = (await items().innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
+  const its = await items().innerJoin('currency', (j) => j.onRef('currency.id', '=', 'openItem.currencyId'))
     .select(['openItem.id', 'openItem.docNo', 'openItem.reference', 'openItem.sourceType', 'openItem.side', 'openItem.docDate', 'openItem.dueDate', 'openItem.amount', 'openItem.amountBase', 'currency.code as currencyCode'])
-    .where('openItem.docDate', '>=', from).where('openItem.docDate', '<=', to).orderBy('openItem.docDate').orderBy('openItem.id').execute()) as Row[];
+    .where('openItem.docDate', '>=', from).where('openItem.docDate', '<=', to).orderBy('openItem.docDate').orderBy('openItem.id').execute();
   // one row per allocation (a party's are few), grouped here per payment, date and kind: a GROUP BY in
   // SQL leads SQLite to walk every allocation of the company in payment order instead
   // a red invoice's credit is an allocation without a receipt (payment_id = −the red invoice's id)
-  const allocRows = (await allocs().leftJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
+  const allocRows = await allocs().leftJoin('payDocument', (j) => j.onRef('payDocument.id', '=', 'financeAllocation.paymentId').onRef('payDocument.companyId', '=', 'financeAllocation.companyId'))
     .leftJoin('salesCredit', (j) => j.on(sql<boolean>`${sql.ref('salesCredit.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('credit', 'creditReverse')`).onRef('salesCredit.companyId', '=', 'financeAllocation.companyId'))
     .leftJoin('salesDiscount', (j) => j.on(sql<boolean>`${sql.ref('salesDiscount.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('discount', 'discountReverse')`).onRef('salesDiscount.companyId', '=', 'financeAllocation.companyId'))
     .leftJoin('prepaymentInvoice', (j) => j.on(sql<boolean>`${sql.ref('prepaymentInvoice.id')} = -${sql.ref('financeAllocation.paymentId')} and ${sql.ref('financeAllocation.kind')} in ('prepayment', 'prepaymentReverse')`).onRef('prepaymentInvoice.companyId', '=', 'financeAllocation.companyId'))
     .select(['financeAllocation.paymentId', 'financeAllocation.allocDate', 'financeAllocation.kind', 'financeAllocation.itemBase', 'financeAllocation.amount as itemAmount',
       sql<string>`coalesce(${sql.ref('payDocument.docNo')}, ${sql.ref('salesCredit.docNo')}, ${sql.ref('salesDiscount.docNo')}, ${sql.ref('prepaymentInvoice.docNo')})`.as('docNo'), 'openItem.docNo as itemDocNo'])
-    .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to).execute()) as Row[];
+    .where('financeAllocation.allocDate', '>=', from).where('financeAllocation.allocDate', '<=', to).execute();
   const grouped = new Map<string, Row>();
   for (const r of allocRows) {
     if (cur != null) r.itemBase = r.itemAmount;

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import { moneyText, parseDay, text, today, type Row } from '../procurement/common.ts';
 import { itemKind } from './ledger.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const WORK_BENCH_INPUT = {
   type: 'object',
@@ -23,7 +24,7 @@ const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00
 const daysBetween = (a: string, b: string) => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 
 export async function workBench(ctx: CallContext, input: { page: number; pageSize: number; task?: Task | null; days?: number | null; today?: string | null }) {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   const day = parseDay(input.today ?? undefined, 'today', '基准日') ?? today(ctx);
   const until = addDays(day, input.days ?? 7);
   const want = (t: Task) => !input.task || input.task === t;
@@ -40,24 +41,24 @@ export async function workBench(ctx: CallContext, input: { page: number; pageSiz
     note: String(r.dueDate) < day ? `逾期 ${daysBetween(String(r.dueDate), day)} 天` : String(r.dueDate) === day ? '今天到期' : `${daysBetween(day, String(r.dueDate))} 天后到期`, route,
   });
   if (want('overdue')) {
-    for (const r of (await items('receivable').where('openItem.dueDate', '<', day).execute()) as Row[]) rows.push(itemRow('overdue', r, `/financial/accounts_receivable_detail/${Number(r.partyId)}`));
+    for (const r of await items('receivable').where('openItem.dueDate', '<', day).execute()) rows.push(itemRow('overdue', r, `/financial/accounts_receivable_detail/${Number(r.partyId)}`));
   }
   if (want('dueSoon')) {
-    for (const r of (await items('receivable').where('openItem.dueDate', '>=', day).where('openItem.dueDate', '<=', until).execute()) as Row[]) {
+    for (const r of await items('receivable').where('openItem.dueDate', '>=', day).where('openItem.dueDate', '<=', until).execute()) {
       rows.push(itemRow('dueSoon', r, `/financial/accounts_receivable_detail/${Number(r.partyId)}`));
     }
   }
   if (want('payable')) {
-    for (const r of (await items('payable').where('openItem.dueDate', '<=', until).execute()) as Row[]) {
+    for (const r of await items('payable').where('openItem.dueDate', '<=', until).execute()) {
       rows.push(itemRow('payable', r, `/financial/pay_document_detail/new?direction=payment&supplierId=${Number(r.partyId)}`));
     }
   }
   if (want('cheque')) {
-    const cheques = (await tenant.select('payDocument').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
+    const cheques = await tenant.select('payDocument').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
       .leftJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
       .select(['payDocument.id', 'payDocument.docNo', 'payDocument.chequeNo', 'payDocument.chequeDate', 'payDocument.amount', 'currency.code as currencyCode', 'client.name as clientName'])
       .where('payDocument.status', '=', 'posted').where('payDocument.method', '=', 'cheque').where('payDocument.chequeStatus', 'in', ['received', 'deposited'])
-      .where('payDocument.chequeDate', '<=', until).orderBy('payDocument.chequeDate').limit(100).execute()) as Row[];
+      .where('payDocument.chequeDate', '<=', until).orderBy('payDocument.chequeDate').limit(100).execute();
     for (const r of cheques) {
       const due = String(r.chequeDate);
       rows.push({
@@ -67,13 +68,13 @@ export async function workBench(ctx: CallContext, input: { page: number; pageSiz
     }
   }
   if (want('advance')) {
-    const adv = (await tenant.select('payDocument').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
+    const adv = await tenant.select('payDocument').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId'))
       .leftJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId')).leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'payDocument.supplierId'))
       .select(['payDocument.id', 'payDocument.docNo', 'payDocument.direction', 'payDocument.payDate', 'payDocument.settleAmount', 'payDocument.allocatedAmount', 'currency.code as currencyCode',
         'client.name as clientName', 'supplier.name as supplierName'])
       .where('payDocument.status', '=', 'posted').where(sql<boolean>`${sql.ref('payDocument.settleAmount')} > ${sql.ref('payDocument.allocatedAmount')}`)
       .where((eb: any) => eb.or([eb('payDocument.method', 'is', null), eb('payDocument.method', '!=', 'cheque'), eb('payDocument.settled', '=', 1)]))
-      .orderBy('payDocument.payDate').limit(100).execute()) as Row[];
+      .orderBy('payDocument.payDate').limit(100).execute();
     for (const r of adv) {
       rows.push({
         task: 'advance', taskText: TASKS.advance, docNo: String(r.docNo), kind: r.direction === 'receipt' ? '预收款' : '预付款', partyName: text(r.clientName ?? r.supplierName),

@@ -11,6 +11,7 @@ import { companyDateRange } from '../../../core/format.ts';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { nextDocumentNo } from '../sequence.ts';
 import { parseDay, text, tz, newestFirstPage, namedRows, type Row, PAGING_PROPS } from '../procurement/common.ts';
@@ -94,7 +95,8 @@ export function repealDesk(config: DeskConfig) {
   async function findTarget(tenant: Tenant, docNo: string): Promise<Found | undefined> {
     for (const type of types) {
       const t = config.targets[type];
-      const row = (await tenant.select(t.table).select(['id', 'docNo', 'status', ...t.columns]).where('docNo', '=', docNo).executeTakeFirst()) as Row | undefined;
+      // (the target's table and columns are its definition's, named at run time: the untyped view)
+      const row: Row | undefined = await tenant.select(t.table).select(['id', 'docNo', 'status', ...t.columns]).where('docNo', '=', docNo).executeTakeFirst();
       if (row) return { type, id: Number(row.id), docNo: String(row.docNo), status: String(row.status), row };
     }
     return undefined;
@@ -113,7 +115,7 @@ export function repealDesk(config: DeskConfig) {
   }
 
   function withNames(tenant: Tenant) {
-    return tenant.select('repeal')
+    return TypedTenant.of(tenant).select('repeal')
       .leftJoin('account as creator', (j) => j.onRef('creator.id', '=', 'repeal.createdBy').onRef('creator.companyId', '=', 'repeal.companyId'))
       .selectAll('repeal').select(['creator.userName as createdByName']);
   }
@@ -175,10 +177,10 @@ export function repealDesk(config: DeskConfig) {
         await t.cancel(joined(ctx, db, tenant), { id: f.id });
         // the number from the company's sequence, in this transaction (no temporary number)
         const number = await nextDocumentNo(db, tenant.companyId, config.prefix, tz(ctx));
-        const inserted = (await tenant.insert('repeal', {
+        const inserted = await TypedTenant.of(tenant).insert('repeal', {
           docNo: number, docType: f.type, docId: f.id, targetDocNo: f.docNo, fromStatus: f.status,
           reason, summary, version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
-        }).returning('id').executeTakeFirstOrThrow()) as Row;
+        }).returning('id').executeTakeFirstOrThrow();
         const id = Number(inserted.id);
         await ctx.audit({ action: 'create', entity: config.entity, recordId: id, recordLabel: number, changes: [
           { field: 'targetDocNo', title: '撤销单据', from: null, to: `${t.title} ${f.docNo}` },
@@ -193,11 +195,12 @@ export function repealDesk(config: DeskConfig) {
     },
 
     async get(ctx: CallContext, id: number) {
-      const r = (await withNames(ctx.tenant).where('repeal.id', '=', id).where('repeal.docType', 'in', types).executeTakeFirst()) as Row | undefined;
+      const r = await withNames(ctx.tenant).where('repeal.id', '=', id).where('repeal.docType', 'in', types).executeTakeFirst();
       if (!r) throw bizError('COMMON_NOT_FOUND_4004', { entity: config.title });
       const v = view(r);
       const t = config.targets[v.docType];
-      const now = (await ctx.tenant.select(t.table).select('status').where('id', '=', v.targetId).executeTakeFirst()) as Row | undefined;
+      // (the target's table, named at run time: the untyped view)
+      const now: Row | undefined = await ctx.tenant.select(t.table).select('status').where('id', '=', v.targetId).executeTakeFirst();
       const status = now ? String(now.status) : null;
       return { ...v, targetStatus: status, targetStatusText: status ? statusText(t, status) : null };
     },
@@ -205,7 +208,7 @@ export function repealDesk(config: DeskConfig) {
     async list(ctx: CallContext, input: RepealListInput) {
       const from = parseDay(input.dateFrom, 'dateFrom', '开始日期');
       const to = parseDay(input.dateTo, 'dateTo', '结束日期');
-      let q = ctx.tenant.select('repeal').where('repeal.docType', 'in', types);
+      let q = TypedTenant.of(ctx.tenant).select('repeal').where('repeal.docType', 'in', types);
       const docNo = input.docNo?.trim().replace(/[\\%_]/g, '');
       if (docNo) q = q.where((eb) => eb.or([eb('repeal.docNo', 'like', `%${docNo}%`), eb('repeal.targetDocNo', 'like', `%${docNo}%`)]));
       if (input.docType) q = q.where('repeal.docType', '=', input.docType);

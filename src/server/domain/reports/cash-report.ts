@@ -5,12 +5,10 @@
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { tz } from '../procurement/common.ts';
-import { big, DATE_RANGE_INPUT, dayRange, Groups, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
+import { TypedTenant } from '../../db/typed.ts';
+import { big, DATE_RANGE_INPUT, dayRange, Groups, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging } from './common.ts';
 import { labelGroups, NONE, PERIODS, periodKey } from './dimensions.ts';
 import { groupByInput, screenGroupings } from './screen-groupings.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = any;
 
 const SCREEN = 'reportForms/finance';
 const METHODS: Record<string, string> = { bank: '银行转账', cash: '现金', cheque: '支票' };
@@ -42,14 +40,14 @@ export interface CashReportInput extends ReportPaging {
 async function cashGroups(ctx: CallContext, input: CashReportInput) {
   const tenant: Tenant = ctx.tenant;
   const range = dayRange(input.dateRange, tz(ctx));
-  let q: Q = tenant.select('payDocument').where('payDocument.status', '=', 'posted');
+  let q = TypedTenant.of(tenant).select('payDocument').where('payDocument.status', '=', 'posted');
   if (range.from) q = q.where('payDocument.payDate', '>=', range.from);
   if (range.to) q = q.where('payDocument.payDate', '<=', range.to);
   if (input.method) q = q.where('payDocument.method', '=', input.method);
   const period = PERIODS.has(input.groupBy);
   const ref = period ? 'payDocument.payDate' : 'payDocument.method';
-  const rows = (await q.select((eb: Q) => [`${ref} as k`, 'payDocument.direction as d', eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')])
-    .groupBy([ref, 'payDocument.direction']).execute()) as Row[];
+  const rows = await q.select((eb) => [`${ref} as k`, 'payDocument.direction as d', eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')])
+    .groupBy([ref, 'payDocument.direction']).execute();
   const groups = new Groups(CASH_MEASURES);
   for (const r of rows) {
     const key = period ? periodKey(input.groupBy, String(r.k)) : r.k === null || r.k === undefined || r.k === '' ? '' : String(r.k);

@@ -20,6 +20,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { balancesAt, companyToday, openItemsKind, stockValueAtEndOf, stockValueKind, type BalanceKind } from './closing.ts';
 import {
   big, DATE_RANGE_INPUT, dayRange, Groups, measures, measureValue, mustExist, PAGING, reportPage, reportXlsx,
@@ -83,6 +84,7 @@ const sum = (m: Map<unknown, bigint>) => [...m.values()].reduce((a, b) => a + b,
 
 async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) {
   const tenant = ctx.tenant;
+  const t = TypedTenant.of(tenant);
   const tzHours = tz(ctx);
   const range = dayRange(input.dateRange, tzHours);
   const today = companyToday(tzHours);
@@ -102,18 +104,18 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   if (period) for (const d of days) groups.add(dayKey(d), {}, {});
 
   // sales orders by order date
-  let so: Q = tenant.select('salesOrder').where('salesOrder.status', 'in', SOLD_STATUSES).where('salesOrder.orderDate', '>=', from).where('salesOrder.orderDate', '<=', to);
+  let so = t.select('salesOrder').where('salesOrder.status', 'in', SOLD_STATUSES).where('salesOrder.orderDate', '>=', from).where('salesOrder.orderDate', '<=', to);
   if (input.warehouseId) so = so.where('salesOrder.warehouseId', '=', input.warehouseId);
   if (input.salesmanId) so = so.where('salesOrder.salesmanId', '=', input.salesmanId);
   const soRef = period ? 'salesOrder.orderDate' : by === 'warehouse' ? 'salesOrder.warehouseId' : 'salesOrder.salesmanId';
-  for (const r of (await so.select((eb: Q) => [`${soRef} as k`, eb.fn.countAll().as('n'), eb.fn.sum('salesOrder.totalAmountBase').as('amount')]).groupBy(soRef).execute()) as Row[]) {
+  for (const r of await so.select((eb) => [`${soRef} as k`, eb.fn.countAll().as('n'), eb.fn.sum('salesOrder.totalAmountBase').as('amount')]).groupBy(soRef).execute()) {
     groups.add(period ? dayKey(String(r.k)) : keyOf(r.k), {}, { orderCount: big(r.n), salesAmount: big(r.amount) });
   }
 
   // purchase order lines by order date, each at its order's rate (no salesman: left out by that filter)
   if (has.has('purchaseAmount') && !input.salesmanId && by !== 'staff') {
-    let po: Q = tenant.select('purchaseOrderLine')
-      .innerJoin('purchaseOrder', (j: Q) => j.onRef('purchaseOrder.id', '=', 'purchaseOrderLine.orderId').onRef('purchaseOrder.companyId', '=', 'purchaseOrderLine.companyId'))
+    let po = t.select('purchaseOrderLine')
+      .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'purchaseOrderLine.orderId').onRef('purchaseOrder.companyId', '=', 'purchaseOrderLine.companyId'))
       .where('purchaseOrder.status', 'in', ['confirmed', 'partlyReceived', 'received', 'closed'])
       .where('purchaseOrder.orderDate', '>=', from).where('purchaseOrder.orderDate', '<=', to);
     if (input.warehouseId) po = po.where('purchaseOrder.warehouseId', '=', input.warehouseId);
@@ -121,12 +123,13 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
     const base = ctx.database.dialect === 'postgres'
       ? sql`div(cast(${sql.ref('purchaseOrderLine.amount')} as numeric) * ${sql.ref('purchaseOrder.exchangeRate')} + 500000, 1000000)`
       : sql`(${sql.ref('purchaseOrderLine.amount')} * ${sql.ref('purchaseOrder.exchangeRate')} + 500000) / 1000000`;
-    for (const r of (await po.select([`${poRef} as k`, sql`sum(${base})`.as('amount')]).groupBy(poRef).execute()) as Row[]) {
+    for (const r of await po.select([`${poRef} as k`, sql`sum(${base})`.as('amount')]).groupBy(poRef).execute()) {
       groups.add(period ? dayKey(String(r.k)) : keyOf(r.k), {}, { purchaseAmount: big(r.amount) });
     }
   }
 
   // delivery notes shipped, by the company day they were posted
+  // (the join to the order is there only by salesman, a shape decided at run time: the untyped builder)
   let dn: Q = tenant.select('deliveryNote').where('deliveryNote.status', 'in', ['posted', 'signed']).where('deliveryNote.postedAt', '>=', fromAt).where('deliveryNote.postedAt', '<=', toAt);
   if (by === 'staff' || input.salesmanId) {
     dn = dn.leftJoin('salesOrder', (j: Q) => j.onRef('salesOrder.id', '=', 'deliveryNote.orderId').onRef('salesOrder.companyId', '=', 'deliveryNote.companyId'));
@@ -134,7 +137,8 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   if (input.warehouseId) dn = dn.where('deliveryNote.warehouseId', '=', input.warehouseId);
   if (input.salesmanId) dn = dn.where('salesOrder.salesmanId', '=', input.salesmanId);
   const dnRef = period ? 'deliveryNote.postedAt' : by === 'warehouse' ? 'deliveryNote.warehouseId' : 'salesOrder.salesmanId';
-  for (const r of (await dn.select((eb: Q) => [`${dnRef} as k`, eb.fn.countAll().as('n'), eb.fn.sum('deliveryNote.totalQty').as('qty')]).groupBy(dnRef).execute()) as Row[]) {
+  const shipped: Row[] = await dn.select((eb: Q) => [`${dnRef} as k`, eb.fn.countAll().as('n'), eb.fn.sum('deliveryNote.totalQty').as('qty')]).groupBy(dnRef).execute();
+  for (const r of shipped) {
     groups.add(period ? dayKey(formatDate(String(r.k), tzHours)) : keyOf(r.k), {}, { deliveryCount: big(r.n), deliveredQty: big(r.qty) });
   }
 
@@ -142,11 +146,12 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   if (!input.warehouseId && !input.salesmanId) {
     for (const [direction, count, amount] of [['receipt', 'receiptCount', 'receiptAmount'], ['payment', 'paymentCount', 'paymentAmount']] as const) {
       if (!has.has(amount)) continue;
-      let pd: Q = tenant.select('payDocument').where('payDocument.direction', '=', direction).where('payDocument.status', '=', 'posted')
+      const pd = t.select('payDocument').where('payDocument.direction', '=', direction).where('payDocument.status', '=', 'posted')
         .where('payDocument.payDate', '>=', from).where('payDocument.payDate', '<=', to);
-      pd = period ? pd.select((eb: Q) => ['payDocument.payDate as k', eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')]).groupBy('payDocument.payDate')
-        : pd.select((eb: Q) => [eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')]);
-      for (const r of (await pd.execute()) as Row[]) {
+      // (by period the rows carry their day, else one row without it: both shapes declared Row)
+      const rows: Row[] = period ? await pd.select((eb) => ['payDocument.payDate as k', eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')]).groupBy('payDocument.payDate').execute()
+        : await pd.select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum('payDocument.amountBase').as('amount')]).execute();
+      for (const r of rows) {
         if (!period && big(r.n) === 0n) continue;
         groups.add(period ? dayKey(String(r.k)) : '0', {}, { [count]: big(r.n), [amount]: big(r.amount) });
       }

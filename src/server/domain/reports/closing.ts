@@ -19,6 +19,7 @@ import { companyDayRange, formatDate } from '../../../core/format.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { Dialect } from '../../db/connection.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { validationError } from '../../http/errors.ts';
 import { realDate } from '../../resources/fields.ts';
 import { tz } from '../procurement/common.ts';
@@ -49,7 +50,7 @@ export const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`
 
 export type Window = { after?: string; upTo: string };
 
-function inWindow(q: Q, column: string, w: Window): Q {
+function inWindow<QB extends { where: (...a: Q[]) => QB }>(q: QB, column: string, w: Window): QB {
   if (w.after) q = q.where(column, '>', w.after);
   return q.where(column, '<=', w.upTo);
 }
@@ -57,10 +58,11 @@ function inWindow(q: Q, column: string, w: Window): Q {
 const stockKey = (productId: unknown, warehouseId: unknown) => `${Number(productId)}:${Number(warehouseId)}`;
 
 /** Stock moved in a window, per product × warehouse (optionally one warehouse). */
-async function stockMoved(tenant: Tenant, w: Window, warehouseId?: number | null): Promise<Map<string, bigint>> {
-  let q: Q = inWindow(tenant.select('stockMove'), 'stockMove.createdAt', w);
+async function stockMoved(untypedTenant: Tenant, w: Window, warehouseId?: number | null): Promise<Map<string, bigint>> {
+  const tenant = TypedTenant.of(untypedTenant);
+  let q = inWindow(tenant.select('stockMove'), 'stockMove.createdAt', w);
   if (warehouseId) q = q.where('stockMove.warehouseId', '=', warehouseId);
-  const rows = (await q.select((eb: Q) => ['productId', 'warehouseId', eb.fn.sum('qty').as('q')]).groupBy(['productId', 'warehouseId']).execute()) as Row[];
+  const rows = await q.select((eb) => ['productId', 'warehouseId', eb.fn.sum('qty').as('q')]).groupBy(['productId', 'warehouseId']).execute();
   return new Map(rows.map((r) => [stockKey(r.productId, r.warehouseId), big(r.q)]));
 }
 
@@ -70,15 +72,16 @@ const PARTY = { receivable: 'client', payable: 'supplier' } as const;
 const SNAPSHOT = { receivable: { table: 'receivableSnapshot', party: 'clientId' }, payable: { table: 'payableSnapshot', party: 'supplierId' } } as const;
 
 /** One side's open items recorded in a window, per party: items entered, less items cancelled and allocations. */
-export async function partyMoved(tenant: Tenant, side: Side, w: Window): Promise<Map<string, bigint>> {
-  const base = (q: Q) => q.where('openItem.side', '=', side).where('openItem.partyType', '=', PARTY[side]);
-  const entered = (await inWindow(base(tenant.select('openItem')), 'openItem.createdAt', w)
-    .select((eb: Q) => ['openItem.partyId as k', eb.fn.sum('openItem.amountBase').as('v')]).groupBy('openItem.partyId').execute()) as Row[];
-  const cancelled = (await inWindow(base(tenant.select('openItem')).where('openItem.status', '=', 'cancelled'), 'openItem.updatedAt', w)
-    .select((eb: Q) => ['openItem.partyId as k', eb.fn.sum('openItem.amountBase').as('v')]).groupBy('openItem.partyId').execute()) as Row[];
-  const allocated = (await inWindow(base(tenant.select('financeAllocation')
-    .innerJoin('openItem', (j: Q) => j.onRef('openItem.id', '=', 'financeAllocation.itemId').onRef('openItem.companyId', '=', 'financeAllocation.companyId'))), 'financeAllocation.createdAt', w)
-    .select((eb: Q) => ['openItem.partyId as k', eb.fn.sum('financeAllocation.itemBase').as('v')]).groupBy('openItem.partyId').execute()) as Row[];
+export async function partyMoved(untypedTenant: Tenant, side: Side, w: Window): Promise<Map<string, bigint>> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const base = <QB extends { where: (...a: Q[]) => QB }>(q: QB) => q.where('openItem.side', '=', side).where('openItem.partyType', '=', PARTY[side]);
+  const entered = await inWindow(base(tenant.select('openItem')), 'openItem.createdAt', w)
+    .select((eb) => ['openItem.partyId as k', eb.fn.sum('openItem.amountBase').as('v')]).groupBy('openItem.partyId').execute();
+  const cancelled = await inWindow(base(tenant.select('openItem')).where('openItem.status', '=', 'cancelled'), 'openItem.updatedAt', w)
+    .select((eb) => ['openItem.partyId as k', eb.fn.sum('openItem.amountBase').as('v')]).groupBy('openItem.partyId').execute();
+  const allocated = await inWindow(base(tenant.select('financeAllocation')
+    .innerJoin('openItem', (j) => j.onRef('openItem.id', '=', 'financeAllocation.itemId').onRef('openItem.companyId', '=', 'financeAllocation.companyId'))), 'financeAllocation.createdAt', w)
+    .select((eb) => ['openItem.partyId as k', eb.fn.sum('financeAllocation.itemBase').as('v')]).groupBy('openItem.partyId').execute();
   const out = new Map<string, bigint>();
   const add = (rows: Row[], sign: bigint) => { for (const r of rows) out.set(String(Number(r.k)), (out.get(String(Number(r.k))) ?? 0n) + sign * big(r.v)); };
   add(entered, 1n);
@@ -99,23 +102,24 @@ function merge(into: Map<string, bigint>, more: Map<string, bigint>): Map<string
  * The latest closed day on or before `day` (undefined when none); for payables, the latest whose closing kept
  * them (a day closed before migration 031 has no payable snapshot).
  */
-export async function closedOnOrBefore(tenant: Tenant, day: string, strictlyBefore = false, side: Side = 'receivable'): Promise<string | undefined> {
-  let q: Q = tenant.select('dailyClosing').select((eb: Q) => eb.fn.max('day').as('d')).where('day', strictlyBefore ? '<' : '<=', day);
+export async function closedOnOrBefore(untypedTenant: Tenant, day: string, strictlyBefore = false, side: Side = 'receivable'): Promise<string | undefined> {
+  let q = TypedTenant.of(untypedTenant).select('dailyClosing').select((eb) => eb.fn.max('day').as('d')).where('day', strictlyBefore ? '<' : '<=', day);
   if (side === 'payable') q = q.where('payables', '=', 1);
-  const r = (await q.executeTakeFirst()) as Row | undefined;
+  const r = await q.executeTakeFirst();
   return r?.d ? String(r.d) : undefined;
 }
 
-async function stockSnapshot(tenant: Tenant, day: string, warehouseId?: number | null): Promise<Map<string, bigint>> {
-  let q: Q = tenant.select('stockSnapshot').select(['productId', 'warehouseId', 'onHand']).where('day', '=', day);
+async function stockSnapshot(untypedTenant: Tenant, day: string, warehouseId?: number | null): Promise<Map<string, bigint>> {
+  let q = TypedTenant.of(untypedTenant).select('stockSnapshot').select(['productId', 'warehouseId', 'onHand']).where('day', '=', day);
   if (warehouseId) q = q.where('warehouseId', '=', warehouseId);
-  const rows = (await q.execute()) as Row[];
+  const rows = await q.execute();
   return new Map(rows.map((r) => [stockKey(r.productId, r.warehouseId), big(r.onHand)]));
 }
 
 async function partySnapshot(tenant: Tenant, side: Side, day: string): Promise<Map<string, bigint>> {
   const { table, party } = SNAPSHOT[side];
-  const rows = (await tenant.select(table).select([`${party} as k`, 'balance']).where('day', '=', day).execute()) as Row[];
+  // (the snapshot table and its party column follow the side, chosen at run time: the untyped view)
+  const rows: Row[] = await tenant.select(table).select([`${party} as k`, 'balance']).where('day', '=', day).execute();
   return new Map(rows.map((r) => [String(Number(r.k)), big(r.balance)]));
 }
 
@@ -125,10 +129,10 @@ const priced = (dialect: Dialect, qty: string) => (dialect === 'postgres'
 const byProduct = (table: string) => (j: Q) => j.onRef('product.id', '=', `${table}.productId`).onRef('product.companyId', '=', `${table}.companyId`);
 
 /** The reference-price value (cents) of the stock moved in a window, per warehouse. */
-async function stockValueMoved(tenant: Tenant, dialect: Dialect, w: Window, warehouseId?: number | null): Promise<Row[]> {
-  let q: Q = inWindow(tenant.select('stockMove').innerJoin('product', byProduct('stockMove')), 'stockMove.createdAt', w);
+async function stockValueMoved(untypedTenant: Tenant, dialect: Dialect, w: Window, warehouseId?: number | null): Promise<Row[]> {
+  let q = inWindow(TypedTenant.of(untypedTenant).select('stockMove').innerJoin('product', byProduct('stockMove')), 'stockMove.createdAt', w);
   if (warehouseId) q = q.where('stockMove.warehouseId', '=', warehouseId);
-  return (await q.select(['stockMove.warehouseId as w', priced(dialect, 'stockMove.qty').as('v')]).groupBy('stockMove.warehouseId').execute()) as Row[];
+  return q.select(['stockMove.warehouseId as w', priced(dialect, 'stockMove.qty').as('v')]).groupBy('stockMove.warehouseId').execute();
 }
 
 /**
@@ -140,9 +144,9 @@ export async function stockValueAtEndOf(tenant: Tenant, dialect: Dialect, day: s
   const out = new Map<number, bigint>();
   const add = (rows: Row[]) => { for (const r of rows) out.set(Number(r.w), (out.get(Number(r.w)) ?? 0n) + big(r.v)); };
   if (from) {
-    let q: Q = tenant.select('stockSnapshot').innerJoin('product', byProduct('stockSnapshot')).where('stockSnapshot.day', '=', from);
+    let q = TypedTenant.of(tenant).select('stockSnapshot').innerJoin('product', byProduct('stockSnapshot')).where('stockSnapshot.day', '=', from);
     if (warehouseId) q = q.where('stockSnapshot.warehouseId', '=', warehouseId);
-    add((await q.select(['stockSnapshot.warehouseId as w', priced(dialect, 'stockSnapshot.onHand').as('v')]).groupBy('stockSnapshot.warehouseId').execute()) as Row[]);
+    add(await q.select(['stockSnapshot.warehouseId as w', priced(dialect, 'stockSnapshot.onHand').as('v')]).groupBy('stockSnapshot.warehouseId').execute());
   }
   if (from !== day) add(await stockValueMoved(tenant, dialect, { after: from ? endOfDay(from, tzHours) : undefined, upTo: endOfDay(day, tzHours) }, warehouseId));
   return out;
@@ -232,22 +236,23 @@ export interface ClosingResult {
  * processes closing at once exactly one does, and a day closed by hand is left alone (null).
  */
 export async function closeDayIn(tenant: Tenant, day: string, tzHours: number, by: ClosedBy): Promise<ClosingResult | null> {
+  const t = TypedTenant.of(tenant);
   const now = new Date().toISOString();
   const stamp = { closedAt: now, closedBy: by.accountId, auto: by.auto ? 1 : 0 };
   let closingId: number;
   if (by.auto) {
-    const row = (await tenant.insert('dailyClosing', { day, prevDay: null, stockRows: 0, receivableRows: 0, payableRows: 0, version: 1, ...stamp })
-      .onConflict((oc: Q) => oc.columns(['companyId', 'day']).doNothing()).returning('id').executeTakeFirst()) as Row | undefined;
+    const row = await t.insert('dailyClosing', { day, prevDay: null, stockRows: 0, receivableRows: 0, payableRows: 0, version: 1, ...stamp })
+      .onConflict((oc) => oc.columns(['companyId', 'day']).doNothing()).returning('id').executeTakeFirst();
     if (!row) return null;
     closingId = Number(row.id);
   } else {
-    const existing = (await tenant.select('dailyClosing').select(['id', 'version']).where('day', '=', day).executeTakeFirst()) as Row | undefined;
+    const existing = await t.select('dailyClosing').select(['id', 'version']).where('day', '=', day).executeTakeFirst();
     if (existing) {
       closingId = Number(existing.id);
-      await tenant.update('dailyClosing').set({ ...stamp, version: sql`${sql.ref('version')} + 1` }).where('id', '=', closingId).execute();
+      await t.update('dailyClosing').set({ ...stamp, version: sql`${sql.ref('version')} + 1` }).where('id', '=', closingId).execute();
     } else {
-      const row = await tenant.insert('dailyClosing', { day, prevDay: null, stockRows: 0, receivableRows: 0, payableRows: 0, version: 1, ...stamp })
-        .onConflict((oc: Q) => oc.columns(['companyId', 'day']).doUpdateSet({ closedAt: now }))
+      const row = await t.insert('dailyClosing', { day, prevDay: null, stockRows: 0, receivableRows: 0, payableRows: 0, version: 1, ...stamp })
+        .onConflict((oc) => oc.columns(['companyId', 'day']).doUpdateSet({ closedAt: now }))
         .returning('id').executeTakeFirstOrThrow();
       closingId = Number(row.id);
     }
@@ -262,7 +267,8 @@ export async function closeDayIn(tenant: Tenant, day: string, tzHours: number, b
   };
   const open = { receivable: await parties('receivable'), payable: await parties('payable') };
 
-  await tenant.delete('stockSnapshot').where('day', '=', day).execute();
+  await t.delete('stockSnapshot').where('day', '=', day).execute();
+  // (on hand and balances are written as bigint texts, which the generated number columns do not admit: the untyped view)
   const stockRows = [...stock].filter(([, v]) => v !== 0n).map(([k, v]) => {
     const [productId, warehouseId] = k.split(':').map(Number);
     return { day, productId, warehouseId, onHand: v.toString() };
@@ -271,6 +277,7 @@ export async function closeDayIn(tenant: Tenant, day: string, tzHours: number, b
   const rows = { receivable: 0, payable: 0 };
   for (const side of ['receivable', 'payable'] as const) {
     const { table, party } = SNAPSHOT[side];
+    // (the snapshot table follows the side, chosen at run time: the untyped view)
     await tenant.delete(table).where('day', '=', day).execute();
     const list = [...open[side]].filter(([, v]) => v !== 0n).map(([k, v]) => ({ day, [party]: Number(k), balance: v.toString() }));
     for (let i = 0; i < list.length; i += CHUNK) await tenant.insert(table, list.slice(i, i + CHUNK)).execute();
@@ -278,7 +285,7 @@ export async function closeDayIn(tenant: Tenant, day: string, tzHours: number, b
   }
   // the day's own moves per product × warehouse × type (stock_move_day), for reports over many days' moves
   await summariseMoveDay(tenant, day, endOfDay(dayBefore(day), tzHours), endOfDay(day, tzHours));
-  await tenant.update('dailyClosing').set({ prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: rows.receivable, payableRows: rows.payable, payables: 1, movesSummarised: 1 })
+  await t.update('dailyClosing').set({ prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: rows.receivable, payableRows: rows.payable, payables: 1, movesSummarised: 1 })
     .where('id', '=', closingId).execute();
   return { id: closingId, day, prevDay: prev ?? null, stockRows: stockRows.length, receivableRows: rows.receivable, payableRows: rows.payable, closedAt: now, auto: by.auto };
 }

@@ -213,7 +213,8 @@ export async function labelsById(tenant: Tenant, table: string, ids: number[], c
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     if (!chunk.length) break;
-    const rows = (await tenant.select(table).select(['id', ...columns] as never).where('id', 'in', chunk).execute()) as Row[];
+    // (the table and its columns are the caller's, named at run time: the untyped view)
+    const rows: Row[] = await tenant.select(table).select(['id', ...columns] as never).where('id', 'in', chunk).execute();
     for (const r of rows) out.set(Number(r.id), r);
   }
   return out;

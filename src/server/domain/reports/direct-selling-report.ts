@@ -43,11 +43,12 @@ export interface DirectSellingInput extends SaleReportInput {
 
 async function directSellingGroups(ctx: CallContext, input: DirectSellingInput) {
   const { q: lines, ref, period } = await soldLines(ctx, input);
+  // (sold lines are the untyped builder: their grouping column is named at run time)
   let q: Q = lines.innerJoin('client', (j: Q) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'));
   if (input.channel) q = q.where('client.channel', '=', input.channel);
-  const rows = (await q.select((eb: Q) => [
+  const rows: Row[] = await q.select((eb: Q) => [
     `${ref} as k`, 'client.channel as channel', eb.fn.sum('salesOrderLine.qty').as('qty'), sql`sum(${lineBase(ctx.database.dialect)})`.as('amount'),
-  ]).groupBy([ref, 'client.channel']).execute()) as Row[];
+  ]).groupBy([ref, 'client.channel']).execute();
   const groups = new Groups(DIRECT_SELLING_MEASURES);
   for (const r of rows) {
     const side = r.channel === 'dealer' ? 'dealer' : 'direct';

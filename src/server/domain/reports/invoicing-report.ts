@@ -12,13 +12,11 @@
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { tz } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { big, DATE_RANGE_INPUT, dayRange, Groups, mustExist, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
 import { productsTyped } from './purchase-report.ts';
 import { groupByInput, screenGroupings } from './screen-groupings.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = any;
 
 const SCREEN = 'reportForms/makeBallot';
 
@@ -63,27 +61,27 @@ async function invoicingGroups(ctx: CallContext, input: InvoicingReportInput) {
   const typed = input.product?.trim();
   const period = PERIODS.has(input.groupBy);
 
-  let d: Q = tenant.select('deliveryNoteLine')
-    .innerJoin('deliveryNote', (j: Q) => j.onRef('deliveryNote.id', '=', 'deliveryNoteLine.noteId').onRef('deliveryNote.companyId', '=', 'deliveryNoteLine.companyId'))
+  let d = TypedTenant.of(tenant).select('deliveryNoteLine')
+    .innerJoin('deliveryNote', (j) => j.onRef('deliveryNote.id', '=', 'deliveryNoteLine.noteId').onRef('deliveryNote.companyId', '=', 'deliveryNoteLine.companyId'))
     .where('deliveryNote.status', 'in', SHIPPED);
   if (range.from) d = d.where('deliveryNote.deliveryDate', '>=', range.from);
   if (range.to) d = d.where('deliveryNote.deliveryDate', '<=', range.to);
   if (input.clientId) d = d.where('deliveryNote.clientId', '=', input.clientId);
   if (typed) d = d.where('deliveryNoteLine.productId', 'in', productsTyped(tenant, typed));
   const dRef = period ? 'deliveryNote.deliveryDate' : input.groupBy === 'client' ? 'deliveryNote.clientId' : 'deliveryNoteLine.productId';
-  const delivered = (await d.select((eb: Q) => [`${dRef} as k`, eb.fn.sum('deliveryNoteLine.qty').as('qty'), eb.fn.sum('deliveryNoteLine.invoicedQty').as('invoiced')])
-    .groupBy(dRef).execute()) as Row[];
+  const delivered = await d.select((eb) => [`${dRef} as k`, eb.fn.sum('deliveryNoteLine.qty').as('qty'), eb.fn.sum('deliveryNoteLine.invoicedQty').as('invoiced')])
+    .groupBy(dRef).execute();
 
-  let i: Q = tenant.select('salesInvoiceLine')
-    .innerJoin('salesInvoice', (j: Q) => j.onRef('salesInvoice.id', '=', 'salesInvoiceLine.invoiceId').onRef('salesInvoice.companyId', '=', 'salesInvoiceLine.companyId'))
+  let i = TypedTenant.of(tenant).select('salesInvoiceLine')
+    .innerJoin('salesInvoice', (j) => j.onRef('salesInvoice.id', '=', 'salesInvoiceLine.invoiceId').onRef('salesInvoice.companyId', '=', 'salesInvoiceLine.companyId'))
     .where('salesInvoice.status', '=', 'posted');
   if (range.from) i = i.where('salesInvoice.invoiceDate', '>=', range.from);
   if (range.to) i = i.where('salesInvoice.invoiceDate', '<=', range.to);
   if (input.clientId) i = i.where('salesInvoice.clientId', '=', input.clientId);
   if (typed) i = i.where('salesInvoiceLine.productId', 'in', productsTyped(tenant, typed));
   const iRef = period ? 'salesInvoice.invoiceDate' : input.groupBy === 'client' ? 'salesInvoice.clientId' : 'salesInvoiceLine.productId';
-  const invoiced = (await i.select((eb: Q) => [`${iRef} as k`, eb.fn.sum('salesInvoiceLine.qty').as('qty'), eb.fn.sum('salesInvoiceLine.amountBase').as('amount')])
-    .groupBy(iRef).execute()) as Row[];
+  const invoiced = await i.select((eb) => [`${iRef} as k`, eb.fn.sum('salesInvoiceLine.qty').as('qty'), eb.fn.sum('salesInvoiceLine.amountBase').as('amount')])
+    .groupBy(iRef).execute();
 
   const groups = new Groups(INVOICING_MEASURES);
   for (const r of delivered) {

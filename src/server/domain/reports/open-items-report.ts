@@ -13,13 +13,11 @@
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { tz } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { balancesAt, companyToday, openAtEndOf, openItemsKind, type Side as ClosingSide } from './closing.ts';
 import { big, DATE_RANGE_INPUT, dayRange, Groups, measureValue, mustExist, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
 import { groupByInput, screenGroupings } from './screen-groupings.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = any;
 
 interface Side {
   /** 期末未付 from the daily closing's snapshots (payables) */
@@ -83,7 +81,7 @@ async function openItemGroups(ctx: CallContext, s: Side, input: OpenItemsReportI
   const range = dayRange(input.dateRange, tz(ctx));
   const partyId = s.party === 'client' ? input.clientId : input.supplierId;
   await mustExist(tenant, s.party, partyId, `${s.party}Id`, s.partyTitle);
-  let q: Q = tenant.select('openItem').where('openItem.side', '=', s.side).where('openItem.partyType', '=', s.party)
+  let q = TypedTenant.of(tenant).select('openItem').where('openItem.side', '=', s.side).where('openItem.partyType', '=', s.party)
     .where('openItem.status', '!=', 'cancelled');
   if (range.from) q = q.where('openItem.docDate', '>=', range.from);
   if (range.to) q = q.where('openItem.docDate', '<=', range.to);
@@ -92,8 +90,8 @@ async function openItemGroups(ctx: CallContext, s: Side, input: OpenItemsReportI
   if (input.onlyOpen) q = q.where('openItem.status', '=', 'open');
   const period = PERIODS.has(input.groupBy);
   const ref = period ? 'openItem.docDate' : 'openItem.partyId';
-  const rows = (await q.select((eb: Q) => [`${ref} as k`, eb.fn.sum('openItem.amountBase').as('amount'), eb.fn.sum('openItem.allocatedBase').as('settled')])
-    .groupBy(ref).execute()) as Row[];
+  const rows = await q.select((eb) => [`${ref} as k`, eb.fn.sum('openItem.amountBase').as('amount'), eb.fn.sum('openItem.allocatedBase').as('settled')])
+    .groupBy(ref).execute();
   const groups = new Groups(s.measures);
   for (const r of rows) {
     const key = period ? periodKey(input.groupBy, String(r.k)) : String(Number(r.k));

@@ -13,6 +13,7 @@ import { sql } from 'kysely';
 import { formatDate } from '../../../core/format.ts';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { tz } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { dayBefore, endOfDay } from './closing.ts';
 import { big, DATE_RANGE_INPUT, Groups, mustExist, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
@@ -101,16 +102,17 @@ async function otherMovesGroups(ctx: CallContext, input: OtherMovesInput) {
   const recordKey = (k: unknown) => (k === null || k === undefined ? '0' : String(Number(k)));
 
   // closed days: the closing's sums per day, product, warehouse and type
-  const closed = new Set(((await tenant.select('dailyClosing').select('day').where('day', '>=', from).where('day', '<=', to)
-    .where('movesSummarised', '=', 1).execute()) as Row[]).map((r) => String(r.day)));
+  const closed = new Set((await TypedTenant.of(tenant).select('dailyClosing').select('day').where('day', '>=', from).where('day', '<=', to)
+    .where('movesSummarised', '=', 1).execute()).map((r) => String(r.day)));
   if (closed.size) {
     const dayKey = by === 'type' ? sql.ref('stockMoveDay.moveType') : period ? sql.ref('stockMoveDay.day') : sql.ref(GROUP_REF[by]!.replace('stockMove.', 'stockMoveDay.'));
+    // (filtered names its table's columns at run time, the grouping column too: the untyped view)
     const q: Q = filtered(tenant.select('stockMoveDay').innerJoin('product', byProduct('stockMoveDay'))
       .where('stockMoveDay.day', 'in', [...closed]).where('stockMoveDay.moveType', 'in', types), 'stockMoveDay');
-    const rows = (await q.select([
+    const rows: Row[] = await q.select([
       dayKey.as('k'), sql`sum(${sql.ref('stockMoveDay.inQty')})`.as('inQty'), sql`sum(${sql.ref('stockMoveDay.outQty')})`.as('outQty'),
       valued(sql.ref('stockMoveDay.inQty')).as('inValue'), valued(sql.ref('stockMoveDay.outQty')).as('outValue'),
-    ]).groupBy(dayKey).execute()) as Row[];
+    ]).groupBy(dayKey).execute();
     for (const r of rows) add(by === 'type' ? String(r.k) : period ? periodKey(by, String(r.k)) : recordKey(r.k), r);
   }
 
@@ -121,11 +123,12 @@ async function otherMovesGroups(ctx: CallContext, input: OtherMovesInput) {
   const key = by === 'type' ? MOVE_TYPE : period ? instant : sql.ref(GROUP_REF[by]!);
   const side = (op: '>' | '<') => sql`case when ${sql.ref('stockMove.qty')} ${sql.raw(op)} 0 then ${op === '<' ? sql`-${sql.ref('stockMove.qty')}` : sql.ref('stockMove.qty')} else 0 end`;
   for (const [first, last] of openRuns(from, to, closed)) {
+    // (as above: the untyped view)
     const q: Q = filtered(movesWithType(tenant, endOfDay(dayBefore(first), tzHours), endOfDay(last, tzHours)).innerJoin('product', byProduct('stockMove'))
       .where(sql<boolean>`${MOVE_TYPE} in (${sql.join(types)})`), 'stockMove');
-    const rows = (await q.select([
+    const rows: Row[] = await q.select([
       key.as('k'), sql`sum(${side('>')})`.as('inQty'), sql`sum(${side('<')})`.as('outQty'), valued(side('>')).as('inValue'), valued(side('<')).as('outValue'),
-    ]).groupBy(key).execute()) as Row[];
+    ]).groupBy(key).execute();
     for (const r of rows) {
       add(by === 'type' ? String(r.k)
         : period ? periodKey(by, formatDate(`${String(r.k)}${Number.isInteger(tzHours) ? ':00' : ''}:00.000Z`, tzHours)) : recordKey(r.k), r);

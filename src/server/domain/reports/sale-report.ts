@@ -131,10 +131,11 @@ export function soldKey(groupBy: string, period: boolean, k: unknown): string {
 
 async function saleGroups(ctx: CallContext, input: SaleReportInput, presale = false) {
   const { q, ref } = await soldLines(ctx, input, presale);
-  const rows = (await q.select((eb: Q) => [
+  // (sold lines are the untyped builder: their grouping column is named at run time)
+  const rows: Row[] = await q.select((eb: Q) => [
     `${ref} as k`, eb.fn.sum('salesOrderLine.presaleQty').as('presaleQty'), eb.fn.sum('salesOrderLine.qty').as('qty'), eb.fn.sum('salesOrderLine.shippedQty').as('shippedQty'),
     sql`sum(${lineBase(ctx.database.dialect)})`.as('amount'),
-  ]).groupBy(ref).execute()) as Row[];
+  ]).groupBy(ref).execute();
   const groups = new Groups(presale ? PRESALE_MEASURES : SALE_MEASURES);
   for (const r of rows) {
     groups.add(soldKey(input.groupBy, PERIODS.has(input.groupBy), r.k), {}, { ...(presale ? { presaleQty: big(r.presaleQty) } : {}), qty: big(r.qty), shippedQty: big(r.shippedQty), amount: big(r.amount) });

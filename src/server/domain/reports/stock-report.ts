@@ -7,11 +7,9 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { big, Groups, labelsById, measureValue, mustExist, PAGING, reportPage, reportXlsx, type Grouping, type Measure, type ReportPaging, type Row } from './common.ts';
 import { groupByInput, screenGroupings } from './screen-groupings.ts';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Q = any;
 
 // The groupings (warehouse, category) and their label columns are the screen schema's.
 export const STOCK_GROUPINGS: Record<string, Grouping> = screenGroupings('reportForms/storage');
@@ -46,7 +44,7 @@ export interface StockReportInput extends ReportPaging {
 
 /** A category and every category below it. */
 export async function categoryAndBelow(tenant: Tenant, id: number): Promise<number[]> {
-  const rows = (await tenant.select('category').select(['id', 'parentId']).execute()) as Row[];
+  const rows = await TypedTenant.of(tenant).select('category').select(['id', 'parentId']).execute();
   if (!rows.some((r) => Number(r.id) === id)) throw validationError([{ field: 'categoryId', message: '商品类别不存在' }]);
   const children = new Map<number, number[]>();
   for (const r of rows) if (r.parentId != null) children.set(Number(r.parentId), [...(children.get(Number(r.parentId)) ?? []), Number(r.id)]);
@@ -60,8 +58,9 @@ async function stockGroups(ctx: CallContext, input: StockReportInput) {
   const tenant = ctx.tenant;
   await mustExist(tenant, 'warehouse', input.warehouseId, 'warehouseId', '仓库');
   const categories = input.categoryId ? await categoryAndBelow(tenant, input.categoryId) : undefined;
-  const where = (q: Q): Q => {
-    q = q.innerJoin('product', (j: Q) => j.onRef('product.id', '=', 'stockSummary.productId').onRef('product.companyId', '=', 'stockSummary.companyId'));
+  const where = () => {
+    let q = TypedTenant.of(tenant).select('stockSummary')
+      .innerJoin('product', (j) => j.onRef('product.id', '=', 'stockSummary.productId').onRef('product.companyId', '=', 'stockSummary.companyId'));
     if (input.warehouseId) q = q.where('stockSummary.warehouseId', '=', input.warehouseId);
     if (categories) q = q.where('product.categoryId', 'in', categories);
     if (input.onlyInStock !== false) q = q.where('stockSummary.onHand', '<>', 0);
@@ -71,13 +70,13 @@ async function stockGroups(ctx: CallContext, input: StockReportInput) {
     ? sql`sum(cast(${sql.ref('stockSummary.onHand')} as numeric) * ${sql.ref('product.price')})`
     : sql`sum(${sql.ref('stockSummary.onHand')} * ${sql.ref('product.price')})`;
   const keyRef = input.groupBy === 'warehouse' ? 'stockSummary.warehouseId' : 'product.categoryId';
-  const rows = (await where(tenant.select('stockSummary'))
-    .select((eb: Q) => [
+  const rows = await where()
+    .select((eb) => [
       `${keyRef} as k`, eb.fn.count('stockSummary.productId').distinct().as('productCount'),
       eb.fn.sum('stockSummary.onHand').as('onHand'), eb.fn.sum(eb('stockSummary.reserved', '+', eb.ref('stockSummary.committed'))).as('reserved'), value.as('value'),
-    ]).groupBy(keyRef).execute()) as Row[];
+    ]).groupBy(keyRef).execute();
   // Products over all groups (a product in two warehouses is one product).
-  const all = (await where(tenant.select('stockSummary')).select((eb: Q) => eb.fn.count('stockSummary.productId').distinct().as('n')).executeTakeFirst()) as Row | undefined;
+  const all = await where().select((eb) => eb.fn.count('stockSummary.productId').distinct().as('n')).executeTakeFirst();
 
   const groups = new Groups(STOCK_MEASURES);
   for (const r of rows) {

@@ -6,8 +6,7 @@
 import { sql } from 'kysely';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { bizError, validationError } from '../../http/errors.ts';
-
-type Row = Record<string, unknown>;
+import { TypedTenant } from '../../db/typed.ts';
 
 export const BACK_ORDER_LIST_INPUT: InputSchema = {
   type: 'object',
@@ -20,7 +19,8 @@ export const BACK_ORDER_LIST_INPUT: InputSchema = {
 };
 
 export async function listBackOrders(ctx: CallContext, input: { page: number; pageSize: number; keyword?: string | null }) {
-  let q = ctx.tenant.select('salesOrder')
+  const tenant = TypedTenant.of(ctx.tenant);
+  let q = tenant.select('salesOrder')
     .leftJoin('client', 'client.id', 'salesOrder.clientId')
     .leftJoin('warehouse', 'warehouse.id', 'salesOrder.warehouseId')
     .where('salesOrder.status', '=', 'partlyShipped');
@@ -29,16 +29,16 @@ export async function listBackOrders(ctx: CallContext, input: { page: number; pa
     const like = `%${kw.replace(/[%_\\]/g, '')}%`;
     q = q.where((eb) => eb.or([eb('salesOrder.docNo', 'like', like), eb('client.code', 'like', like), eb('client.name', 'like', like)]));
   }
-  const counted = (await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row | undefined;
-  const orders = (await q.select([
+  const counted = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const orders = await q.select([
     'salesOrder.id', 'salesOrder.docNo', 'salesOrder.orderDate', 'salesOrder.deliveryDate', 'salesOrder.totalQty', 'salesOrder.shippedQty',
     'salesOrder.reservedQty', 'salesOrder.version', 'salesOrder.backOrderPolicy', 'client.code as clientCode', 'client.name as clientName', 'warehouse.name as warehouseName',
-  ]).orderBy('salesOrder.orderDate', 'asc').orderBy('salesOrder.id', 'asc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+  ]).orderBy('salesOrder.orderDate', 'asc').orderBy('salesOrder.id', 'asc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   const ids = orders.map((o) => Number(o.id));
-  const lines = ids.length ? (await ctx.tenant.select('salesOrderLine').leftJoin('product', 'product.id', 'salesOrderLine.productId')
+  const lines = ids.length ? await tenant.select('salesOrderLine').leftJoin('product', 'product.id', 'salesOrderLine.productId')
     .select(['salesOrderLine.orderId', 'salesOrderLine.lineNo', 'salesOrderLine.qty', 'salesOrderLine.shippedQty', 'salesOrderLine.reservedQty', 'product.code', 'product.name'])
-    .where('salesOrderLine.orderId', 'in', ids).where(sql`sales_order_line.qty`, '>', sql`sales_order_line.shipped_qty`).orderBy('salesOrderLine.lineNo').execute()) as Row[] : [];
-  const plans = ids.length ? (await ctx.tenant.select('deliveryPlan').select(['orderId', 'docNo']).where('orderId', 'in', ids).where('status', 'in', ['draft', 'confirmed']).execute()) as Row[] : [];
+    .where('salesOrderLine.orderId', 'in', ids).where(sql`sales_order_line.qty`, '>', sql`sales_order_line.shipped_qty`).orderBy('salesOrderLine.lineNo').execute() : [];
+  const plans = ids.length ? await tenant.select('deliveryPlan').select(['orderId', 'docNo']).where('orderId', 'in', ids).where('status', 'in', ['draft', 'confirmed']).execute() : [];
   return {
     list: orders.map((o) => {
       const mine = lines.filter((l) => Number(l.orderId) === Number(o.id));
@@ -75,7 +75,7 @@ export async function closeBackOrders(ctx: CallContext, input: { ids: number[]; 
     let released = 0;
     const closed: string[] = [];
     for (const id of ids) {
-      const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'reservedQty']).where('id', '=', id).executeTakeFirst()) as Row | undefined;
+      const doc = await TypedTenant.of(tenant).select('salesOrder').select(['id', 'docNo', 'status', 'reservedQty']).where('id', '=', id).executeTakeFirst();
       if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: `销售订单（编号 ${id}）` });
       if (doc.status !== 'partlyShipped') {
         throw bizError('SYSTEM_BACK_ORDER_NOT_OPEN_4501', { docNo: String(doc.docNo), status: orders.statusLabel(String(doc.status)) }, { id });

@@ -7,8 +7,7 @@ import crypto from 'node:crypto';
 import { endSession } from '../../auth/tokens.ts';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { bizError } from '../../http/errors.ts';
-
-type Row = Record<string, unknown>;
+import { TypedTenant } from '../../db/typed.ts';
 
 export function deviceOf(ua: string): { browser: string; system: string } {
   const v = (re: RegExp) => re.exec(ua)?.[1]?.split('.')[0];
@@ -49,18 +48,19 @@ interface Device {
 }
 
 async function salesAccounts(ctx: CallContext): Promise<Set<number>> {
-  const roles = (await ctx.tenant.select('role').select(['id', 'allRights', 'rights']).execute()) as Row[];
+  const tenant = TypedTenant.of(ctx.tenant);
+  const roles = await tenant.select('role').select(['id', 'allRights', 'rights']).execute();
   const sales = new Set(roles.filter((r) => !Number(r.allRights) && (JSON.parse(String(r.rights || '[]')) as string[]).some((c) => c.startsWith('market.'))).map((r) => Number(r.id)));
-  const accounts = (await ctx.tenant.select('account').select(['id', 'roleIds']).execute()) as Row[];
+  const accounts = await tenant.select('account').select(['id', 'roleIds']).execute();
   return new Set(accounts.filter((a) => (JSON.parse(String(a.roleIds || '[]')) as number[]).some((id) => sales.has(Number(id)))).map((a) => Number(a.id)));
 }
 
 async function devices(ctx: CallContext, scope: 'all' | 'sales'): Promise<Device[]> {
   const sessionEnds = new Date(Date.now() - ctx.config.sessionMaxAgeSec * 1000).toISOString();
-  const rows = (await ctx.tenant.select('authSession').innerJoin('account', 'account.id', 'authSession.accountId')
+  const rows = await TypedTenant.of(ctx.tenant).select('authSession').innerJoin('account', 'account.id', 'authSession.accountId')
     .leftJoin('staff', 'staff.id', 'account.staffId')
     .select(['authSession.id', 'authSession.accountId', 'authSession.createdAt', 'authSession.ip', 'authSession.userAgent', 'authSession.endedAt', 'account.userName', 'staff.name as staffName'])
-    .orderBy('authSession.createdAt', 'asc').execute()) as Row[];
+    .orderBy('authSession.createdAt', 'asc').execute();
   const only = scope === 'sales' ? await salesAccounts(ctx) : null;
   const byDevice = new Map<string, Device>();
   for (const r of rows) {
@@ -70,11 +70,11 @@ async function devices(ctx: CallContext, scope: 'all' | 'sales'): Promise<Device
     const id = `${accountId}-${uaKey(ua)}`;
     let d = byDevice.get(id);
     if (!d) {
-      byDevice.set(id, (d = { id, accountId, userName: String(r.userName), staffName: (r.staffName as string) ?? null, ...deviceOf(ua), userAgent: ua, lastIp: null, firstSeen: String(r.createdAt), lastSeen: String(r.createdAt), sessions: 0, open: 0 }));
+      byDevice.set(id, (d = { id, accountId, userName: String(r.userName), staffName: r.staffName ?? null, ...deviceOf(ua), userAgent: ua, lastIp: null, firstSeen: String(r.createdAt), lastSeen: String(r.createdAt), sessions: 0, open: 0 }));
     }
     d.sessions++;
     d.lastSeen = String(r.createdAt);
-    d.lastIp = (r.ip as string) ?? d.lastIp;
+    d.lastIp = r.ip ?? d.lastIp;
     if (!r.endedAt && String(r.createdAt) > sessionEnds) d.open++;
   }
   return [...byDevice.values()];
@@ -97,9 +97,10 @@ export const END_DEVICE_INPUT: InputSchema = {
 export async function endDeviceSessions(ctx: CallContext, input: { id: string }, scope: 'all' | 'sales') {
   const [accountPart, key] = input.id.split('-') as [string, string];
   const accountId = Number(accountPart);
-  const account = (await ctx.tenant.select('account').select(['id', 'userName']).where('id', '=', accountId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const account = await tenant.select('account').select(['id', 'userName']).where('id', '=', accountId).executeTakeFirst();
   if (!account || (scope === 'sales' && !(await salesAccounts(ctx)).has(accountId))) throw bizError('COMMON_NOT_FOUND_4004', { entity: '设备' });
-  const sessions = (await ctx.tenant.select('authSession').select(['id', 'userAgent']).where('accountId', '=', accountId).where('endedAt', 'is', null).execute()) as Row[];
+  const sessions = await tenant.select('authSession').select(['id', 'userAgent']).where('accountId', '=', accountId).where('endedAt', 'is', null).execute();
   const mine = sessions.filter((s) => uaKey(String(s.userAgent ?? '')) === key);
   const own = mine.some((s) => s.id === ctx.caller!.sessionId);
   for (const s of mine) await endSession(ctx.db, String(s.id), 'device-ended');

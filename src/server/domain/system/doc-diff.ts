@@ -6,6 +6,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { DocumentType } from '../../documents/engine.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -39,10 +40,11 @@ function shown(view: Row, name: string, type: string): string {
   return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-async function byNumber(ctx: CallContext, t: DocumentType, docNo: string, field: string): Promise<Row> {
-  const r = (await ctx.tenant.select(t.def.table).select('id').where('docNo', '=', docNo.trim()).executeTakeFirst()) as Row | undefined;
+async function byNumber(ctx: CallContext, t: DocumentType, docNo: string, field: string): Promise<Row & { lines: Row[] }> {
+  // (the document type's table, named at run time: the untyped view)
+  const r: Row | undefined = await ctx.tenant.select(t.def.table).select('id').where('docNo', '=', docNo.trim()).executeTakeFirst();
   if (!r) throw validationError([{ field, message: `${t.def.title} ${docNo.trim()} 不存在` }]);
-  return (await t.get(ctx, Number(r.id))) as Row;
+  return t.get(ctx, Number(r.id));
 }
 
 export interface DiffInput { page: number; pageSize: number; type?: string | null; left?: string | null; right?: string | null; leftVersion?: number | null; rightVersion?: number | null; onlyDifferent?: boolean | null }
@@ -61,8 +63,8 @@ const text = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 
 // change at or before n set, else what its first later change started from, else (never changed) today's.
 async function diffVersions(ctx: CallContext, t: DocumentType, input: DiffInput) {
   const doc = await byNumber(ctx, t, input.left!, 'left');
-  const entries = (await ctx.tenant.select('auditLog').select(['id', 'at', 'userName', 'action', 'changes'])
-    .where('entity', '=', t.def.type).where('recordId', '=', String(doc.id)).orderBy('id').execute()) as Row[];
+  const entries = await TypedTenant.of(ctx.tenant).select('auditLog').select(['id', 'at', 'userName', 'action', 'changes'])
+    .where('entity', '=', t.def.type).where('recordId', '=', String(doc.id)).orderBy('id').execute();
   const n = entries.length;
   if (!n) throw validationError([{ field: 'left', message: `${t.def.title} ${doc.docNo} 没有操作记录，无法按版本比较` }]);
   const lv = input.leftVersion ?? Math.max(1, n - 1);
@@ -100,7 +102,7 @@ async function diffVersions(ctx: CallContext, t: DocumentType, input: DiffInput)
   for (const list of changes) for (const c of list) {
     if (!c.field || seen.has(c.field)) continue;
     seen.add(c.field);
-    const today = c.field === 'lineCount' ? String(((doc.lines as Row[]) ?? []).length) : '';
+    const today = c.field === 'lineCount' ? String(doc.lines.length) : '';
     push(c.title ?? c.field, at(c.field, lv, today), at(c.field, rv, today));
   }
   const list = input.onlyDifferent ? out.filter((r) => r.version || !r.same) : out;
@@ -122,8 +124,8 @@ export async function diffDocuments(ctx: CallContext, input: DiffInput) {
   const push = (place: string, title: string, l: string, r: string) => out.push({ key: `${out.length}`, place, field: title, left: l, right: r, same: l === r, diff: l === r ? '' : '不同' });
   push('表头', '状态', String(a.statusText), String(b.statusText));
   for (const [name, f] of Object.entries(t.def.header)) push('表头', f.title ?? name, shown(a, name, f.type), shown(b, name, f.type));
-  const la = new Map(((a.lines as Row[]) ?? []).map((l) => [Number(l.lineNo), l]));
-  const lb = new Map(((b.lines as Row[]) ?? []).map((l) => [Number(l.lineNo), l]));
+  const la = new Map(a.lines.map((l) => [Number(l.lineNo), l]));
+  const lb = new Map(b.lines.map((l) => [Number(l.lineNo), l]));
   const nos = [...new Set([...la.keys(), ...lb.keys()])].sort((x, y) => x - y);
   for (const no of nos) {
     const x = la.get(no), y = lb.get(no);

@@ -3,8 +3,7 @@
 // younger than three heartbeat intervals, 无响应 after that, 已停止 once it stopped cleanly.
 import type { CallContext } from '../../catalog/context.ts';
 import { monitorOf, type ProcessStats } from './monitor.ts';
-
-type Row = Record<string, unknown>;
+import { typed } from '../../db/typed.ts';
 
 /** 2 天 3 小时 / 3 小时 5 分 / 5 分 12 秒 / 12 秒 */
 export function duration(sec: number): string {
@@ -18,7 +17,7 @@ export function duration(sec: number): string {
 export async function listProcesses(ctx: CallContext) {
   const own = monitorOf(ctx.database);
   await own?.beat();
-  const rows = (await ctx.db.selectFrom('serviceProcess').selectAll().orderBy('startedAt', 'asc').execute()) as Row[];
+  const rows = await typed(ctx.db).selectFrom('serviceProcess').selectAll().orderBy('startedAt', 'asc').execute();
   const now = Date.now();
   const stale = ctx.config.heartbeatSec * 3000;
   const list = rows.map((r) => {

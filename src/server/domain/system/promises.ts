@@ -6,8 +6,7 @@
 // its promise, 将延误 when its cover arrives after it, 已逾期 when the promise has passed, 无供应 when
 // nothing known covers it (no purchase, or a purchase without an expected date).
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
-
-type Row = Record<string, unknown>;
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PROMISE_INPUT: InputSchema = {
   type: 'object',
@@ -28,37 +27,38 @@ const daysBetween = (a: string, b: string) => Math.round((Date.parse(b) - Date.p
 
 export async function promiseList(ctx: CallContext, input: { page: number; pageSize: number; keyword?: string | null; onlyLate?: boolean | null }) {
   const today = day(Date.now() + ctx.caller!.company.timeZone * 3600_000);
-  const demand = (await ctx.tenant.select('salesOrderLine')
+  const tenant = TypedTenant.of(ctx.tenant);
+  const demand = await tenant.select('salesOrderLine')
     .innerJoin('salesOrder', 'salesOrder.id', 'salesOrderLine.orderId')
     .leftJoin('client', 'client.id', 'salesOrder.clientId')
     .leftJoin('product', 'product.id', 'salesOrderLine.productId')
     .select(['salesOrderLine.id', 'salesOrderLine.lineNo', 'salesOrderLine.productId', 'salesOrderLine.qty', 'salesOrderLine.shippedQty', 'salesOrderLine.reservedQty', 'salesOrderLine.presaleQty',
       'salesOrder.id as orderId', 'salesOrder.docNo', 'salesOrder.warehouseId', 'salesOrder.deliveryDate', 'client.name as clientName', 'product.code as productCode', 'product.name as productName'])
     .where('salesOrder.status', 'in', ['confirmed', 'partlyShipped'])
-    .whereRef('salesOrderLine.qty', '>', 'salesOrderLine.shippedQty').execute()) as Row[];
+    .whereRef('salesOrderLine.qty', '>', 'salesOrderLine.shippedQty').execute();
   if (!demand.length) return { list: [], total: 0, page: input.page, pageSize: input.pageSize, today, late: 0 };
   const productIds = [...new Set(demand.map((d) => Number(d.productId)))];
   const stock = new Map<string, number>();
   const arrivals = new Map<string, Array<{ date: string | null; qty: number; docNo: string }>>();
   for (let i = 0; i < productIds.length; i += 500) {
     const ids = productIds.slice(i, i + 500);
-    for (const s of (await ctx.tenant.select('stockSummary').select(['productId', 'warehouseId', 'onHand', 'reserved', 'committed']).where('productId', 'in', ids).execute()) as Row[]) {
+    for (const s of await tenant.select('stockSummary').select(['productId', 'warehouseId', 'onHand', 'reserved', 'committed']).where('productId', 'in', ids).execute()) {
       stock.set(`${Number(s.productId)}:${Number(s.warehouseId)}`, Math.max(0, Number(s.onHand) - Number(s.reserved) - Number(s.committed)));
     }
-    const pos = (await ctx.tenant.select('purchaseOrderLine').innerJoin('purchaseOrder', 'purchaseOrder.id', 'purchaseOrderLine.orderId')
+    const pos = await tenant.select('purchaseOrderLine').innerJoin('purchaseOrder', 'purchaseOrder.id', 'purchaseOrderLine.orderId')
       .select(['purchaseOrderLine.productId', 'purchaseOrderLine.qty', 'purchaseOrderLine.receivedQty', 'purchaseOrder.warehouseId', 'purchaseOrder.expectedDate', 'purchaseOrder.docNo'])
-      .where('purchaseOrder.status', 'in', ['confirmed', 'partlyReceived']).where('purchaseOrderLine.productId', 'in', ids).execute()) as Row[];
+      .where('purchaseOrder.status', 'in', ['confirmed', 'partlyReceived']).where('purchaseOrderLine.productId', 'in', ids).execute();
     for (const p of pos) {
       const open = Number(p.qty) - Number(p.receivedQty);
       if (open <= 0) continue;
       const key = `${Number(p.productId)}:${Number(p.warehouseId)}`;
       if (!arrivals.has(key)) arrivals.set(key, []);
-      arrivals.get(key)!.push({ date: (p.expectedDate as string) ?? null, qty: open, docNo: String(p.docNo) });
+      arrivals.get(key)!.push({ date: p.expectedDate ?? null, qty: open, docNo: String(p.docNo) });
     }
   }
   for (const list of arrivals.values()) list.sort((a, b) => (a.date ?? '9999') < (b.date ?? '9999') ? -1 : (a.date ?? '9999') > (b.date ?? '9999') ? 1 : 0);
   demand.sort((a, b) => {
-    const x = (a.deliveryDate as string) ?? '9999-99-99', y = (b.deliveryDate as string) ?? '9999-99-99';
+    const x = a.deliveryDate ?? '9999-99-99', y = b.deliveryDate ?? '9999-99-99';
     return x < y ? -1 : x > y ? 1 : Number(a.orderId) - Number(b.orderId) || Number(a.lineNo) - Number(b.lineNo);
   });
   const rows = demand.map((d) => {
@@ -87,7 +87,7 @@ export async function promiseList(ctx: CallContext, input: { page: number; pageS
       sources.push(`${a.docNo}（${a.date}）${take}`);
       if (ready === null || a.date! > ready) ready = a.date!;
     }
-    const promised = (d.deliveryDate as string) ?? null;
+    const promised = d.deliveryDate ?? null;
     let status: Status;
     if (need > 0) { status = 'uncovered'; ready = null; }
     else if (!promised) status = 'unpromised';

@@ -11,6 +11,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { big, Groups, PAGING, reportPage, type Measure, type ReportPaging, type Row } from '../reports/common.ts';
 import { SOLD_STATUSES } from '../reports/sale-report.ts';
 import { groupByInput, screenGroupings } from '../reports/screen-groupings.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const MUNICIPALITIES = ['北京', '天津', '上海', '重庆'];
 const PROVINCES: [short: string, full: string][] = [
@@ -82,9 +83,10 @@ function place(groupBy: string, r: Region, extra: Row = {}): [string, Row] {
 }
 
 export async function clientMap(ctx: CallContext, input: MapInput) {
-  const clients = (await ctx.tenant.select('client').select(['id', 'address']).execute()) as Row[];
-  const sold = (await ctx.tenant.select('salesOrder').select(['clientId', sql<number>`count(*)`.as('orders'), sql<string>`coalesce(sum(${sql.ref('totalAmountBase')}), 0)`.as('amount')])
-    .where('status', 'in', SOLD_STATUSES).groupBy('clientId').execute()) as Row[];
+  const tenant = TypedTenant.of(ctx.tenant);
+  const clients = await tenant.select('client').select(['id', 'address']).execute();
+  const sold = await tenant.select('salesOrder').select(['clientId', sql<number>`count(*)`.as('orders'), sql<string>`coalesce(sum(${sql.ref('totalAmountBase')}), 0)`.as('amount')])
+    .where('status', 'in', SOLD_STATUSES).groupBy('clientId').execute();
   const byClient = new Map(sold.map((s) => [Number(s.clientId), s]));
   const groups = new Groups(CLIENT_MEASURES);
   for (const c of clients) {
@@ -96,13 +98,11 @@ export async function clientMap(ctx: CallContext, input: MapInput) {
 }
 
 export async function saleMap(ctx: CallContext, input: MapInput) {
-  const orders = (await ctx.tenant.select('salesOrder')
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    .leftJoin('client', (j: any) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    .leftJoin('staff', (j: any) => j.onRef('staff.id', '=', 'salesOrder.salesmanId').onRef('staff.companyId', '=', 'salesOrder.companyId'))
+  const orders = await TypedTenant.of(ctx.tenant).select('salesOrder')
+    .leftJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
+    .leftJoin('staff', (j) => j.onRef('staff.id', '=', 'salesOrder.salesmanId').onRef('staff.companyId', '=', 'salesOrder.companyId'))
     .select(['salesOrder.deliveryAddress', 'client.address', 'salesOrder.totalQty', 'salesOrder.totalAmountBase', 'staff.code as staffCode', 'staff.name as staffName'])
-    .where('salesOrder.status', 'in', SOLD_STATUSES).execute()) as Row[];
+    .where('salesOrder.status', 'in', SOLD_STATUSES).execute();
   const groups = new Groups(SALE_MEASURES);
   for (const o of orders) {
     let r = regionOf(o.deliveryAddress);

@@ -8,8 +8,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
-type Row = Record<string, unknown>;
 export const ORPHAN_GRACE_MS = 10 * 60_000;
 const SKIP = new Set(['cache', 'tmp', 'orphaned']);
 
@@ -41,7 +41,7 @@ async function orphans(ctx: CallContext): Promise<Array<{ name: string; size: nu
   const named = new Set<string>();
   for (let i = 0; i < files.length; i += 500) {
     const chunk = files.slice(i, i + 500);
-    for (const r of (await ctx.db.selectFrom('media').select('storedName').where('storedName', 'in', chunk).execute()) as Row[]) named.add(String(r.storedName));
+    for (const r of await typed(ctx.db).selectFrom('media').select('storedName').where('storedName', 'in', chunk).execute()) named.add(String(r.storedName));
   }
   const out = [];
   const before = Date.now() - ORPHAN_GRACE_MS;
@@ -64,11 +64,11 @@ export const CHECK_INPUT: InputSchema = {
 
 export async function checkStorage(ctx: CallContext, input: { page: number; pageSize: number; kind?: string | null }) {
   const root = mediaRoot(ctx);
-  const rows = (await ctx.tenant.select('media').select(['id', 'storedName', 'originalName', 'size', 'sha256', 'createdAt']).orderBy('createdAt').execute()) as Row[];
+  const rows = await TypedTenant.of(ctx.tenant).select('media').select(['id', 'storedName', 'originalName', 'size', 'sha256', 'createdAt']).orderBy('createdAt').execute();
   const problems: StorageProblem[] = [];
   for (const r of rows) {
     const file = path.join(root, path.basename(String(r.storedName)));
-    const base = { mediaId: String(r.id), storedName: String(r.storedName), originalName: (r.originalName as string) ?? null, createdAt: String(r.createdAt) };
+    const base = { mediaId: String(r.id), storedName: String(r.storedName), originalName: r.originalName ?? null, createdAt: String(r.createdAt) };
     const st = await fs.promises.stat(file).catch(() => null);
     if (!st) {
       problems.push({ key: `missing:${base.mediaId}`, kind: 'missing', ...base, expected: `${Number(r.size)} 字节`, found: null });

@@ -8,6 +8,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { validationError } from '../../http/errors.ts';
 import { PAGING, type ReportPaging } from '../reports/common.ts';
 import { LATENCY_BUCKETS_MS, monitorOf } from './monitor.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 type Row = Record<string, unknown>;
 
@@ -63,16 +64,16 @@ export async function usageReport(ctx: CallContext, catalog: Catalog, input: Usa
     hour: sql<string>`substr(minute, 1, 13)`,
     day: sql<string>`substr(minute, 1, 10)`,
   }[input.groupBy];
-  let q = ctx.db.selectFrom('apiUsageMinute').where('companyId', '=', ctx.caller!.company.id);
+  let q = typed(ctx.db).selectFrom('apiUsageMinute').where('companyId', '=', ctx.caller!.company.id);
   if (from) q = q.where('minute', '>=', from);
   if (to) q = q.where('minute', '<', `${to} 99`);
   if (input.endpoint) q = q.where('endpoint', 'like', `%${input.endpoint.replace(/[%_]/g, '')}`);
   if (input.accountId) q = q.where('accountId', '=', input.accountId);
-  const rows = (await q.select([
+  const rows = await q.select([
     keyExpr.as('key'), 'code',
     sql<number>`sum(calls)`.as('calls'), sql<number>`sum(total_ms)`.as('totalMs'), sql<number>`max(max_ms)`.as('maxMs'),
     ...LATENCY_BUCKETS_MS.map((_, i) => sql<number>`sum(${sql.ref(`b${i}`)})`.as(`b${i}`)),
-  ]).groupBy([keyExpr, 'code']).execute()) as Row[];
+  ]).groupBy([keyExpr, 'code']).execute();
 
   interface Group { key: string; calls: number; totalMs: number; maxMs: number; buckets: number[]; codes: Map<string, number> }
   const groups = new Map<string, Group>();
@@ -91,7 +92,7 @@ export async function usageReport(ctx: CallContext, catalog: Catalog, input: Usa
   const accountIds = input.groupBy === 'account' ? [...groups.keys()].map(Number).filter((n) => n > 0) : [];
   const accounts = new Map<number, string>();
   if (accountIds.length) {
-    for (const a of (await ctx.tenant.select('account').select(['id', 'userName']).where('id', 'in', accountIds).execute()) as Row[]) {
+    for (const a of await TypedTenant.of(ctx.tenant).select('account').select(['id', 'userName']).where('id', 'in', accountIds).execute()) {
       accounts.set(Number(a.id), String(a.userName));
     }
   }
@@ -113,8 +114,9 @@ export async function usageReport(ctx: CallContext, catalog: Catalog, input: Usa
   });
   const sortField = input.sort?.field && input.sort.order ? input.sort.field : input.groupBy === 'hour' || input.groupBy === 'day' ? 'key' : 'calls';
   const dir = input.sort?.order === 'ascend' || (!input.sort?.order && (input.groupBy === 'hour' || input.groupBy === 'day')) ? 1 : -1;
+  const field = (r: Row) => r[sortField] as string | number;
   list.sort((a, b) => {
-    const x = (a as Row)[sortField] as string | number, y = (b as Row)[sortField] as string | number;
+    const x = field(a), y = field(b);
     return (x < y ? -1 : x > y ? 1 : 0) * dir || (a.key < b.key ? -1 : 1);
   });
   const totalCalls = list.reduce((s, r) => s + r.calls, 0);

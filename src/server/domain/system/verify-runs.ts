@@ -5,8 +5,8 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { bizError } from '../../http/errors.ts';
 import { verifyFinance } from '../finance/verify.ts';
 import { verifyStock } from '../stock/verify.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
-type Row = Record<string, unknown>;
 const MAX_KEPT = 1000;
 const FINANCE_TITLES: Record<string, string> = { item: '款项未结金额不符', payment: '收付款单核销不符', payable: '应付已付不符', total: '未结合计不符' };
 
@@ -23,7 +23,7 @@ export async function runVerification(ctx: CallContext) {
   const total = stock.total + finance.total;
   const at = new Date().toISOString();
   const summary = { moves: stock.moves, balances: stock.balances, items: finance.items, allocations: finance.allocations, stockTotal: stock.total, financeTotal: finance.total };
-  await ctx.db.insertInto('verifyRun').values({
+  await typed(ctx.db).insertInto('verifyRun').values({
     companyId, kind: 'ledger', at, accountId: ctx.caller!.accountId, ms, total, summary: JSON.stringify(summary), differences: JSON.stringify(differences),
   }).execute();
   // the answer of the stock check as before (the form's result text), plus the run's key
@@ -40,12 +40,12 @@ export const RUN_LIST_INPUT: InputSchema = {
 };
 
 export async function listRuns(ctx: CallContext, input: { page: number; pageSize: number; onlyDifferences?: boolean | null }) {
-  let q = ctx.tenant.select('verifyRun');
+  let q = TypedTenant.of(ctx.tenant).select('verifyRun');
   if (input.onlyDifferences) q = q.where('total', '>', 0);
-  const counted = (await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst()) as Row | undefined;
-  const rows = (await q.leftJoin('account', 'account.id', 'verifyRun.accountId')
+  const counted = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+  const rows = await q.leftJoin('account', 'account.id', 'verifyRun.accountId')
     .select(['verifyRun.id', 'verifyRun.at', 'verifyRun.ms', 'verifyRun.total', 'verifyRun.summary', 'account.userName'])
-    .orderBy('verifyRun.at', 'desc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute()) as Row[];
+    .orderBy('verifyRun.at', 'desc').limit(input.pageSize).offset((input.page - 1) * input.pageSize).execute();
   return {
     list: rows.map((r) => ({ id: Number(r.id), time: String(r.at), at: String(r.at), ms: Number(r.ms), total: Number(r.total), userName: r.userName ?? null, ...JSON.parse(String(r.summary)) })),
     total: Number(counted?.n ?? 0), page: input.page, pageSize: input.pageSize,
@@ -58,9 +58,9 @@ export const RUN_GET_INPUT: InputSchema = {
 };
 
 export async function getRun(ctx: CallContext, input: { id: string }) {
-  const r = (await ctx.tenant.select('verifyRun').leftJoin('account', 'account.id', 'verifyRun.accountId')
+  const r = await TypedTenant.of(ctx.tenant).select('verifyRun').leftJoin('account', 'account.id', 'verifyRun.accountId')
     .select(['verifyRun.id', 'verifyRun.at', 'verifyRun.ms', 'verifyRun.total', 'verifyRun.summary', 'verifyRun.differences', 'account.userName'])
-    .where('verifyRun.at', '=', input.id).orderBy('verifyRun.id', 'desc').executeTakeFirst()) as Row | undefined;
+    .where('verifyRun.at', '=', input.id).orderBy('verifyRun.id', 'desc').executeTakeFirst();
   if (!r) throw bizError('COMMON_NOT_FOUND_4004', { entity: '校验记录' });
   const differences = JSON.parse(String(r.differences)) as unknown[];
   return {
