@@ -14,6 +14,9 @@ import { packInputs } from '../pack-inputs.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
+/** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
+interface PackLine { qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
+
 const status = (label: keyof typeof PO_STATUS, color: string) => ({ label: PO_STATUS[label], color });
 
 /** What was fine when the draft was saved may have changed since: checked again when it is confirmed. */
@@ -127,7 +130,7 @@ export const purchaseOrder = defineDocument({
           .where('id', 'in', ids.slice(i, i + 500)).execute();
         for (const r of rows) products.set(Number(r.id), r);
       }
-      const raw = input.lines as Row[];
+      const raw = input.lines as PackLine[];
       const errors: FieldError[] = [];
       lines.forEach((l, i) => {
         const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
