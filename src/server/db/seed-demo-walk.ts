@@ -15,6 +15,8 @@ import { seedDemoSales } from './seed-demo-sales.ts';
 import { seedDemoFinance } from './seed-demo-finance.ts';
 
 type Row = Record<string, any>;
+/** An endpoint's answer (`data`): a record, a page of them (`list`) or a document with its `lines`. */
+type Answer = Row & { list: Row[]; lines: Row[] };
 
 export const DEMO_LOCATIONS = [
   { lcCode: 'C-01-01', zone: 'C', row: '01', level: '01', type: 'storage' },
@@ -37,16 +39,16 @@ export const DEMO_PRODUCTS = [
 
 export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
   const login = await app.inject({ method: 'POST', url: '/auth/public/990103', payload: { type: 0, companyCode: 'demo', userName: 'admin', password: DEMO_PASSWORD } });
-  const token = String((login.json() as Row).data?.accessToken ?? '');
+  const token = String((login.json() as { data?: { accessToken?: string } }).data?.accessToken ?? '');
   if (!token) throw new Error(`演示数据：管理员登录失败 ${login.body}`);
-  const call = async (family: 'cdm' | 'oms', code: string, body: Row): Promise<Row> => {
+  const call = async (family: 'cdm' | 'oms', code: string, body: Row): Promise<Answer> => {
     const res = await app.inject({ method: 'POST', url: `/${family}/api/${code}`, headers: { token }, payload: body });
-    const env = res.json() as { code: string; msg: string; data: Row };
+    const env = res.json() as { code: string; msg: string; data: Answer };
     if (env.code !== '200') throw new Error(`演示数据：${family}:${code} 失败：${env.code} ${env.msg}`);
     return env.data;
   };
 
-  const warehouses = (await call('cdm', '011001', { page: 1, pageSize: 10 })).list as Row[];
+  const warehouses = (await call('cdm', '011001', { page: 1, pageSize: 10 })).list;
   const warehouseId = Number(warehouses.find((w) => w.code === 'WH01')!.id);
   const locationIds: Record<string, number> = {};
   for (const l of DEMO_LOCATIONS) locationIds[l.lcCode] = Number((await call('cdm', '011103', { warehouseId, ...l })).id);
@@ -64,14 +66,14 @@ export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
   }
   const [bolt, nut, washer, cup, mug] = productIds as [number, number, number, number, number, number];
 
-  const suppliers = (await call('cdm', '011601', { page: 1, pageSize: 10 })).list as Row[];
+  const suppliers = (await call('cdm', '011601', { page: 1, pageSize: 10 })).list;
   const hardware = Number(suppliers.find((s) => s.code === 'S001')!.id);
   const cups = Number((await call('cdm', '011603', { code: 'S002', name: '温州永诚杯具有限公司', contact: '周女士', phone: '0571-85551234', paymentDays: 45, enabled: true })).id);
 
   const order = (supplierId: number, lines: Array<[number, number, string]>, remark: string) =>
     call('oms', '020203', { supplierId, warehouseId, expectedDate: '2026-12-15', remark, lines: lines.map(([productId, qty, price]) => ({ productId, qty, price })) });
   const confirm = (o: Row) => call('oms', '020205', { id: o.id, version: o.version });
-  const linesOf = async (o: Row) => ((await call('oms', '020202', { id: o.id })).lines as Row[]);
+  const linesOf = async (o: Row) => (await call('oms', '020202', { id: o.id })).lines;
 
   // 草稿: an order still being typed.
   await order(hardware, [[bolt, 2000, '0.33'], [nut, 2000, '0.11']], '演示：草稿');
@@ -90,7 +92,7 @@ export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
   const received = await call('oms', '021403', { orderId: partly.id, post: true, lines: [{ orderLineId: pb!.id, countedQty: 1000 }, { orderLineId: pn!.id, countedQty: 1500 }] });
   await call('oms', '021503', { receivingNoteId: received.id, post: true });
   const note = await call('oms', '021402', { id: received.id });
-  await call('oms', '020303', { supplierId: hardware, invoiceNo: 'FP-DEMO-0001', post: true, lines: (note.lines as Row[]).map((l) => ({ receivingLineId: l.id, qty: l.qty ?? l.countedQty })) });
+  await call('oms', '020303', { supplierId: hardware, invoiceNo: 'FP-DEMO-0001', post: true, lines: note.lines.map((l) => ({ receivingLineId: l.id, qty: l.qty ?? l.countedQty })) });
   await call('oms', '021403', { orderId: partly.id, lines: [{ orderLineId: pn!.id, countedQty: 300 }] });
   // 已收货: fully received and posted; its putaway waits (draft) and its invoice is a draft.
   const full = await order(cups, [[cup, 24, '12.00']], '演示：已收货，待上架');
@@ -98,7 +100,7 @@ export async function seedDemoWalk(app: FastifyInstance): Promise<void> {
   const [fl] = await linesOf(full);
   const fullNote = await call('oms', '021403', { orderId: full.id, post: true, lines: [{ orderLineId: fl!.id, countedQty: 24 }] });
   await call('oms', '021503', { receivingNoteId: fullNote.id });
-  const fullLines = (await call('oms', '021402', { id: fullNote.id })).lines as Row[];
+  const fullLines = (await call('oms', '021402', { id: fullNote.id })).lines;
   await call('oms', '020303', { supplierId: cups, invoiceNo: 'FP-DEMO-0002', lines: fullLines.map((l) => ({ receivingLineId: l.id, qty: l.qty ?? l.countedQty })) });
 
   await seedDemoSales(call, warehouseId, Object.fromEntries(DEMO_PRODUCTS.map((p, i) => [p.code, productIds[i]!])));

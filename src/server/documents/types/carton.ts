@@ -10,11 +10,14 @@ import { claimPacked, releasePacked, taskLineFigures, unpacked } from '../../dom
 import { DELIVERABLE_TASK, OT_STATUS } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 
-async function storedLinesOf(tenant: { select: (t: string) => any }, cartonId: number): Promise<Row[]> {
-  return (await tenant.select('cartonLine').select(['taskLineId', 'qty']).where('cartonId', '=', cartonId).execute()) as Row[];
+async function storedLinesOf(untypedTenant: Tenant, cartonId: number): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('cartonLine').select(['taskLineId', 'qty']).where('cartonId', '=', cartonId).execute();
 }
 
 export const carton = defineDocument({
@@ -65,19 +68,19 @@ export const carton = defineDocument({
       if (input.id !== undefined || (input.lines !== undefined && input.lines !== null) || !Number.isSafeInteger(input.taskId) || Number(input.taskId) <= 0) return;
       const lines = await packableLines(ctx.tenant, Number(input.taskId));
       if (!lines.length) {
-        const task = (await ctx.tenant.select('outboundTask').select('docNo').where('id', '=', Number(input.taskId)).executeTakeFirst()) as Row | undefined;
+        const task = await TypedTenant.of(ctx.tenant).select('outboundTask').select('docNo').where('id', '=', Number(input.taskId)).executeTakeFirst();
         if (!task) throw bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务' });
         throw bizError('CARTON_NOTHING_4276', { docNo: String(task.docNo) }, { taskId: Number(input.taskId) });
       }
       input.lines = lines.map((l) => ({ taskLineId: l.taskLineId, qty: l.qty }));
     },
     async validate({ ctx, header, lines, verified }) {
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const taskId = Number(header.taskId);
-      const task = (await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'orderId', 'clientId', 'warehouseId']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
+      const task = await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'orderId', 'clientId', 'warehouseId']).where('id', '=', taskId).executeTakeFirst();
       if (!task) throw validationError([{ field: 'taskId', message: '出库任务不存在' }]);
       if (!DELIVERABLE_TASK.includes(String(task.status))) throw statusError('出库任务', OT_STATUS, task, '装箱');
-      const figures = await taskLineFigures(tenant, lines.map((l) => Number(l.taskLineId)));
+      const figures = await taskLineFigures(ctx.tenant, lines.map((l) => Number(l.taskLineId)));
       const errors: FieldError[] = [];
       const sum = new Map<number, number>();
       lines.forEach((l, i) => {
@@ -102,9 +105,10 @@ export const carton = defineDocument({
     },
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const ids = (k: string) => [...new Set(docs.map((d) => Number(d[k])).filter((x) => x > 0))];
-      const byId = async (table: string, cols: string[], list: number[]) => new Map(list.length ? ((await tenant.select(table).select(cols).where('id', 'in', list).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+      // (the table and columns are the caller's: the untyped view)
+      const byId = async (table: string, cols: string[], list: number[]) => new Map(list.length ? ((await ctx.tenant.select(table).select(cols).where('id', 'in', list).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
       const tasks = await byId('outboundTask', ['id', 'docNo'], ids('taskId'));
       const orders = await byId('salesOrder', ['id', 'docNo'], ids('orderId'));
       const lists = await byId('loadingList', ['id', 'docNo'], ids('loadingListId'));
@@ -113,7 +117,7 @@ export const carton = defineDocument({
       const boxes = new Map<number, number[]>();
       const taskIds = ids('taskId');
       if (taskIds.length) {
-        for (const r of (await tenant.select('carton').select(['id', 'taskId']).where('taskId', 'in', taskIds).where('status', '<>', 'cancelled').orderBy('id').execute()) as Row[]) {
+        for (const r of await tenant.select('carton').select(['id', 'taskId']).where('taskId', 'in', taskIds).where('status', '<>', 'cancelled').orderBy('id').execute()) {
           const list = boxes.get(Number(r.taskId)) ?? [];
           list.push(Number(r.id));
           boxes.set(Number(r.taskId), list);
@@ -129,7 +133,7 @@ export const carton = defineDocument({
         });
       }
       if (!lines?.length) return;
-      const figures = await taskLineFigures(tenant, lines.map((l) => Number(l.taskLineId)));
+      const figures = await taskLineFigures(ctx.tenant, lines.map((l) => Number(l.taskLineId)));
       for (const l of lines) {
         const tl = figures.get(Number(l.taskLineId));
         Object.assign(l, { taskLineNo: Number(tl?.lineNo), pickedQty: Number(tl?.pickedQty ?? 0), unpackedQty: tl ? unpacked(tl) : 0 });
@@ -146,7 +150,7 @@ export const carton = defineDocument({
       confirm: '确定作废纸箱“{docNo}”？箱内商品回到已拣未装箱，可重新装箱。',
       async before({ tenant, doc }) {
         if (doc.loadingListId != null && ['draft', 'packed'].includes(String(doc.status))) {
-          const list = (await tenant.select('loadingList').select('docNo').where('id', '=', Number(doc.loadingListId)).executeTakeFirst()) as Row | undefined;
+          const list = await TypedTenant.of(tenant).select('loadingList').select('docNo').where('id', '=', Number(doc.loadingListId)).executeTakeFirst();
           throw bizError('CARTON_ON_LIST_4272', { docNo: String(doc.docNo), listNo: String(list?.docNo ?? '') }, { loadingListId: Number(doc.loadingListId) });
         }
       },
@@ -170,10 +174,11 @@ export const carton = defineDocument({
 });
 
 /** What a task has picked and not yet packed or delivered, line by line (a new carton's lines). */
-export async function packableLines(tenant: Parameters<typeof taskLineFigures>[0], taskId: number) {
-  const rows = (await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+export async function packableLines(untypedTenant: Parameters<typeof taskLineFigures>[0], taskId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTaskLine.productId', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'outboundTaskLine.packedQty', 'product.code', 'product.name', 'product.unitSmall'])
-    .where('outboundTaskLine.taskId', '=', taskId).orderBy('outboundTaskLine.lineNo').execute()) as Row[];
+    .where('outboundTaskLine.taskId', '=', taskId).orderBy('outboundTaskLine.lineNo').execute();
   return rows.map((r) => ({
     taskLineId: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), unitSmall: text(r.unitSmall),
     pickedQty: Number(r.pickedQty), unpackedQty: unpacked(r), qty: unpacked(r),

@@ -38,16 +38,18 @@ import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
 import { checkCredit } from './sales-order.ts';
 import { refuseIfNoteInvoiced } from '../../domain/sales/invoice.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const DN_TITLE = '送货单';
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 const ORDER_STATUS: Record<string, string> = { draft: '草稿', confirmed: '已确认', partlyShipped: '部分发货', shipped: '已发货', closed: '已关闭', cancelled: '已作废' };
 
-async function claimOrder(tenant: Tenant, orderId: number, from: string[], action: string): Promise<Row> {
-  const row = (await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', from)
-    .returning(['id', 'docNo', 'status', 'backOrderPolicy', 'warehouseId']).executeTakeFirst()) as Row | undefined;
+async function claimOrder(untypedTenant: Tenant, orderId: number, from: string[], action: string): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const row = await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', from)
+    .returning(['id', 'docNo', 'status', 'backOrderPolicy', 'warehouseId']).executeTakeFirst();
   if (row) return row;
-  const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  const doc = await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
   throw statusError('销售订单', ORDER_STATUS, doc, action);
 }
@@ -63,15 +65,17 @@ function perLine(lines: Row[]) {
   return { order: [...order.entries()].sort((a, b) => a[0] - b[0]), task: [...task.entries()].sort((a, b) => a[0] - b[0]) };
 }
 
-async function orderLines(tenant: Tenant, orderId: number): Promise<Row[]> {
-  return (await tenant.select('salesOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
+async function orderLines(untypedTenant: Tenant, orderId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  return await tenant.select('salesOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
     .select(['salesOrderLine.id', 'salesOrderLine.lineNo', 'salesOrderLine.productId', 'salesOrderLine.qty', 'salesOrderLine.shippedQty', 'salesOrderLine.plannedQty', 'salesOrderLine.reservedQty', 'product.code'])
-    .where('salesOrderLine.orderId', '=', orderId).orderBy('salesOrderLine.id').execute()) as Row[];
+    .where('salesOrderLine.orderId', '=', orderId).orderBy('salesOrderLine.id').execute();
 }
 
 /** The order's status and header totals from its lines. */
-async function refreshOrder(tenant: Tenant, orderId: number, closeRest = false): Promise<string> {
-  const ls = await orderLines(tenant, orderId);
+async function refreshOrder(untypedTenant: Tenant, orderId: number, closeRest = false): Promise<string> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const ls = await orderLines(untypedTenant, orderId);
   const shipped = ls.reduce((s, l) => s + Number(l.shippedQty), 0);
   const reserved = ls.reduce((s, l) => s + Number(l.reservedQty), 0);
   const complete = ls.every((l) => Number(l.shippedQty) >= Number(l.qty));
@@ -83,13 +87,14 @@ async function refreshOrder(tenant: Tenant, orderId: number, closeRest = false):
 }
 
 async function post(t: TransitionRun) {
-  const { ctx, tenant, doc } = t;
+  const { ctx, tenant: untypedTenant, doc } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   const lines = await t.storedLines();
   const orderId = Number(doc.orderId);
-  const order = await claimOrder(tenant, orderId, ['confirmed', 'partlyShipped'], '发货');
+  const order = await claimOrder(untypedTenant, orderId, ['confirmed', 'partlyShipped'], '发货');
   await creditAtDelivery(t, orderId);
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
-  const ols = await orderLines(tenant, orderId);
+  const ols = await orderLines(untypedTenant, orderId);
   const policy = String(order.backOrderPolicy ?? 'keep');
   if (policy === 'complete') {
     const mine = new Map(byOrderLine);
@@ -102,7 +107,7 @@ async function post(t: TransitionRun) {
       }
     }
   }
-  const shipped = await bulkChange(tenant, {
+  const shipped = await bulkChange(untypedTenant, {
     table: 'sales_order_line', values: ['q'], set: 'shipped_qty = shipped_qty + v.q, planned_qty = planned_qty - v.q, reserved_qty = reserved_qty - v.q',
     // (the lines are the note's own: its save checked they are the task's, and the task's are the order's)
     guard: 't.planned_qty >= v.q and t.reserved_qty >= v.q and t.shipped_qty + v.q <= t.qty',
@@ -110,18 +115,18 @@ async function post(t: TransitionRun) {
   if (shipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line cannot ship its quantity`);
   // a note made from a loading list ships its cartons; one made straight from the task only what is in no carton
   const fromList = doc.loadingListId != null;
-  const delivered = await bulkChange(tenant, {
+  const delivered = await bulkChange(untypedTenant, {
     table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty + v.q', guard: fromList ? 't.delivered_qty + v.q <= t.picked_qty' : 't.delivered_qty + v.q <= t.picked_qty - coalesce(t.packed_qty, 0)',
   }, byTaskLine);
   if (delivered.size !== byTaskLine.length) {
     const [taskLineId, q] = byTaskLine.find(([id]) => !delivered.has(id))!;
-    throw await overDelivered(tenant, Number(doc.taskId), taskLineId, q);
+    throw await overDelivered(untypedTenant, Number(doc.taskId), taskLineId, q);
   }
-  if (fromList) await shipCartons(tenant, doc, lines);
+  if (fromList) await shipCartons(untypedTenant, doc, lines);
   // the back-order policy `cancel`: the rest of the task ends here (when nothing else of it is picked or being picked)
   let closedRest = false;
   if (policy === 'cancel') {
-    const tls = (await tenant.select('outboundTaskLine').select(['id', 'orderLineId', 'qty', 'pickingQty', 'pickedQty', 'deliveredQty']).where('taskId', '=', Number(doc.taskId)).orderBy('id').execute()) as Row[];
+    const tls = await tenant.select('outboundTaskLine').select(['id', 'orderLineId', 'qty', 'pickingQty', 'pickedQty', 'deliveredQty']).where('taskId', '=', Number(doc.taskId)).orderBy('id').execute();
     const idle = tls.every((l) => Number(l.pickingQty) === 0 && Number(l.pickedQty) === Number(l.deliveredQty));
     if (idle) {
       closedRest = true;
@@ -132,23 +137,23 @@ async function post(t: TransitionRun) {
       }
     }
   }
-  const task = await refreshTask(ctx, tenant, Number(doc.taskId), closedRest);
+  const task = await refreshTask(ctx, untypedTenant, Number(doc.taskId), closedRest);
   const warehouseId = Number(doc.warehouseId);
-  const staging = await stagingLocation(tenant, warehouseId, ctx.caller!.accountId);
+  const staging = await stagingLocation(untypedTenant, warehouseId, ctx.caller!.accountId);
   await t.postMoves(lines.map((l) => ({ productId: Number(l.productId), warehouseId, locationId: staging, qty: -Number(l.qty), committed: -Number(l.qty), kind: 'ship' as const, docLine: Number(l.lineNo) })));
   let orderStatus: string;
   if (closedRest) {
-    const open = (await tenant.select('deliveryPlan').select('id').where('orderId', '=', orderId).where('status', 'in', ['draft', 'confirmed']).limit(1).executeTakeFirst()) as Row | undefined;
+    const open = await tenant.select('deliveryPlan').select('id').where('orderId', '=', orderId).where('status', 'in', ['draft', 'confirmed']).limit(1).executeTakeFirst();
     if (!open) {
       // nothing else will ship: what the order still holds is released
-      const held = (await orderLines(tenant, orderId)).filter((l) => Number(l.reservedQty) > 0);
+      const held = (await orderLines(untypedTenant, orderId)).filter((l) => Number(l.reservedQty) > 0);
       await t.postMoves(held.map((l) => ({ productId: Number(l.productId), warehouseId: Number(order.warehouseId), committed: -Number(l.reservedQty), kind: 'release' as const, docLine: null })));
       if (held.length) await tenant.update('salesOrderLine').set({ reservedQty: 0 }).where('orderId', '=', orderId).execute();
-      orderStatus = await refreshOrder(tenant, orderId, true);
-    } else orderStatus = await refreshOrder(tenant, orderId);
+      orderStatus = await refreshOrder(untypedTenant, orderId, true);
+    } else orderStatus = await refreshOrder(untypedTenant, orderId);
     await tenant.update('deliveryNote').set({ closedRest: 1 }).where('id', '=', Number(doc.id)).execute();
     t.audit.push({ field: 'backOrder', title: '欠货处理', from: null, to: '取消欠货：出库任务余量不再发货' });
-  } else orderStatus = await refreshOrder(tenant, orderId);
+  } else orderStatus = await refreshOrder(untypedTenant, orderId);
   return { orderStatus, orderStatusText: ORDER_STATUS[orderStatus] ?? orderStatus, taskStatus: task.status, closedRest };
 }
 
@@ -158,22 +163,24 @@ async function post(t: TransitionRun) {
  * this one was confirmed, stop the goods at the door; the override right passes, written to the audit trail.
  */
 async function creditAtDelivery(t: TransitionRun, orderId: number) {
-  const { ctx, tenant } = t;
-  const company = (await t.db.selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+  const { ctx, tenant: untypedTenant } = t;
+  const tenant = TypedTenant.of(untypedTenant);
+  const company = await typed(t.db).selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst();
   if (!parseFlags(company?.flags).creditCheckOnDelivery) return;
-  const order = (await tenant.select('salesOrder').select(['clientId', 'docNo']).where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
+  const order = await tenant.select('salesOrder').select(['clientId', 'docNo']).where('id', '=', orderId).executeTakeFirstOrThrow();
   if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [tenant.companyId, Number(order.clientId)]);
-  const client = (await tenant.select('client').select(['id', 'name', 'creditLimit']).where('id', '=', Number(order.clientId)).executeTakeFirstOrThrow()) as Row;
+  const client = await tenant.select('client').select(['id', 'name', 'creditLimit']).where('id', '=', Number(order.clientId)).executeTakeFirstOrThrow();
   // the same figures as at confirmation (open receivables, open orders, this order), the override audited as 发货
-  const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'totalAmountBase']).where('id', '=', orderId).executeTakeFirstOrThrow()) as Row;
-  await checkCredit({ ctx, db: t.db, tenant, doc }, client, '发货');
+  const doc = await tenant.select('salesOrder').select(['id', 'docNo', 'totalAmountBase']).where('id', '=', orderId).executeTakeFirstOrThrow();
+  await checkCredit({ ctx, db: t.db, tenant: untypedTenant, doc }, client, '发货');
 }
 
-async function overDelivered(tenant: Tenant, taskId: number, taskLineId: number, q: number) {
-  const tl = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
+async function overDelivered(untypedTenant: Tenant, taskId: number, taskLineId: number, q: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  const tl = await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
     .innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.lineNo', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'outboundTaskLine.packedQty', 'outboundTask.docNo', 'product.code'])
-    .where('outboundTaskLine.id', '=', taskLineId).where('outboundTaskLine.taskId', '=', taskId).executeTakeFirst()) as Row | undefined;
+    .where('outboundTaskLine.id', '=', taskLineId).where('outboundTaskLine.taskId', '=', taskId).executeTakeFirst();
   if (!tl) return bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务明细' });
   const left = Math.max(0, Number(tl.pickedQty) - Number(tl.deliveredQty) - Number(tl.packedQty ?? 0));
   if (Number(tl.packedQty ?? 0) > 0) {
@@ -184,42 +191,43 @@ async function overDelivered(tenant: Tenant, taskId: number, taskLineId: number,
 }
 
 async function reverse(t: TransitionRun) {
-  const { ctx, tenant, doc } = t;
+  const { ctx, tenant: untypedTenant, doc } = t;
+  const tenant = TypedTenant.of(untypedTenant);
   if (Number(doc.closedRest ?? 0) === 1) {
-    throw bizError('OUTBOUND_REVERSE_CLOSED_4168', { docNo: String((await tenant.select('salesOrder').select('docNo').where('id', '=', Number(doc.orderId)).executeTakeFirstOrThrow() as Row).docNo), note: String(doc.docNo) });
+    throw bizError('OUTBOUND_REVERSE_CLOSED_4168', { docNo: String((await tenant.select('salesOrder').select('docNo').where('id', '=', Number(doc.orderId)).executeTakeFirstOrThrow()).docNo), note: String(doc.docNo) });
   }
   const orderId = Number(doc.orderId);
   // (the status update has taken the note row: an invoice posting over it now waits, then finds it cancelled)
-  await refuseIfNoteInvoiced(tenant, Number(doc.id), String(doc.docNo));
-  await claimOrder(tenant, orderId, ['partlyShipped', 'shipped'], '作废送货单');
+  await refuseIfNoteInvoiced(untypedTenant, Number(doc.id), String(doc.docNo));
+  await claimOrder(untypedTenant, orderId, ['partlyShipped', 'shipped'], '作废送货单');
   // goods of the order came back on sales returns (not cancelled): they go first (the return claims the order row too)
-  const returns = (await tenant.select('salesReturn').select('docNo').where('orderId', '=', orderId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute()) as Row[];
+  const returns = await tenant.select('salesReturn').select('docNo').where('orderId', '=', orderId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute();
   if (returns.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: '送货单', docNo: String(doc.docNo), next: returns.map((r) => String(r.docNo)).join('、') }, { id: Number(doc.id) });
   const lines = await t.storedLines();
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
-  const unshipped = await bulkChange(tenant, {
+  const unshipped = await bulkChange(untypedTenant, {
     table: 'sales_order_line', values: ['q'], set: 'shipped_qty = shipped_qty - v.q, planned_qty = planned_qty + v.q, reserved_qty = reserved_qty + v.q', guard: 't.shipped_qty >= v.q',
   }, byOrderLine);
   if (unshipped.size !== byOrderLine.length) throw new Error(`delivery note ${String(doc.id)}: an order line shipped less than the note`);
-  const undelivered = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty - v.q', guard: 't.delivered_qty >= v.q' }, byTaskLine);
+  const undelivered = await bulkChange(untypedTenant, { table: 'outbound_task_line', values: ['q'], set: 'delivered_qty = delivered_qty - v.q', guard: 't.delivered_qty >= v.q' }, byTaskLine);
   if (undelivered.size !== byTaskLine.length) throw new Error(`delivery note ${String(doc.id)}: a task line delivered less than the note`);
-  if (doc.loadingListId != null) await unshipCartons(tenant, doc, lines);
-  await refreshTask(ctx, tenant, Number(doc.taskId));
+  if (doc.loadingListId != null) await unshipCartons(untypedTenant, doc, lines);
+  await refreshTask(ctx, untypedTenant, Number(doc.taskId));
   // the goods go back to staging and the order's reservation with them
   await t.reverseMoves();
-  const orderStatus = await refreshOrder(tenant, orderId);
+  const orderStatus = await refreshOrder(untypedTenant, orderId);
   return { orderStatus, orderStatusText: ORDER_STATUS[orderStatus] ?? orderStatus };
 }
 
 /** What the task has picked and not delivered, line by line (a new note's lines). */
 export async function deliverableLines(ctx: CallContext, taskId: number) {
-  const tenant = ctx.tenant;
-  const task = (await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'orderId', 'warehouseId', 'clientId']).where('id', '=', taskId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const task = await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'orderId', 'warehouseId', 'clientId']).where('id', '=', taskId).executeTakeFirst();
   if (!task) throw bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务' });
-  const rows = (await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+  const rows = await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.qty', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty',
       'outboundTaskLine.packedQty', 'product.code', 'product.name', 'product.unitSmall'])
-    .where('outboundTaskLine.taskId', '=', taskId).orderBy('outboundTaskLine.lineNo').execute()) as Row[];
+    .where('outboundTaskLine.taskId', '=', taskId).orderBy('outboundTaskLine.lineNo').execute();
   return {
     taskId, taskDocNo: String(task.docNo), status: String(task.status), deliverable: DELIVERABLE_TASK.includes(String(task.status)),
     orderId: Number(task.orderId), warehouseId: Number(task.warehouseId), clientId: Number(task.clientId),
@@ -287,14 +295,14 @@ export const deliveryNote = defineDocument({
       input.lines = d.lines.map((l) => ({ taskLineId: l.taskLineId, qty: l.qty }));
     },
     async validate({ ctx, header, lines }) {
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const taskId = Number(header.taskId);
       const fromList = header.loadingListId != null ? await listLines(ctx, Number(header.loadingListId), taskId) : undefined;
       const d = await deliverableLines(ctx, taskId);
       if (!d.deliverable) {
         throw statusError('出库任务', { open: '待拣货', picking: '拣货中', picked: '已拣货', done: '已出库', cancelled: '已作废' }, { id: taskId, docNo: d.taskDocNo, status: d.status }, '发货');
       }
-      const all = new Map(((await tenant.select('outboundTaskLine').select(['id', 'lineNo', 'orderLineId', 'productId', 'pickedQty', 'deliveredQty', 'packedQty']).where('taskId', '=', taskId).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const all = new Map((await tenant.select('outboundTaskLine').select(['id', 'lineNo', 'orderLineId', 'productId', 'pickedQty', 'deliveredQty', 'packedQty']).where('taskId', '=', taskId).execute()).map((r) => [Number(r.id), r]));
       if (fromList) {
         // a note made from a loading list carries exactly what the list's cartons of the task hold
         const mine = new Map<number, number>();
@@ -318,9 +326,9 @@ export const deliveryNote = defineDocument({
         l.productId = Number(tl.productId);
       });
       if (errors.length) throw validationError(errors.slice(0, 200));
-      const order = (await tenant.select('salesOrder').select(['deliveryAddress']).where('id', '=', d.orderId).executeTakeFirst()) as Row | undefined;
-      const plan = (await tenant.select('outboundTask').innerJoin('deliveryPlan', (j) => j.onRef('deliveryPlan.id', '=', 'outboundTask.planId').onRef('deliveryPlan.companyId', '=', 'outboundTask.companyId'))
-        .select(['deliveryPlan.carrier', 'deliveryPlan.vehicleNo']).where('outboundTask.id', '=', taskId).executeTakeFirst()) as Row | undefined;
+      const order = await tenant.select('salesOrder').select(['deliveryAddress']).where('id', '=', d.orderId).executeTakeFirst();
+      const plan = await tenant.select('outboundTask').innerJoin('deliveryPlan', (j) => j.onRef('deliveryPlan.id', '=', 'outboundTask.planId').onRef('deliveryPlan.companyId', '=', 'outboundTask.companyId'))
+        .select(['deliveryPlan.carrier', 'deliveryPlan.vehicleNo']).where('outboundTask.id', '=', taskId).executeTakeFirst();
       Object.assign(header, { orderId: d.orderId, clientId: d.clientId, warehouseId: d.warehouseId, lineCount: lines.length, totalQty: lines.reduce((s, l) => s + Number(l.qty), 0) });
       header.deliveryDate ??= today(ctx);
       header.deliveryAddress ??= order?.deliveryAddress ?? null;
@@ -329,14 +337,14 @@ export const deliveryNote = defineDocument({
     },
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const ids = (k: string) => [...new Set(docs.map((d) => Number(d[k])))];
-      const tasks = new Map(((await tenant.select('outboundTask').select(['id', 'docNo']).where('id', 'in', ids('taskId')).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]));
-      const orders = new Map(((await tenant.select('salesOrder').select(['id', 'docNo', 'backOrderPolicy']).where('id', 'in', ids('orderId')).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const tasks = new Map((await tenant.select('outboundTask').select(['id', 'docNo']).where('id', 'in', ids('taskId')).execute()).map((r) => [Number(r.id), String(r.docNo)]));
+      const orders = new Map((await tenant.select('salesOrder').select(['id', 'docNo', 'backOrderPolicy']).where('id', 'in', ids('orderId')).execute()).map((r) => [Number(r.id), r]));
       for (const d of docs) Object.assign(d, { taskDocNo: tasks.get(Number(d.taskId)) ?? null, orderDocNo: text(orders.get(Number(d.orderId))?.docNo) });
       if (!lines?.length) return;
-      const ols = new Map(((await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'shippedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
-      const tls = new Map(((await tenant.select('outboundTaskLine').select(['id', 'pickedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.taskLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const ols = new Map((await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'shippedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()).map((r) => [Number(r.id), r]));
+      const tls = new Map((await tenant.select('outboundTaskLine').select(['id', 'pickedQty']).where('id', 'in', [...new Set(lines.map((l) => Number(l.taskLineId)))]).execute()).map((r) => [Number(r.id), r]));
       for (const l of lines) {
         const ol = ols.get(Number(l.orderLineId));
         l.pickedQty = Number(tls.get(Number(l.taskLineId))?.pickedQty ?? 0);
@@ -364,7 +372,8 @@ export const deliveryNote = defineDocument({
         if (!String(input.receiverName ?? '').trim()) throw validationError([{ field: 'receiverName', message: '请填写签收人' }]);
         if (input.receivedDate != null && !/^\d{4}-\d{2}-\d{2}$/.test(String(input.receivedDate))) throw validationError([{ field: 'receivedDate', message: '签收日期格式应为 YYYY-MM-DD' }]);
       },
-      async run({ tenant, doc, input, audit }) {
+      async run({ tenant: untypedTenant, doc, input, audit }) {
+        const tenant = TypedTenant.of(untypedTenant);
         const receiverName = String(input.receiverName).trim();
         const receivedDate = input.receivedDate == null ? String(doc.updatedAt).slice(0, 10) : String(input.receivedDate);
         await tenant.update('deliveryNote').set({ receiverName, receivedDate, podMediaId: input.podMediaId == null ? null : String(input.podMediaId) }).where('id', '=', Number(doc.id)).execute();
@@ -396,7 +405,8 @@ export const deliveryNote = defineDocument({
 
 /** The lines a note made from a loading list must carry: the list's (loaded) cartons of the task; refused when the list is not loaded. */
 async function listLines(ctx: CallContext, loadingListId: number, taskId: number) {
-  const list = (await ctx.tenant.select('loadingList').select(['id', 'docNo', 'status']).where('id', '=', loadingListId).executeTakeFirst()) as Row | undefined;
+  const tenant = TypedTenant.of(ctx.tenant);
+  const list = await tenant.select('loadingList').select(['id', 'docNo', 'status']).where('id', '=', loadingListId).executeTakeFirst();
   if (!list) throw validationError([{ field: 'loadingListId', message: '装车单不存在' }]);
   if (list.status !== 'loaded') throw statusError('装车单', { draft: '装车中', loaded: '已装车', shipped: '已发货', cancelled: '已作废' }, list, '生成送货单');
   const { lines } = await listCartonsOfTask(ctx.tenant, loadingListId, taskId, ['loaded']);
@@ -406,27 +416,29 @@ async function listLines(ctx: CallContext, loadingListId: number, taskId: number
 
 /** A new note from a loading list: its task (the only one on the list, or the one named) and the cartons' contents. */
 async function fromLoadingList(ctx: CallContext, input: Row) {
+  const tenant = TypedTenant.of(ctx.tenant);
   const listId = Number(input.loadingListId);
   if (!Number.isSafeInteger(listId) || listId <= 0) return;
   if (input.taskId == null) {
-    const tasks = (await ctx.tenant.select('carton').select('taskId').distinct().where('loadingListId', '=', listId).where('status', '=', 'loaded').execute()) as Row[];
+    const tasks = await tenant.select('carton').select('taskId').distinct().where('loadingListId', '=', listId).where('status', '=', 'loaded').execute();
     if (tasks.length !== 1) throw validationError([{ field: 'taskId', message: tasks.length ? '装车单上有多个出库任务的纸箱，请选择出库任务（每个出库任务一张送货单）' : '装车单没有待发货的纸箱' }]);
     input.taskId = Number(tasks[0]!.taskId);
   }
   if (!Number.isSafeInteger(input.taskId) || Number(input.taskId) <= 0) return;
   if (input.lines == null) input.lines = (await listLines(ctx, listId, Number(input.taskId))).map((l) => ({ taskLineId: l.taskLineId, qty: l.qty }));
-  const list = (await ctx.tenant.select('loadingList').select(['vehicleNo', 'containerNo', 'carrier']).where('id', '=', listId).executeTakeFirst()) as Row | undefined;
+  const list = await tenant.select('loadingList').select(['vehicleNo', 'containerNo', 'carrier']).where('id', '=', listId).executeTakeFirst();
   input.vehicleNo ??= list?.containerNo ?? list?.vehicleNo ?? undefined;
   input.carrier ??= list?.carrier ?? undefined;
 }
 
 /** What a note made from a loaded list carries for one task, with the product columns (the new note's lines on the screen). */
 export async function loadingListLines(ctx: CallContext, loadingListId: number, taskId: number) {
+  const tenant = TypedTenant.of(ctx.tenant);
   const lines = await listLines(ctx, loadingListId, taskId);
   const d = await deliverableLines(ctx, taskId);
-  const rows = new Map(((await ctx.tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+  const rows = new Map((await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.pickedQty', 'outboundTaskLine.deliveredQty', 'product.code', 'product.name', 'product.unitSmall'])
-    .where('outboundTaskLine.id', 'in', lines.map((l) => l.taskLineId)).execute()) as Row[]).map((r) => [Number(r.id), r]));
+    .where('outboundTaskLine.id', 'in', lines.map((l) => l.taskLineId)).execute()).map((r) => [Number(r.id), r]));
   return {
     ...d, loadingListId,
     lines: lines.map((l) => {

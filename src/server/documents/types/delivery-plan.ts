@@ -17,6 +17,7 @@ import { cancelTaskOfPlan, createOutboundTask } from '../../domain/outbound/task
 import { defineDocument } from '../definition.ts';
 import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
 import { packInputs } from '../pack-inputs.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const DP_TITLE = '发货计划';
 /** Sales order statuses an outbound plan can be made in. */
@@ -38,20 +39,22 @@ function overPlan(order: Row, ol: Row, qty: number) {
 }
 
 /** The order's lines with their products and planned/shipped quantities. */
-export async function salesOrderLines(tenant: Tenant, orderId: number): Promise<Row[]> {
+export async function salesOrderLines(untypedTenant: Tenant, orderId: number): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   const l = 'salesOrderLine';
-  return (await tenant.select(l)
+  return await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.plannedQty`, `${l}.shippedQty`, `${l}.reservedQty`,
       'product.code', 'product.name', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute()) as Row[];
+    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute();
 }
 
-async function claimOrder(tenant: Tenant, orderId: number, action: string): Promise<Row> {
-  const row = (await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', PLANNABLE_ORDER)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+async function claimOrder(untypedTenant: Tenant, orderId: number, action: string): Promise<Row> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const row = await tenant.update('salesOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', PLANNABLE_ORDER)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (row) return row;
-  const doc = (await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  const doc = await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
   throw orderStatusError(doc, action);
 }
@@ -70,9 +73,10 @@ async function takeLines(tenant: Tenant, order: Row, lines: Array<{ orderLineId:
   }
 }
 
-async function releaseLines(tenant: Tenant, planId: number): Promise<void> {
+async function releaseLines(untypedTenant: Tenant, planId: number): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('deliveryPlanLine').select(['orderLineId', 'qty']).where('planId', '=', planId).execute()) as Row[]) {
+  for (const r of await tenant.select('deliveryPlanLine').select(['orderLineId', 'qty']).where('planId', '=', planId).execute()) {
     per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
   }
   for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
@@ -83,18 +87,19 @@ async function releaseLines(tenant: Tenant, planId: number): Promise<void> {
 }
 
 /** What a new plan of the order can take, line by line (the screen loads it when the order is chosen). */
-export async function plannableSalesLines(tenant: Tenant, orderId: number) {
-  const order = (await tenant.select('salesOrder')
+export async function plannableSalesLines(untypedTenant: Tenant, orderId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  const order = await tenant.select('salesOrder')
     .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'salesOrder.warehouseId').onRef('warehouse.companyId', '=', 'salesOrder.companyId'))
     .select(['salesOrder.id', 'salesOrder.docNo', 'salesOrder.status', 'salesOrder.warehouseId', 'salesOrder.deliveryDate', 'client.name as clientName', 'warehouse.name as warehouseName'])
-    .where('salesOrder.id', '=', orderId).executeTakeFirst()) as Row | undefined;
+    .where('salesOrder.id', '=', orderId).executeTakeFirst();
   if (!order) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
   const status = String(order.status);
   return {
     orderId, orderDocNo: String(order.docNo), status, statusText: ORDER_STATUS[status] ?? status, plannable: PLANNABLE_ORDER.includes(status),
     clientName: String(order.clientName), warehouseId: Number(order.warehouseId), warehouseName: String(order.warehouseName), deliveryDate: text(order.deliveryDate),
-    lines: (await salesOrderLines(tenant, orderId)).map((r) => {
+    lines: (await salesOrderLines(untypedTenant, orderId)).map((r) => {
       const packs = { bigQty: Number(r.bigQty), midQty: Number(r.midQty), unitBig: text(r.unitBig), unitMid: text(r.unitMid), unitSmall: text(r.unitSmall) };
       const left = Math.max(0, Number(r.qty) - Number(r.shippedQty) - Number(r.plannedQty));
       return {
@@ -150,17 +155,17 @@ export const deliveryPlan = defineDocument({
   },
   hooks: {
     async validate({ ctx, header, lines, input, id, verified }) {
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const orderId = Number(header.orderId);
-      const order = (await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'warehouseId', 'deliveryDate']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+      const order = await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'warehouseId', 'deliveryDate']).where('id', '=', orderId).executeTakeFirst();
       if (!order) throw validationError([{ field: 'orderId', message: '销售订单不存在' }]);
       if (!PLANNABLE_ORDER.includes(String(order.status))) throw orderStatusError(order, '制定发货计划');
       header.clientId = Number(order.clientId);
       header.warehouseId = Number(order.warehouseId);
       header.shipDate ??= text(order.deliveryDate);
       await checkSourceLineClaims({
-        tenant, lines, raw: input.lines as Row[], doc: DP_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
-        sourceLines: new Map((await salesOrderLines(tenant, orderId)).map((r) => [Number(r.id), r])),
+        tenant: ctx.tenant, lines, raw: input.lines as Row[], doc: DP_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
+        sourceLines: new Map((await salesOrderLines(ctx.tenant, orderId)).map((r) => [Number(r.id), r])),
         held: id === undefined ? undefined : { table: 'deliveryPlanLine', parent: 'planId', id },
         qtyTitle: '计划数量',
         fits: (ol, planned, qty) => { if (planned + Number(ol.shippedQty) + qty > Number(ol.qty)) throw overPlan(order, { ...ol, plannedQty: planned }, qty); },
@@ -177,12 +182,13 @@ export const deliveryPlan = defineDocument({
     },
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const orders = new Map(((await ctx.tenant.select('salesOrder').select(['id', 'docNo'])
-        .where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const tenant = TypedTenant.of(ctx.tenant);
+      const orders = new Map((await tenant.select('salesOrder').select(['id', 'docNo'])
+        .where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()).map((r) => [Number(r.id), r]));
       for (const d of docs) d.orderDocNo = text(orders.get(Number(d.orderId))?.docNo);
       if (!lines?.length) return;
-      const ols = new Map(((await ctx.tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'plannedQty', 'shippedQty'])
-        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const ols = new Map((await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'plannedQty', 'shippedQty'])
+        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()).map((r) => [Number(r.id), r]));
       for (const l of lines) {
         const ol = ols.get(Number(l.orderLineId));
         Object.assign(l, {

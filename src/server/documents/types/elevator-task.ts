@@ -11,6 +11,7 @@ import { bizError, validationError } from '../../http/errors.ts';
 import type { Row } from '../../domain/procurement/common.ts';
 import { elevatorDriver, type TrayState } from '../../domain/floor/elevator.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const STATE: Record<TrayState, string> = { queued: '排队中', called: '已呼叫', arrived: '已到位', done: '已完成', cancelled: '已作废' };
 
@@ -60,8 +61,8 @@ export const elevatorTask = defineDocument({
       label: '呼叫', from: ['queued'], to: 'called', stamp: 'called', right: 'entrepot.intelligentElevator.edit',
       async run(t) {
         // one tray of a lift at its port at a time
-        const busy = (await t.tenant.select('elevatorTask').select(['docNo', 'trayNo']).where('elevatorCode', '=', String(t.doc.elevatorCode)).where('status', 'in', ['called', 'arrived'])
-          .where('id', '<>', Number(t.doc.id)).where('trayNo', '<>', String(t.doc.trayNo)).limit(1).executeTakeFirst()) as Row | undefined;
+        const busy = await TypedTenant.of(t.tenant).select('elevatorTask').select(['docNo', 'trayNo']).where('elevatorCode', '=', String(t.doc.elevatorCode)).where('status', 'in', ['called', 'arrived'])
+          .where('id', '<>', Number(t.doc.id)).where('trayNo', '<>', String(t.doc.trayNo)).limit(1).executeTakeFirst();
         if (busy) throw bizError('ELEVATOR_BUSY_4278', { elevator: String(t.doc.elevatorCode), tray: String(busy.trayNo), docNo: String(busy.docNo) });
         return drive(t, 'callTray');
       },

@@ -17,6 +17,9 @@ import { defineDocument } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
+/** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
+interface PackLine { qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
+
 const status = (s: keyof typeof PLAN_STATUS, color: string) => ({ label: PLAN_STATUS[s], color });
 
 export const inboundPlan = defineDocument({
@@ -67,7 +70,7 @@ export const inboundPlan = defineDocument({
           own.set(Number(r.orderLineId), (own.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
         }
       }
-      const raw = input.lines as Row[];
+      const raw = input.lines as PackLine[];
       const errors: FieldError[] = [];
       const seen = new Set<number>();
       lines.forEach((l, i) => {

@@ -15,6 +15,7 @@ import { openNotesOf, PLAN_STATUS, PLAN_TITLE, releaseLines, TASK_PREFIX, TASK_S
 import { givePlannedBack } from '../../domain/procurement/inbound-task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const status = (s: keyof typeof TASK_STATUS, color: string) => ({ label: TASK_STATUS[s], color });
 const ID = { type: 'integer', title: '', readonly: true, min: 1, max: 2_147_483_647 } as const;
@@ -69,18 +70,19 @@ export const inboundTask = defineDocument({
   hooks: {
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
+      // (the table and columns are the caller's: the untyped view)
       const byId = async (table: string, cols: string[], ids: number[]) =>
-        new Map(ids.length ? ((await tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+        new Map(ids.length ? ((await ctx.tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
       const plans = await byId('inboundPlan', ['id', 'docNo', 'expectedDate'], docs.map((d) => Number(d.planId)));
-      const orders = new Map(((await tenant.select('purchaseOrder')
+      const orders = new Map((await tenant.select('purchaseOrder')
         .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
         .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'supplier.name as supplierName'])
-        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
-      const returns = new Map(((await tenant.select('salesReturn')
+        .where('purchaseOrder.id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()).map((r) => [Number(r.id), r]));
+      const returns = new Map((await tenant.select('salesReturn')
         .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesReturn.clientId').onRef('client.companyId', '=', 'salesReturn.companyId'))
         .select(['salesReturn.id', 'salesReturn.docNo', 'salesReturn.returnDate', 'client.name as clientName'])
-        .where('salesReturn.id', 'in', [0, ...new Set(docs.flatMap((d) => (d.returnId == null ? [] : [Number(d.returnId)])))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+        .where('salesReturn.id', 'in', [0, ...new Set(docs.flatMap((d) => (d.returnId == null ? [] : [Number(d.returnId)])))]).execute()).map((r) => [Number(r.id), r]));
       const containers = await byId('container', ['id', 'containerNo', 'containerType', 'status'], docs.flatMap((d) => (d.containerId == null ? [] : [Number(d.containerId)])));
       for (const d of docs) {
         const p = plans.get(Number(d.planId));
@@ -116,7 +118,7 @@ export const inboundTask = defineDocument({
         });
       }
       doc.releasedQty = closed ? lines.reduce((s, l) => s + shortOf(l), 0) : 0;
-      const notes = (await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty', 'postedAt', 'createdAt']).where('taskId', '=', Number(doc.id)).orderBy('id').execute()) as Row[];
+      const notes = await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty', 'postedAt', 'createdAt']).where('taskId', '=', Number(doc.id)).orderBy('id').execute();
       doc.receivingNotes = notes.map((n) => {
         const s = String(n.status);
         return {
@@ -144,7 +146,7 @@ export const inboundTask = defineDocument({
         if (notes.length) throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: TASK_TITLE, docNo: String(doc.docNo), next: notes.join('、') }, { id: Number(doc.planId), taskId: Number(doc.id) });
       },
       async run({ ctx, db, tenant, doc }) {
-        const plan = (await tenant.select('inboundPlan').select(['id', 'docNo']).where('id', '=', Number(doc.planId)).executeTakeFirstOrThrow()) as Row;
+        const plan = await TypedTenant.of(tenant).select('inboundPlan').select(['id', 'docNo']).where('id', '=', Number(doc.planId)).executeTakeFirstOrThrow();
         await releaseLines(tenant, Number(plan.id));
         await ctx.audit({ action: 'cancel', entity: 'inboundPlan', recordId: Number(plan.id), recordLabel: String(plan.docNo), changes: [{ field: 'status', title: '状态', from: PLAN_STATUS.confirmed, to: PLAN_STATUS.cancelled }] }, db);
         return { totalQty: Number(doc.totalQty), planId: Number(plan.id), planDocNo: String(plan.docNo) };
@@ -160,27 +162,28 @@ export const inboundTask = defineDocument({
         if (!String(input.reason).trim()) throw validationError([{ field: 'reason', message: '请填写关闭原因' }]);
         if (!RECEIVABLE.includes(String(doc.status)) || stale(doc, version)) return;
         await tenant.update('purchaseOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(doc.orderId)).execute();
-        const drafts = (await tenant.select('receivingNote').select('docNo').where('taskId', '=', Number(doc.id)).where('status', '=', 'draft').orderBy('id').limit(3).execute()) as Row[];
+        const drafts = await TypedTenant.of(tenant).select('receivingNote').select('docNo').where('taskId', '=', Number(doc.id)).where('status', '=', 'draft').orderBy('id').limit(3).execute();
         if (drafts.length) {
           throw bizError('INBOUND_TASK_DRAFT_NOTES_4115', { docNo: String(doc.docNo), notes: drafts.map((d) => String(d.docNo)).join('、') }, { id: Number(doc.id), notes: drafts.map((d) => String(d.docNo)) });
         }
       },
       // What the task still expected goes back to the order lines; the plan is closed with it.
-      async run({ ctx, db, tenant, doc, input, audit }) {
+      async run({ ctx, db, tenant: untypedTenant, doc, input, audit }) {
+        const tenant = TypedTenant.of(untypedTenant);
         const id = Number(doc.id);
         const reason = String(input.reason).trim();
         const now = String(doc.updatedAt);
         await tenant.update('inboundTask').set({ closeReason: reason }).where('id', '=', id).execute();
-        const lines = (await tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', id).orderBy('orderLineId').execute()) as Row[];
+        const lines = await tenant.select('inboundTaskLine').select(['orderLineId', 'qty', 'receivedQty']).where('taskId', '=', id).orderBy('orderLineId').execute();
         let releasedQty = 0;
         for (const l of lines) {
           const left = Math.max(0, Number(l.qty) - Number(l.receivedQty));
-          await givePlannedBack(tenant, Number(l.orderLineId), left, id);
+          await givePlannedBack(untypedTenant, Number(l.orderLineId), left, id);
           releasedQty += left;
         }
-        const plan = (await tenant.update('inboundPlan').set({ status: 'closed', closedAt: now, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
-          .where('id', '=', Number(doc.planId)).where('status', '=', 'confirmed').returning(['id', 'docNo']).executeTakeFirst()) as Row | undefined;
-        if (!plan) throw await refusal(tenant, 'inboundPlan', PLAN_TITLE, PLAN_STATUS, Number(doc.planId), undefined, ['confirmed'], '关闭');
+        const plan = await tenant.update('inboundPlan').set({ status: 'closed', closedAt: now, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
+          .where('id', '=', Number(doc.planId)).where('status', '=', 'confirmed').returning(['id', 'docNo']).executeTakeFirst();
+        if (!plan) throw await refusal(untypedTenant, 'inboundPlan', PLAN_TITLE, PLAN_STATUS, Number(doc.planId), undefined, ['confirmed'], '关闭');
         const why = { field: 'closeReason', title: '关闭原因', from: null, to: reason };
         audit.push(why, { field: 'releasedQty', title: '释放未收数量', from: null, to: releasedQty });
         await ctx.audit({

@@ -7,15 +7,18 @@
 import { validationError } from '../../http/errors.ts';
 import { text, type Row } from '../../domain/procurement/common.ts';
 import { defineDocument } from '../definition.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 const NOTE_STATUS: Record<string, string> = { draft: '草稿', posted: '已发货', signed: '已签收', cancelled: '已作废' };
 
 /** The delivery notes a task covers: its own, or every note (not cancelled) made from its loading list. */
-async function notesOf(tenant: { select: (t: string) => any }, header: Row): Promise<Row[]> {
+async function notesOf(untypedTenant: Tenant, header: Row): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   let q = tenant.select('deliveryNote').select(['id', 'docNo', 'status', 'clientId', 'warehouseId', 'totalQty', 'loadingListId']).where('status', '<>', 'cancelled');
   q = header.deliveryNoteId != null ? q.where('id', '=', Number(header.deliveryNoteId)) : q.where('loadingListId', '=', Number(header.loadingListId));
-  return (await q.orderBy('id').execute()) as Row[];
+  return await q.orderBy('id').execute();
 }
 
 export const liftingTask = defineDocument({
@@ -67,7 +70,7 @@ export const liftingTask = defineDocument({
     },
     async present(ctx, docs) {
       const ids = [...new Set(docs.map((d) => Number(d.loadingListId)).filter((x) => x > 0))];
-      const lists = new Map(ids.length ? ((await ctx.tenant.select('loadingList').select(['id', 'docNo']).where('id', 'in', ids).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]) : []);
+      const lists = new Map(ids.length ? (await TypedTenant.of(ctx.tenant).select('loadingList').select(['id', 'docNo']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), String(r.docNo)]) : []);
       for (const d of docs) d.loadingListDocNo = lists.get(Number(d.loadingListId)) ?? null;
     },
   },

@@ -11,6 +11,8 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { text, type Row } from '../../domain/procurement/common.ts';
 import { CONTAINER_CAPACITY } from '../../domain/outbound/cartons.ts';
 import { defineDocument } from '../definition.ts';
+import type { Tenant } from '../../catalog/tenant.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 
@@ -31,7 +33,8 @@ export function capacityWarnings(d: Row, scale: 1 | 1000): string[] {
   return out;
 }
 
-async function releaseCartons(tenant: { update: (t: string) => any }, listId: number): Promise<void> {
+async function releaseCartons(untypedTenant: Tenant, listId: number): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   await tenant.update('carton').set({ loadingListId: null, status: 'packed' }).where('loadingListId', '=', listId).where('status', 'in', ['packed', 'loaded']).execute();
 }
 
@@ -76,7 +79,7 @@ export const loadingList = defineDocument({
   },
   hooks: {
     async validate({ ctx, header, lines, id }) {
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const errors: FieldError[] = [];
       if (header.mode === 'container') {
         const types = await containerTypesOf(ctx);
@@ -90,7 +93,7 @@ export const loadingList = defineDocument({
       } else if (header.vehicleNo == null) errors.push({ field: 'vehicleNo', message: '货车装运请填写车牌号' });
       if (errors.length) throw validationError(errors);
       const ids = lines.map((l) => Number(l.cartonId));
-      const cartons = new Map(ids.length ? ((await tenant.select('carton').select(['id', 'docNo', 'status', 'warehouseId', 'taskId', 'loadingListId', 'weight', 'volume', 'totalQty']).where('id', 'in', ids).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+      const cartons = new Map(ids.length ? (await tenant.select('carton').select(['id', 'docNo', 'status', 'warehouseId', 'taskId', 'loadingListId', 'weight', 'volume', 'totalQty']).where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]) : []);
       const seen = new Set<number>();
       let weight = 0;
       let volume = 0;
@@ -116,14 +119,15 @@ export const loadingList = defineDocument({
       Object.assign(header, { cartonCount: lines.length, totalQty: qty, totalWeight: weight, totalVolume: volume, missingSizes: missing });
     },
     // the cartons: the old ones freed, the new ones claimed (sealed and on no list), in one statement each
-    async saving({ tenant, lines, docId, created }) {
+    async saving({ tenant: untypedTenant, lines, docId, created }) {
+      const tenant = TypedTenant.of(untypedTenant);
       if (!created) await tenant.update('carton').set({ loadingListId: null }).where('loadingListId', '=', docId).where('status', '=', 'packed').execute();
       const ids = [...new Set(lines.map((l) => Number(l.cartonId)))];
       if (!ids.length) return;
       const got = await tenant.update('carton').set({ loadingListId: docId }).where('id', 'in', ids).where('status', '=', 'packed').where('loadingListId', 'is', null).returning('id').execute();
       if (got.length !== ids.length) {
-        const taken = new Set(got.map((r: Row) => Number(r.id)));
-        const lost = (await tenant.select('carton').select('docNo').where('id', 'in', ids.filter((id) => !taken.has(id))).execute()) as Row[];
+        const taken = new Set(got.map((r) => Number(r.id)));
+        const lost = await tenant.select('carton').select('docNo').where('id', 'in', ids.filter((id) => !taken.has(id))).execute();
         throw bizError('LOADING_CARTON_TAKEN_4273', { cartons: lost.map((r) => String(r.docNo)).join('、') });
       }
     },
@@ -133,12 +137,12 @@ export const loadingList = defineDocument({
         Object.assign(d, { warnings: w, warningText: w.join('；') || null, capacityText: [d.capacityVolume != null ? `${fmt(Number(d.capacityVolume))} m³` : null, d.capacityWeight != null ? `${fmt(Number(d.capacityWeight))} kg` : null].filter(Boolean).join(' / ') || null });
       }
       if (!lines?.length) return;
-      const tenant = ctx.tenant;
-      const cartons = new Map(((await tenant.select('carton').select(['id', 'docNo', 'status', 'weight', 'volume', 'totalQty', 'orderId', 'clientId', 'deliveryNoteId']).where('id', 'in', [...new Set(lines.map((l) => Number(l.cartonId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const tenant = TypedTenant.of(ctx.tenant);
+      const cartons = new Map((await tenant.select('carton').select(['id', 'docNo', 'status', 'weight', 'volume', 'totalQty', 'orderId', 'clientId', 'deliveryNoteId']).where('id', 'in', [...new Set(lines.map((l) => Number(l.cartonId)))]).execute()).map((r) => [Number(r.id), r]));
       const taskIds = [...new Set(lines.map((l) => Number(l.taskId)))];
-      const tasks = new Map(((await tenant.select('outboundTask').select(['id', 'docNo']).where('id', 'in', taskIds).execute()) as Row[]).map((r) => [Number(r.id), String(r.docNo)]));
+      const tasks = new Map((await tenant.select('outboundTask').select(['id', 'docNo']).where('id', 'in', taskIds).execute()).map((r) => [Number(r.id), String(r.docNo)]));
       const clientIds = [...new Set([...cartons.values()].map((c) => Number(c.clientId)))];
-      const clients = new Map(clientIds.length ? ((await tenant.select('client').select(['id', 'name']).where('id', 'in', clientIds).execute()) as Row[]).map((r) => [Number(r.id), String(r.name)]) : []);
+      const clients = new Map(clientIds.length ? (await tenant.select('client').select(['id', 'name']).where('id', 'in', clientIds).execute()).map((r) => [Number(r.id), String(r.name)]) : []);
       const S: Record<string, string> = { draft: '装箱中', packed: '已封箱', loaded: '已装车', shipped: '已发货', cancelled: '已作废' };
       for (const l of lines) {
         const c = cartons.get(Number(l.cartonId));
@@ -149,7 +153,7 @@ export const loadingList = defineDocument({
       }
       // one delivery note per task on the list: made from the list once it is loaded
       const doc = docs[0]!;
-      const notes = (await tenant.select('deliveryNote').select(['id', 'docNo', 'status', 'taskId']).where('loadingListId', '=', Number(doc.id)).where('status', '<>', 'cancelled').orderBy('id').execute()) as Row[];
+      const notes = await tenant.select('deliveryNote').select(['id', 'docNo', 'status', 'taskId']).where('loadingListId', '=', Number(doc.id)).where('status', '<>', 'cancelled').orderBy('id').execute();
       const NOTE: Record<string, string> = { draft: '草稿', posted: '已发货', signed: '已签收' };
       doc.tasks = taskIds.sort((a, b) => a - b).map((taskId) => {
         const n = notes.find((x) => Number(x.taskId) === taskId);
@@ -182,7 +186,7 @@ export const loadingList = defineDocument({
       confirm: '确定作废装车单“{docNo}”？纸箱回到已封箱，可装上其他装车单。',
       async before({ tenant, doc }) {
         if (!['draft', 'loaded'].includes(String(doc.status))) return;
-        const note = (await tenant.select('deliveryNote').select('docNo').where('loadingListId', '=', Number(doc.id)).where('status', '<>', 'cancelled').limit(1).executeTakeFirst()) as Row | undefined;
+        const note = await TypedTenant.of(tenant).select('deliveryNote').select('docNo').where('loadingListId', '=', Number(doc.id)).where('status', '<>', 'cancelled').limit(1).executeTakeFirst();
         if (note) throw bizError('LOADING_HAS_NOTE_4275', { docNo: String(doc.docNo), note: String(note.docNo) });
       },
       async run({ tenant, doc }) {

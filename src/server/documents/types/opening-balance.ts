@@ -7,6 +7,7 @@ import { baseCurrencyId } from '../../domain/finance/pay-document.ts';
 import { rateOn, today } from '../../domain/procurement/common.ts';
 import { validationError } from '../../http/errors.ts';
 import { defineDocument } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const TITLE = '期初余额';
 
@@ -19,7 +20,11 @@ async function check(run: SaveRun) {
   header.docDate ??= today(ctx);
   if (header.dueDate == null) {
     // due from the party's payment terms (days) after the document's date
-    const party = (await ctx.tenant.select(side === 'receivable' ? 'client' : 'supplier').selectAll().where('id', '=', Number(header[partyField])).executeTakeFirst()) as Record<string, unknown> | undefined;
+    const tenant = TypedTenant.of(ctx.tenant);
+    const partyId = Number(header[partyField]);
+    const party = side === 'receivable'
+      ? await tenant.select('client').select('paymentDays').where('id', '=', partyId).executeTakeFirst()
+      : await tenant.select('supplier').select('paymentDays').where('id', '=', partyId).executeTakeFirst();
     const days = Number(party?.paymentDays ?? 0) || 0;
     header.dueDate = new Date(Date.parse(`${String(header.docDate)}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
   }

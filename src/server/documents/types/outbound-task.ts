@@ -15,6 +15,7 @@ import { bulkChange } from '../../domain/outbound/bulk.ts';
 import { DELIVERABLE_TASK, OT_PREFIX, OT_STATUS, OT_TITLE, openPickingsOf, refreshTasks } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const status = (s: keyof typeof OT_STATUS, color: string) => ({ label: OT_STATUS[s], color });
 const ID = { type: 'integer', title: '', readonly: true, min: 1, max: 2_147_483_647 } as const;
@@ -69,9 +70,10 @@ export const outboundTask = defineDocument({
   hooks: {
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
+      // (the table and columns are the caller's: the untyped view)
       const byId = async (table: string, cols: string[], ids: number[]) =>
-        new Map(ids.length ? ((await tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+        new Map(ids.length ? ((await ctx.tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
       const plans = await byId('deliveryPlan', ['id', 'docNo', 'transportMode', 'carrier'], docs.map((d) => Number(d.planId)));
       const orders = await byId('salesOrder', ['id', 'docNo', 'backOrderPolicy'], docs.map((d) => Number(d.orderId)));
       for (const d of docs) {
@@ -100,9 +102,9 @@ export const outboundTask = defineDocument({
           units: splitUnits(Number(l.qty), packs), openQty: open, toDeliverQty: Math.max(0, Number(l.pickedQty) - Number(l.deliveredQty)),
         });
       }
-      const picks = (await tenant.select('pickingOrder').innerJoin('pickingOrderLine as pl', (j) => j.onRef('pl.pickingId', '=', 'pickingOrder.id').onRef('pl.companyId', '=', 'pickingOrder.companyId'))
-        .select(['pickingOrder.id', 'pickingOrder.docNo', 'pickingOrder.status']).distinct().where('pl.taskId', '=', Number(doc.id)).orderBy('pickingOrder.id').execute()) as Row[];
-      const notes = (await tenant.select('deliveryNote').select(['id', 'docNo', 'status', 'totalQty']).where('taskId', '=', Number(doc.id)).orderBy('id').execute()) as Row[];
+      const picks = await tenant.select('pickingOrder').innerJoin('pickingOrderLine as pl', (j) => j.onRef('pl.pickingId', '=', 'pickingOrder.id').onRef('pl.companyId', '=', 'pickingOrder.companyId'))
+        .select(['pickingOrder.id', 'pickingOrder.docNo', 'pickingOrder.status']).distinct().where('pl.taskId', '=', Number(doc.id)).orderBy('pickingOrder.id').execute();
+      const notes = await tenant.select('deliveryNote').select(['id', 'docNo', 'status', 'totalQty']).where('taskId', '=', Number(doc.id)).orderBy('id').execute();
       const PICK = { draft: '待拣货', posted: '已拣货', cancelled: '已作废' } as Record<string, string>;
       const NOTE = { draft: '草稿', posted: '已发货', signed: '已签收', cancelled: '已作废' } as Record<string, string>;
       doc.pickingOrders = picks.map((p) => ({ id: Number(p.id), docNo: String(p.docNo), status: String(p.status), statusText: PICK[String(p.status)] ?? String(p.status), route: `/entrepot/pickingOrderDetail/${Number(p.id)}` }));
@@ -130,7 +132,7 @@ export const outboundTask = defineDocument({
         if (!plan) throw await refusal(tenant, 'deliveryPlan', '发货计划', PLAN_STATUS, Number(doc.planId), undefined, ['confirmed'], '退回草稿');
       },
       async run({ ctx, db, tenant, doc }) {
-        const plan = (await tenant.select('deliveryPlan').select(['id', 'docNo']).where('id', '=', Number(doc.planId)).executeTakeFirstOrThrow()) as Row;
+        const plan = await TypedTenant.of(tenant).select('deliveryPlan').select(['id', 'docNo']).where('id', '=', Number(doc.planId)).executeTakeFirstOrThrow();
         await ctx.audit({ action: 'state', entity: 'deliveryPlan', recordId: Number(plan.id), recordLabel: String(plan.docNo), changes: [{ field: 'status', title: '状态', from: PLAN_STATUS.confirmed, to: PLAN_STATUS.draft }, { field: 'taskId', title: OT_TITLE, from: String(doc.docNo), to: '已作废' }] }, db);
         return { planId: Number(plan.id), planDocNo: String(plan.docNo), planStatus: 'draft' };
       },
@@ -150,7 +152,7 @@ export const outboundTask = defineDocument({
         await tenant.update('deliveryPlan').set({ updatedAt: new Date().toISOString() }).where('id', '=', Number(doc.planId)).execute();
       },
       async run({ ctx, tenant, doc, audit }) {
-        const tls = (await tenant.select('outboundTaskLine').select(['orderLineId', 'qty', 'deliveredQty']).where('taskId', '=', Number(doc.id)).execute()) as Row[];
+        const tls = await TypedTenant.of(tenant).select('outboundTaskLine').select(['orderLineId', 'qty', 'deliveredQty']).where('taskId', '=', Number(doc.id)).execute();
         const back = new Map<number, number>();
         for (const l of tls) back.set(Number(l.orderLineId), (back.get(Number(l.orderLineId)) ?? 0) + Number(l.qty) - Number(l.deliveredQty));
         const rows = [...back.entries()].filter(([, q]) => q > 0) as Array<[number, number]>;

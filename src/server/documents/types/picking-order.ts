@@ -22,41 +22,47 @@ import { bulkChange } from '../../domain/outbound/bulk.ts';
 import { PICKABLE_TASK, refreshTasks } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PK_TITLE = '拣货单';
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 
+/** A line of the raw input: the suggestion the screen sends back, and whether a picked quantity was sent. */
+interface SentLine { suggestedLocationId?: unknown; pickedQty?: unknown }
+
 /** Gives back what the picking's lines (as stored) hold on their task lines. */
-async function releaseClaims(tenant: Tenant, pickingId: number): Promise<number[]> {
+async function releaseClaims(untypedTenant: Tenant, pickingId: number): Promise<number[]> {
+  const tenant = TypedTenant.of(untypedTenant);
   const per = new Map<number, number>();
   const tasks = new Set<number>();
-  for (const r of (await tenant.select('pickingOrderLine').select(['taskId', 'taskLineId', 'qty']).where('pickingId', '=', pickingId).execute()) as Row[]) {
+  for (const r of await tenant.select('pickingOrderLine').select(['taskId', 'taskLineId', 'qty']).where('pickingId', '=', pickingId).execute()) {
     per.set(Number(r.taskLineId), (per.get(Number(r.taskLineId)) ?? 0) + Number(r.qty));
     tasks.add(Number(r.taskId));
   }
   const rows = [...per.entries()];
-  const done = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'picking_qty = picking_qty - v.q', guard: 't.picking_qty >= v.q' }, rows);
+  const done = await bulkChange(untypedTenant, { table: 'outbound_task_line', values: ['q'], set: 'picking_qty = picking_qty - v.q', guard: 't.picking_qty >= v.q' }, rows);
   if (done.size !== rows.length) throw new Error(`picking ${pickingId}: a task line holds less than the picking`);
   return [...tasks];
 }
 
 /** Claims the lines' quantities on their task lines (never more than is open). */
-async function claim(tenant: Tenant, lines: Row[]): Promise<void> {
+async function claim(untypedTenant: Tenant, lines: Row[]): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
   const per = new Map<number, { q: number; l: Row }>();
   for (const l of lines) {
     const k = Number(l.taskLineId);
     const had = per.get(k);
     per.set(k, { q: (had?.q ?? 0) + Number(l.qty), l });
   }
-  const done = await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'picking_qty = picking_qty + v.q', guard: 't.picking_qty + t.picked_qty + v.q <= t.qty' },
+  const done = await bulkChange(untypedTenant, { table: 'outbound_task_line', values: ['q'], set: 'picking_qty = picking_qty + v.q', guard: 't.picking_qty + t.picked_qty + v.q <= t.qty' },
     [...per.entries()].map(([id, { q }]) => [id, q]));
   for (const [taskLineId, { q, l }] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
     const ok = done.has(taskLineId);
     if (!ok) {
-      const tl = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
+      const tl = await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
         .innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
         .select(['outboundTaskLine.lineNo', 'outboundTaskLine.qty', 'outboundTaskLine.pickingQty', 'outboundTaskLine.pickedQty', 'outboundTask.docNo', 'product.code'])
-        .where('outboundTaskLine.id', '=', taskLineId).executeTakeFirstOrThrow()) as Row;
+        .where('outboundTaskLine.id', '=', taskLineId).executeTakeFirstOrThrow();
       const left = Math.max(0, Number(tl.qty) - Number(tl.pickedQty) - Number(tl.pickingQty));
       throw bizError('OUTBOUND_PICK_OVER_4162', { docNo: String(tl.docNo), line: Number(tl.lineNo), code: String(tl.code), qty: Number(tl.qty), picked: Number(tl.pickedQty), picking: Number(tl.pickingQty), ask: q, left },
         { taskLineId, ask: q, left, line: Number(l.lineNo ?? 0) });
@@ -117,15 +123,15 @@ export const pickingOrder = defineDocument({
       input.lines = suggested.map((s) => ({ taskLineId: s.taskLineId, qty: s.qty, suggestedLocationId: s.locationId }));
     },
     async validate({ ctx, input, header, lines, verified }) {
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       if (!lines.length) throw validationError([{ field: 'lines', message: '请至少保留一行明细' }]);
-      const raw = input.lines as Row[];
+      const raw = input.lines as SentLine[];
       const tls = new Map<number, Row>();
       const ids = [...new Set(lines.map((l) => Number(l.taskLineId)))];
       for (let i = 0; i < ids.length; i += 500) {
-        const rows = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
+        const rows = await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
           .select(['outboundTaskLine.id', 'outboundTaskLine.taskId', 'outboundTaskLine.productId', 'outboundTask.docNo', 'outboundTask.status', 'outboundTask.warehouseId'])
-          .where('outboundTaskLine.id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+          .where('outboundTaskLine.id', 'in', ids.slice(i, i + 500)).execute();
         for (const r of rows) tls.set(Number(r.id), r);
       }
       // a suggestion is advice the screen sends back as it got it (from 021312 or the draft): checked like a place picked from
@@ -133,7 +139,7 @@ export const pickingOrder = defineDocument({
         const sug = Number(raw[i]?.suggestedLocationId ?? 0);
         l.suggestedLocationId = Number.isSafeInteger(sug) && sug > 0 ? sug : null;
       });
-      const places = await placesOf(tenant, lines.flatMap((l) => [l.locationId, l.suggestedLocationId].filter((x) => x != null).map(Number)));
+      const places = await placesOf(ctx.tenant, lines.flatMap((l) => [l.locationId, l.suggestedLocationId].filter((x) => x != null).map(Number)));
       let warehouseId: number | undefined;
       const errors: FieldError[] = [];
       const tasks = new Map<number, string>();
@@ -184,8 +190,8 @@ export const pickingOrder = defineDocument({
       if (!lines?.length) return;
       // the tasks of the wave, as the screen's task field holds them
       docs[0]!.taskIds = [...new Set(lines.map((l) => Number(l.taskId)))].sort((a, b) => a - b);
-      const tls = new Map(((await ctx.tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
-        .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTask.docNo']).where('outboundTaskLine.id', 'in', [...new Set(lines.map((l) => Number(l.taskLineId)))]).execute()) as Row[])
+      const tls = new Map((await TypedTenant.of(ctx.tenant).select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
+        .select(['outboundTaskLine.id', 'outboundTaskLine.lineNo', 'outboundTask.docNo']).where('outboundTaskLine.id', 'in', [...new Set(lines.map((l) => Number(l.taskLineId)))]).execute())
         .map((r) => [Number(r.id), r]));
       const draft = docs[0]?.status === 'draft';
       for (const l of lines) {
@@ -261,7 +267,7 @@ export const pickingOrder = defineDocument({
         }, [...per.entries()].map(([id, p]) => [id, p.got, p.short]));
         if (undone.size !== per.size) {
           const taskIds = [...new Set([...per.values()].map((p) => p.taskId))];
-          const notes = (await tenant.select('deliveryNote').select('docNo').where('taskId', 'in', taskIds).where('status', 'in', ['posted', 'signed']).orderBy('id').limit(3).execute()) as Row[];
+          const notes = await TypedTenant.of(tenant).select('deliveryNote').select('docNo').where('taskId', 'in', taskIds).where('status', 'in', ['posted', 'signed']).orderBy('id').limit(3).execute();
           throw bizError('OUTBOUND_PICK_DELIVERED_4169', { docNo: String(doc.docNo), notes: notes.map((n) => String(n.docNo)).join('、') || '—' }, { id: Number(doc.id) });
         }
         await refreshAll(ctx, tenant, [...per.values()].map((p) => p.taskId));

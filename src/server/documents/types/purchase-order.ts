@@ -12,7 +12,10 @@ import { PO_STATUS, rateOn, today, type Row } from '../../domain/procurement/com
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
-import { TypedTenant } from '../../db/typed.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
+
+/** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
+interface PackLine { qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
 
 const status = (label: keyof typeof PO_STATUS, color: string) => ({ label: PO_STATUS[label], color });
 
@@ -110,7 +113,7 @@ export const purchaseOrder = defineDocument({
       // the currency: chosen, else the supplier's, else the company's
       let currencyId = header.currencyId == null ? (supplier.currencyId == null ? undefined : Number(supplier.currencyId)) : Number(header.currencyId);
       if (!currencyId) {
-        const company = await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
+        const company = await typed(ctx.db).selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
         currencyId = company?.currencyId == null ? undefined : Number(company.currencyId);
       }
       if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空' }]);
@@ -127,7 +130,7 @@ export const purchaseOrder = defineDocument({
           .where('id', 'in', ids.slice(i, i + 500)).execute();
         for (const r of rows) products.set(Number(r.id), r);
       }
-      const raw = input.lines as Row[];
+      const raw = input.lines as PackLine[];
       const errors: FieldError[] = [];
       lines.forEach((l, i) => {
         const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });

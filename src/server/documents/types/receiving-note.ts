@@ -15,17 +15,18 @@ import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { checkReceiptLines } from '../../domain/procurement/receipt-lines.ts';
 import { defineDocument, type SaveRun, type TransitionRun } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const status = (s: keyof typeof DOC_STATUS, color: string) => ({ label: DOC_STATUS[s], color });
 const ID = { type: 'integer', min: 1, max: 2_147_483_647 } as const;
 
 /** The note's lines against the order (and its task): quantities, locations, over-receipt, duplicates. */
 async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun): Promise<void> {
-  const tenant = ctx.tenant;
+  const tenant = TypedTenant.of(ctx.tenant);
   // the note's source: a purchase order (and its task), or a confirmed sales return (domain/sales/sales-return.ts)
   // a return's inbound task names its return
   if (header.taskId != null && header.returnId == null && header.orderId == null) {
-    const task = (await tenant.select('inboundTask').select(['returnId']).where('id', '=', Number(header.taskId)).executeTakeFirst()) as Row | undefined;
+    const task = await tenant.select('inboundTask').select(['returnId']).where('id', '=', Number(header.taskId)).executeTakeFirst();
     if (task?.returnId != null) header.returnId = Number(task.returnId);
   }
   if (header.returnId != null) {
@@ -36,28 +37,28 @@ async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun
   }
   if (header.orderId == null) throw validationError([{ field: 'orderId', message: '采购订单不能为空' }]);
   const orderId = Number(header.orderId);
-  const order = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  const order = await tenant.select('purchaseOrder').select(['id', 'docNo', 'status', 'warehouseId']).where('id', '=', orderId).executeTakeFirst();
   if (!order) throw validationError([{ field: 'orderId', message: '采购订单不存在' }]);
   if (!RECEIVABLE.includes(String(order.status))) throw statusError(PO_TITLE, PO_STATUS, order, '收货');
   named.purchaseOrder = { id: orderId, label: String(order.docNo) };
   const warehouseId = Number(order.warehouseId);
-  const wh = (await tenant.select('warehouse').select(['name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined;
+  const wh = await tenant.select('warehouse').select(['name', 'enabled']).where('id', '=', warehouseId).executeTakeFirst();
   if (!wh || Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh?.name ?? warehouseId) });
   const l = 'purchaseOrderLine';
   const orderLines = new Map<number, Row>();
-  for (const r of (await tenant.select(l)
+  for (const r of await tenant.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.receivedQty`, 'product.code', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid'])
     // only the lines the note names (an order of 2,000 lines is received a few at a time)
-    .where(`${l}.orderId`, '=', orderId).where(`${l}.id`, 'in', [...new Set(lines.map((x) => Number(x.orderLineId)))]).execute()) as Row[]) orderLines.set(Number(r.id), r);
+    .where(`${l}.orderId`, '=', orderId).where(`${l}.id`, 'in', [...new Set(lines.map((x) => Number(x.orderLineId)))]).execute()) orderLines.set(Number(r.id), r);
   const multiple = await receMultipleOf(ctx.db, tenant.companyId);
-  await checkReceiptLines(tenant, {
+  await checkReceiptLines(ctx.tenant, {
     lines, raw: (input.lines as Row[] | undefined) ?? [], warehouse: { id: warehouseId, name: String(wh.name) }, key: 'orderLineId', sources: orderLines,
     keyTitle: '订单明细', sourceLine: (ol) => `订单第 ${Number(ol.lineNo)} 行`,
     mismatch: (line, orderLineId) => bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line, source: PO_TITLE, docNo: String(order.docNo) }, { line, orderLineId }),
     over: (ol, sum) => ((Number(ol.receivedQty) + sum) * multiple.den > Number(ol.qty) * multiple.num ? overReceipt(order, ol, sum, multiple) : undefined),
   });
-  if (header.taskId != null) await checkNoteTask(tenant, Number(header.taskId), orderId, lines.map((x) => Number(x.orderLineId)));
+  if (header.taskId != null) await checkNoteTask(ctx.tenant, Number(header.taskId), orderId, lines.map((x) => Number(x.orderLineId)));
   // locations were read above through the company's scope, with their own refusals
   verified.add('locationId');
   header.warehouseId = warehouseId;
@@ -118,29 +119,30 @@ export const receivingNote = defineDocument({
     validate: checkNote,
     async present(ctx, docs, lines) {
       if (!docs.length) return;
+      const tenant = TypedTenant.of(ctx.tenant);
       const returnIds = [...new Set(docs.flatMap((d) => (d.returnId == null ? [] : [Number(d.returnId)])))];
-      const returns = new Map(returnIds.length ? ((await ctx.tenant.select('salesReturn')
+      const returns = new Map(returnIds.length ? (await tenant.select('salesReturn')
         .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesReturn.clientId').onRef('client.companyId', '=', 'salesReturn.companyId'))
-        .select(['salesReturn.id', 'salesReturn.docNo', 'client.name as clientName']).where('salesReturn.id', 'in', returnIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+        .select(['salesReturn.id', 'salesReturn.docNo', 'client.name as clientName']).where('salesReturn.id', 'in', returnIds).execute()).map((r) => [Number(r.id), r]) : []);
       for (const d of docs) {
         const r = d.returnId == null ? undefined : returns.get(Number(d.returnId));
         Object.assign(d, { returnDocNo: text(r?.docNo), clientName: text(r?.clientName), sourceText: r ? `销售退货 ${String(r.docNo)}` : '采购收货' });
       }
-      const orders = new Map(((await ctx.tenant.select('purchaseOrder')
+      const orders = new Map((await tenant.select('purchaseOrder')
         .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
         .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'supplier.name as supplierName'])
-        .where('purchaseOrder.id', 'in', [...new Set(docs.flatMap((d) => (d.orderId == null ? [] : [Number(d.orderId)])))].concat([0])).execute()) as Row[]).map((r) => [Number(r.id), r]));
+        .where('purchaseOrder.id', 'in', [...new Set(docs.flatMap((d) => (d.orderId == null ? [] : [Number(d.orderId)])))].concat([0])).execute()).map((r) => [Number(r.id), r]));
       for (const d of docs) {
         const o = d.orderId == null ? undefined : orders.get(Number(d.orderId));
         Object.assign(d, { orderDocNo: text(o?.docNo), supplierName: text(o?.supplierName) });
       }
       if (!lines?.length) return;
       const olIds = [...new Set(lines.flatMap((l) => (l.orderLineId == null ? [] : [Number(l.orderLineId)])))];
-      const ols = new Map(olIds.length ? ((await ctx.tenant.select('purchaseOrderLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
-        .where('id', 'in', olIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+      const ols = new Map(olIds.length ? (await tenant.select('purchaseOrderLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
+        .where('id', 'in', olIds).execute()).map((r) => [Number(r.id), r]) : []);
       const rlIds = [...new Set(lines.flatMap((l) => (l.returnLineId == null ? [] : [Number(l.returnLineId)])))];
-      const rls = new Map(rlIds.length ? ((await ctx.tenant.select('salesReturnLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
-        .where('id', 'in', rlIds).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+      const rls = new Map(rlIds.length ? (await tenant.select('salesReturnLine').select(['id', 'lineNo', 'qty', 'receivedQty'])
+        .where('id', 'in', rlIds).execute()).map((r) => [Number(r.id), r]) : []);
       for (const l of lines) {
         const ol = l.orderLineId == null ? rls.get(Number(l.returnLineId)) : ols.get(Number(l.orderLineId));
         const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };

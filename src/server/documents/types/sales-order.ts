@@ -32,6 +32,7 @@ import { packInputs } from '../pack-inputs.ts';
 import { orderLineStages } from '../../domain/outbound/cartons.ts';
 import { openOrderExposure } from '../../domain/sales/invoice.ts';
 import { defineDocument, type TransitionRun } from '../definition.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const SO_TITLE = '销售订单';
 export const OVERRIDE_RIGHT = 'market.order.override';
@@ -42,14 +43,18 @@ const overridden = new WeakMap<Row, BoundBreach[]>();
 
 const cents = (v: unknown) => new Decimal(String(v ?? 0)).div(100).toFixed(2);
 
+/** A line of the raw input: the packs the validate hook turns into a quantity, and the mark of a gift line. */
+interface SentLine { giftOf?: unknown; qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
+
 /** What the credit check and the client lock need of a transition (an order change gives the same). */
 export type OrderRun = Pick<TransitionRun, 'ctx' | 'db' | 'tenant' | 'doc'>;
 
 /** Products of the lines that cannot be sold now (locked, stopped): the first one refuses. */
-export async function refuseUnsellable(tenant: Tenant, orderId: number) {
-  const bad = (await tenant.select('salesOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
+export async function refuseUnsellable(untypedTenant: Tenant, orderId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  const bad = await tenant.select('salesOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'salesOrderLine.productId').onRef('product.companyId', '=', 'salesOrderLine.companyId'))
     .select(['salesOrderLine.lineNo', 'salesOrderLine.productId', 'product.code', 'product.locked', 'product.status']).where('salesOrderLine.orderId', '=', orderId)
-    .where((eb) => eb.or([eb('product.locked', '=', 1), eb('product.status', '=', 'stopped')])).orderBy('salesOrderLine.lineNo').limit(1).executeTakeFirst()) as Row | undefined;
+    .where((eb) => eb.or([eb('product.locked', '=', 1), eb('product.status', '=', 'stopped')])).orderBy('salesOrderLine.lineNo').limit(1).executeTakeFirst();
   if (!bad) return;
   const where = { line: Number(bad.lineNo), productId: Number(bad.productId), productCode: String(bad.code) };
   if (Number(bad.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, where);
@@ -58,20 +63,22 @@ export async function refuseUnsellable(tenant: Tenant, orderId: number) {
 
 /** The client row, locked on PostgreSQL until the transaction ends (SQLite has one writer anyway). */
 export async function lockedClient(t: OrderRun): Promise<Row> {
+  const tenant = TypedTenant.of(t.tenant);
   const id = Number(t.doc.clientId);
-  if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [t.tenant.companyId, id]);
-  return (await t.tenant.select('client').select(['id', 'name', 'enabled', 'creditLimit']).where('id', '=', id).executeTakeFirstOrThrow()) as Row;
+  if (!isSqlite(t.db)) await runSql(t.db, 'select 1 from client where company_id = ? and id = ? for update', [tenant.companyId, id]);
+  return await tenant.select('client').select(['id', 'name', 'enabled', 'creditLimit']).where('id', '=', id).executeTakeFirstOrThrow();
 }
 
 /** The client's open receivables + open orders (this one apart) + this order against its limit; `at` names the check in the audit trail (e.g. 发货). */
 export async function checkCredit(t: OrderRun, client: Row, at = '') {
+  const tenant = TypedTenant.of(t.tenant);
   const limit = Number(client.creditLimit ?? 0);
   if (!(limit > 0)) return;
   // open orders less what of them posted sales invoices already carry as receivables (counted once, below)
   const openCents = await openOrderExposure(t.tenant, Number(client.id), OPEN_STATUSES, Number(t.doc.id));
   // the client's open receivables (finance open items, company currency)
-  const due = (await t.tenant.select('openItem').select(sql<number>`coalesce(sum(${sql.ref('amountBase')} - ${sql.ref('allocatedBase')}), 0)`.as('due'))
-    .where('partyType', '=', 'client').where('partyId', '=', Number(client.id)).where('status', '=', 'open').executeTakeFirst()) as Row | undefined;
+  const due = await tenant.select('openItem').select(sql<number>`coalesce(sum(${sql.ref('amountBase')} - ${sql.ref('allocatedBase')}), 0)`.as('due'))
+    .where('partyType', '=', 'client').where('partyId', '=', Number(client.id)).where('status', '=', 'open').executeTakeFirst();
   const receivable = Number(due?.due ?? 0);
   const amount = Number(t.doc.totalAmountBase ?? 0);
   if (receivable + openCents + amount <= limit) return;
@@ -101,7 +108,8 @@ async function reserve(t: TransitionRun) {
 
 /** Open outbound plans still hold lines of the order: they go first. */
 async function refuseIfOpenPlans(t: TransitionRun) {
-  const plans = (await t.tenant.select('deliveryPlan').select('docNo').where('orderId', '=', Number(t.doc.id)).where('status', 'in', ['draft', 'confirmed']).orderBy('id').limit(3).execute()) as Row[];
+  const tenant = TypedTenant.of(t.tenant);
+  const plans = await tenant.select('deliveryPlan').select('docNo').where('orderId', '=', Number(t.doc.id)).where('status', 'in', ['draft', 'confirmed']).orderBy('id').limit(3).execute();
   if (plans.length) throw bizError('SALES_OPEN_PLANS_4148', { docNo: String(t.doc.docNo), plans: plans.map((p) => String(p.docNo)).join('、') }, { id: Number(t.doc.id), plans: plans.map((p) => String(p.docNo)) });
 }
 
@@ -198,23 +206,23 @@ export const salesOrder = defineDocument({
   },
   hooks: {
     async validate({ ctx, input, header, lines, verified }) {
-      const tenant = ctx.tenant;
-      const client = (await tenant.select('client').select(['id', 'name', 'enabled', 'currencyId', 'priceTitleId', 'address', 'backOrderPolicy']).where('id', '=', Number(header.clientId)).executeTakeFirst()) as Row | undefined;
+      const tenant = TypedTenant.of(ctx.tenant);
+      const client = await tenant.select('client').select(['id', 'name', 'enabled', 'currencyId', 'priceTitleId', 'address', 'backOrderPolicy']).where('id', '=', Number(header.clientId)).executeTakeFirst();
       if (!client) throw validationError([{ field: 'clientId', message: '客户不存在' }]);
       if (Number(client.enabled) !== 1) throw bizError('SALES_CLIENT_DISABLED_4141', { name: String(client.name) }, { clientId: Number(header.clientId) });
-      const wh = (await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', Number(header.warehouseId)).executeTakeFirst()) as Row | undefined;
+      const wh = await tenant.select('warehouse').select(['id', 'name', 'enabled']).where('id', '=', Number(header.warehouseId)).executeTakeFirst();
       if (!wh) throw validationError([{ field: 'warehouseId', message: '仓库不存在' }]);
       if (Number(wh.enabled) !== 1) throw bizError('STOCK_WAREHOUSE_DISABLED_4077', { warehouse: String(wh.name) });
       // the currency: chosen, else the client's, else the company's
       let currencyId = header.currencyId ?? client.currencyId ?? undefined;
       if (currencyId == null) {
-        const company = (await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst()) as Row | undefined;
+        const company = await typed(ctx.db).selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
         currencyId = company?.currencyId ?? undefined;
       }
       if (currencyId == null) throw validationError([{ field: 'currencyId', message: '币种不能为空' }]);
       header.currencyId = Number(currencyId);
       header.orderDate ??= today(ctx);
-      const { rate, rateDate } = await rateOn(tenant, Number(currencyId), String(header.orderDate));
+      const { rate, rateDate } = await rateOn(ctx.tenant, Number(currencyId), String(header.orderDate));
       header.exchangeRate = rate;
       header.rateDate = rateDate;
       header.deliveryAddress ??= client.address ?? null;
@@ -222,7 +230,7 @@ export const salesOrder = defineDocument({
       // the price list: chosen, else the client's, else the clerk's or the company's sale list
       const priceTitleId = await salePriceListId(ctx, header.priceTitleId ?? client.priceTitleId);
       if (priceTitleId !== undefined) {
-        const list = (await tenant.select('priceTitle').select(['name', 'enabled']).where('id', '=', priceTitleId).executeTakeFirst()) as Row | undefined;
+        const list = await tenant.select('priceTitle').select(['name', 'enabled']).where('id', '=', priceTitleId).executeTakeFirst();
         if (!list) throw validationError([{ field: 'priceTitleId', message: '价格表不存在' }]);
         if (Number(list.enabled) !== 1) throw bizError('SALES_PRICE_LIST_4146', { name: String(list.name) }, { priceTitleId });
         header.priceTitleId = priceTitleId;
@@ -231,19 +239,19 @@ export const salesOrder = defineDocument({
       const products = new Map<number, Row>();
       const ids = [...new Set(lines.map((l) => Number(l.productId)))];
       for (let i = 0; i < ids.length; i += 500) {
-        const rows = (await tenant.select('product').select(['id', 'code', 'status', 'locked', 'bigQty', 'midQty', 'unitBig', 'unitMid'])
-          .where('id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+        const rows = await tenant.select('product').select(['id', 'code', 'status', 'locked', 'bigQty', 'midQty', 'unitBig', 'unitMid'])
+          .where('id', 'in', ids.slice(i, i + 500)).execute();
         for (const r of rows) products.set(Number(r.id), r);
       }
-      const listed = await listPrices(tenant, { priceTitleId, productIds: [...products.keys()], currencyId: Number(currencyId), date: String(header.orderDate), orderRate: rate });
+      const listed = await listPrices(ctx.tenant, { priceTitleId, productIds: [...products.keys()], currencyId: Number(currencyId), date: String(header.orderDate), orderRate: rate });
       const bounds = await priceBounds(ctx);
       // gift lines are made again from the lines that earn them: what was sent as one is dropped
-      const sent = input.lines as Row[];
+      const sent = input.lines as SentLine[];
       const paid = lines.map((_l, i) => i).filter((i) => sent[i]?.giftOf == null);
       const raw = paid.map((i) => sent[i]!);
       lines.splice(0, lines.length, ...paid.map((i) => lines[i]!));
       if (!lines.length) throw validationError([{ field: 'lines', message: '请至少添加一行明细' }]);
-      const promos = await promotionsFor(tenant, { productIds: [...products.keys()], clientPriceTitleId: client.priceTitleId == null ? null : Number(client.priceTitleId), date: String(header.orderDate) });
+      const promos = await promotionsFor(ctx.tenant, { productIds: [...products.keys()], clientPriceTitleId: client.priceTitleId == null ? null : Number(client.priceTitleId), date: String(header.orderDate) });
       const gifts = new Map<Row, Row>();
       const errors: FieldError[] = [];
       const breaches: BoundBreach[] = [];
@@ -321,10 +329,11 @@ export const salesOrder = defineDocument({
       const totalAmountBase = new Decimal(totalAmount).times(rate).div(1_000_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
       Object.assign(header, { lineCount: lines.length, totalQty, totalAmount, totalAmountBase });
     },
-    async saving({ ctx, header, db, tenant, docId }) {
+    async saving({ ctx, header, db, tenant: untypedTenant, docId }) {
+      const tenant = TypedTenant.of(untypedTenant);
       const breaches = overridden.get(header);
       if (!breaches) return;
-      const doc = (await tenant.select('salesOrder').select('docNo').where('id', '=', docId).executeTakeFirst()) as Row | undefined;
+      const doc = await tenant.select('salesOrder').select('docNo').where('id', '=', docId).executeTakeFirst();
       await ctx.audit({
         action: 'override', entity: 'salesOrder', recordId: docId, recordLabel: doc ? String(doc.docNo) : null,
         changes: breaches.map((b) => ({
@@ -336,11 +345,12 @@ export const salesOrder = defineDocument({
     async present(ctx, docs, lines) {
       // open outbound plans (draft or confirmed) of confirmed / partly shipped orders: 作废 and 关闭 are
       // not offered while they hold lines (the transitions refuse them with SALES_OPEN_PLANS_4148)
+      const tenant = TypedTenant.of(ctx.tenant);
       const busy = docs.filter((d) => d.status === 'confirmed' || d.status === 'partlyShipped').map((d) => Number(d.id));
       const open = new Map<number, number>();
       if (busy.length) {
-        for (const r of (await ctx.tenant.select('deliveryPlan').select(['orderId']).select((eb) => eb.fn.countAll().as('n'))
-          .where('orderId', 'in', busy).where('status', 'in', ['draft', 'confirmed']).groupBy('orderId').execute()) as Row[]) open.set(Number(r.orderId), Number(r.n));
+        for (const r of await tenant.select('deliveryPlan').select(['orderId']).select((eb) => eb.fn.countAll().as('n'))
+          .where('orderId', 'in', busy).where('status', 'in', ['draft', 'confirmed']).groupBy('orderId').execute()) open.set(Number(r.orderId), Number(r.n));
       }
       for (const d of docs) d.openPlanCount = open.get(Number(d.id)) ?? 0;
       // what outbound plans can still take (发货计划 is offered only while something is left)
@@ -364,8 +374,8 @@ export const salesOrder = defineDocument({
         const ids = [...new Set(lines.map((l) => Number(l.productId)))];
         const stock = new Map<number, number>();
         for (let i = 0; i < ids.length; i += 500) {
-          const rows = (await ctx.tenant.select('stockSummary').select(['productId', 'onHand', 'reserved', 'committed'])
-            .where('warehouseId', '=', Number(doc.warehouseId)).where('productId', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+          const rows = await tenant.select('stockSummary').select(['productId', 'onHand', 'reserved', 'committed'])
+            .where('warehouseId', '=', Number(doc.warehouseId)).where('productId', 'in', ids.slice(i, i + 500)).execute();
           for (const r of rows) stock.set(Number(r.productId), Number(r.onHand) - Number(r.reserved) - Number(r.committed));
         }
         for (const l of lines) l.available = stock.get(Number(l.productId)) ?? 0;

@@ -20,6 +20,7 @@ import { defineDocument } from '../definition.ts';
 import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
 import { companyToday } from '../engine.ts';
 import { packInputs } from '../pack-inputs.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 const ORDER_STATUS: Record<string, string> = { draft: '草稿', confirmed: '已确认', partlyShipped: '部分发货', shipped: '已发货', closed: '已关闭', cancelled: '已作废' };
 
@@ -77,9 +78,9 @@ export const salesReturn = defineDocument({
   indexes: [['orderId']],
   hooks: {
     async validate({ ctx, header, lines, input, id, verified, named }) {
-      const tenant = ctx.tenant;
+      const tenant = TypedTenant.of(ctx.tenant);
       const orderId = Number(header.orderId);
-      const order = (await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'warehouseId', 'currencyId']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+      const order = await tenant.select('salesOrder').select(['id', 'docNo', 'status', 'clientId', 'warehouseId', 'currencyId']).where('id', '=', orderId).executeTakeFirst();
       if (!order) throw validationError([{ field: 'orderId', message: '销售订单不存在' }]);
       if (!RETURNABLE_ORDER.includes(String(order.status))) {
         const s = String(order.status);
@@ -91,8 +92,8 @@ export const salesReturn = defineDocument({
       header.currencyId = order.currencyId == null ? null : Number(order.currencyId);
       header.returnDate ??= companyToday(ctx);
       await checkSourceLineClaims({
-        tenant, lines, raw: input.lines as Row[], doc: SR_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
-        sourceLines: new Map((await returnOrderLines(tenant, orderId)).map((r) => [Number(r.id), r])),
+        tenant: ctx.tenant, lines, raw: input.lines as Row[], doc: SR_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
+        sourceLines: new Map((await returnOrderLines(ctx.tenant, orderId)).map((r) => [Number(r.id), r])),
         held: id === undefined ? undefined : { table: 'salesReturnLine', parent: 'returnId', id },
         qtyTitle: '退货数量',
         fits: (ol, returned, qty) => { if (returned + qty > Number(ol.shippedQty)) throw overReturn(order, { ...ol, returnedQty: returned }, qty); },
@@ -114,16 +115,17 @@ export const salesReturn = defineDocument({
     },
     async present(ctx, docs, lines) {
       if (!docs.length) return;
-      const orders = new Map(((await ctx.tenant.select('salesOrder').select(['id', 'docNo'])
-        .where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]));
+      const tenant = TypedTenant.of(ctx.tenant);
+      const orders = new Map((await tenant.select('salesOrder').select(['id', 'docNo'])
+        .where('id', 'in', [...new Set(docs.map((d) => Number(d.orderId)))]).execute()).map((r) => [Number(r.id), r]));
       for (const d of docs) {
         d.orderDocNo = text(orders.get(Number(d.orderId))?.docNo);
         d.openQty = RECEIVABLE_RETURN.includes(String(d.status)) ? Math.max(0, Number(d.totalQty) - Number(d.receivedQty)) : 0;
       }
       if (!lines) return;
       const doc = docs[0]!;
-      const ols = new Map(lines.length ? ((await ctx.tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'shippedQty', 'returnedQty'])
-        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
+      const ols = new Map(lines.length ? (await tenant.select('salesOrderLine').select(['id', 'lineNo', 'qty', 'shippedQty', 'returnedQty'])
+        .where('id', 'in', [...new Set(lines.map((l) => Number(l.orderLineId)))]).execute()).map((r) => [Number(r.id), r]) : []);
       for (const l of lines) {
         const ol = ols.get(Number(l.orderLineId));
         const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };
@@ -134,9 +136,9 @@ export const salesReturn = defineDocument({
           units: splitUnits(Number(l.qty), packs), openQty: Math.max(0, Number(l.qty) - Number(l.receivedQty)),
         });
       }
-      const task = (await ctx.tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('returnId', '=', Number(doc.id)).orderBy('id', 'desc').executeTakeFirst()) as Row | undefined;
+      const task = await tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('returnId', '=', Number(doc.id)).orderBy('id', 'desc').executeTakeFirst();
       Object.assign(doc, { taskId: task ? Number(task.id) : null, taskDocNo: text(task?.docNo), taskStatusText: task ? (TASK_STATUS as Record<string, string>)[String(task.status)] ?? String(task.status) : null });
-      const notes = (await ctx.tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty']).where('returnId', '=', Number(doc.id)).orderBy('id').execute()) as Row[];
+      const notes = await tenant.select('receivingNote').select(['id', 'docNo', 'status', 'totalQty']).where('returnId', '=', Number(doc.id)).orderBy('id').execute();
       const NOTE: Record<string, string> = { draft: '草稿', posted: '已过账', cancelled: '已作废' };
       // 开红字发票: the posted invoice that covered the received lines and can still credit them (null: not invoiced)
       doc.creditInvoiceId = await returnCreditInvoice(ctx.tenant, Number(doc.id));
@@ -203,7 +205,7 @@ export const salesReturn = defineDocument({
       if (!['draft', 'confirmed'].includes(f.status) || Number(f.row.receivedQty) > 0) {
         return { cancellable: false, blockers: [], effect: `${SR_TITLE} ${f.docNo} 当前状态为“${status}”${Number(f.row.receivedQty) > 0 ? `（已收货 ${Number(f.row.receivedQty)} 个）` : ''}，不能作废` };
       }
-      const order = (await tenant.select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst()) as Row | undefined;
+      const order = await TypedTenant.of(tenant).select('salesOrder').select('docNo').where('id', '=', Number(f.row.orderId)).executeTakeFirst();
       const notes = await openNotesOfReturn(tenant, f.id);
       return {
         cancellable: !notes.length, blockers: notes.map((docNo) => ({ docType: 'receivingNote', docTypeText: '收货单', docNo })),

@@ -10,7 +10,10 @@ import { adjustReasons, DOC_STATUS, MAX_DOC_LINES } from '../../domain/stock/doc
 import { MAX_MOVE_QTY, type MoveKind } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { defineDocument, type DocumentDefinition, type Row, type SaveRun } from '../definition.ts';
-import { TypedTenant } from '../../db/typed.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
+
+/** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
+interface PackLine { qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
 
 interface StockKind {
   type: 'stockInit' | 'stockAdjust';
@@ -40,9 +43,9 @@ async function checkLines(kind: StockKind, run: SaveRun): Promise<void> {
   };
   const products = await read('product', ['id', 'code', 'bigQty', 'midQty'], [...new Set(lines.map((l) => Number(l.productId)))]);
   const locations = await read('location', ['id', 'warehouseId', 'lcCode', 'status'], [...new Set(lines.flatMap((l) => (l.locationId == null ? [] : [Number(l.locationId)])))]);
-  const company = await ctx.db.selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst();
+  const company = await typed(ctx.db).selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst();
   const locationRequired = parseFlags(company?.flags).locationRequired;
-  const raw = input.lines as Row[];
+  const raw = input.lines as PackLine[];
   const errors: FieldError[] = [];
   const seen = new Map<string, number>();
   lines.forEach((l, i) => {

@@ -22,7 +22,8 @@ import { bizError, validationError } from '../../http/errors.ts';
 import { MAX_DOC_LINES } from '../../domain/stock/documents.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { buildTakeLines, stripBlind, TAKE_POST_RIGHT, TAKE_TITLE } from '../../domain/stock/stock-take.ts';
-import { defineDocument, type Row } from '../definition.ts';
+import { defineDocument } from '../definition.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const stockTake = defineDocument({
   type: 'stockTake',
@@ -87,10 +88,11 @@ export const stockTake = defineDocument({
         const open = lines.filter((l) => l.countedQty == null);
         if (open.length) throw bizError('STOCKTAKE_UNCOUNTED_4251', { docNo: String(t.doc.docNo), count: open.length }, { lineNos: open.slice(0, 50).map((l) => Number(l.lineNo)) });
         const warehouseId = Number(t.doc.warehouseId);
+        const tenant = TypedTenant.of(t.tenant);
         const prices = new Map<number, bigint>();
         const ids = [...new Set(lines.map((l) => Number(l.productId)))];
         for (let i = 0; i < ids.length; i += 500) {
-          for (const p of (await t.tenant.select('product').select(['id', 'price']).where('id', 'in', ids.slice(i, i + 500)).execute()) as Row[]) prices.set(Number(p.id), BigInt(String(p.price ?? 0)));
+          for (const p of await tenant.select('product').select(['id', 'price']).where('id', 'in', ids.slice(i, i + 500)).execute()) prices.set(Number(p.id), BigInt(String(p.price ?? 0)));
         }
         let diffLines = 0;
         let total = 0n;
