@@ -14,6 +14,14 @@ import type { FieldDef } from '../resources/types.ts';
 
 export type Row = Record<string, unknown>;
 
+/**
+ * The lines of a call's body as sent (before the engine parses them into stored lines): a hook reading
+ * the raw values (big/mid/small, the source line ids) declares the shape it reads. Not an array → none.
+ */
+export function sentLines<T extends object = Row>(input: Row): T[] {
+  return Array.isArray(input.lines) ? (input.lines as T[]) : [];
+}
+
 /** What cancelling a document would undo and what stands in its way (the repeal desk's preview; `get`'s cancelEffect). */
 export interface RepealPreview {
   cancellable: boolean;

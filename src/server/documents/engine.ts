@@ -28,7 +28,7 @@ import { display, expose, sameStored, scaleOf } from '../resources/fields.ts';
 import { fileDate, xlsxDownload, type XlsxCell, type XlsxColumn } from '../files/xlsx.ts';
 import type { FileResponse } from '../http/file-response.ts';
 import type { Field, Resource, ResourceRegistry } from '../resources/types.ts';
-import { definitionProblems, type DocumentDefinition, type ExportColumn, type LineAt, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
+import { definitionProblems, sentLines, type DocumentDefinition, type ExportColumn, type LineAt, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
 
 const defaultLineAt = (i: number): LineAt => ({ label: `第 ${i + 1} 行`, field: `lines.${i}` });
 import { checkReferences, labelColumns, parseRecord, resolveFields, snake, type RefCheck } from './fields.ts';
@@ -193,7 +193,7 @@ export class DocumentType {
   parse(input: Row, lineAt: (i: number) => LineAt = defaultLineAt): { header: Row; lines: Row[] } {
     const errors: FieldError[] = [];
     const header = parseRecord(this.header, input, errors);
-    const raw = Array.isArray(input.lines) ? (input.lines as Row[]) : [];
+    const raw = sentLines(input);
     const { min = 1, max } = this.def.lines;
     if (raw.length < min) errors.push({ field: 'lines', message: min === 1 ? '请至少添加一行明细' : `明细至少 ${min} 行` });
     if (raw.length > max) errors.push({ field: 'lines', message: `明细最多 ${max} 行` });

@@ -14,7 +14,7 @@ import { text, type Row } from '../../domain/procurement/common.ts';
 import { lineQty } from '../../domain/procurement/purchase-order.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { cancelTaskOfPlan, createOutboundTask } from '../../domain/outbound/task.ts';
-import { defineDocument } from '../definition.ts';
+import { defineDocument, sentLines } from '../definition.ts';
 import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { TypedTenant } from '../../db/typed.ts';
@@ -164,7 +164,7 @@ export const deliveryPlan = defineDocument({
       header.warehouseId = Number(order.warehouseId);
       header.shipDate ??= text(order.deliveryDate);
       await checkSourceLineClaims({
-        tenant: ctx.tenant, lines, raw: input.lines as Row[], doc: DP_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
+        tenant: ctx.tenant, lines, raw: sentLines(input), doc: DP_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
         sourceLines: new Map((await salesOrderLines(ctx.tenant, orderId)).map((r) => [Number(r.id), r])),
         held: id === undefined ? undefined : { table: 'deliveryPlanLine', parent: 'planId', id },
         qtyTitle: '计划数量',

@@ -13,7 +13,7 @@ import {
 } from '../../domain/procurement/inbound-plan.ts';
 import { lineQty, PO_TITLE } from '../../domain/procurement/purchase-order.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
-import { defineDocument } from '../definition.ts';
+import { defineDocument, sentLines } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
@@ -70,7 +70,7 @@ export const inboundPlan = defineDocument({
           own.set(Number(r.orderLineId), (own.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
         }
       }
-      const raw = input.lines as PackLine[];
+      const raw = sentLines<PackLine>(input);
       const errors: FieldError[] = [];
       const seen = new Set<number>();
       lines.forEach((l, i) => {

@@ -21,7 +21,7 @@ import { stagingLocation } from '../../domain/outbound/staging.ts';
 import { bulkChange } from '../../domain/outbound/bulk.ts';
 import { PICKABLE_TASK, refreshTasks } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
-import { defineDocument } from '../definition.ts';
+import { defineDocument, sentLines } from '../definition.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
 export const PK_TITLE = '拣货单';
@@ -125,7 +125,7 @@ export const pickingOrder = defineDocument({
     async validate({ ctx, input, header, lines, verified }) {
       const tenant = TypedTenant.of(ctx.tenant);
       if (!lines.length) throw validationError([{ field: 'lines', message: '请至少保留一行明细' }]);
-      const raw = input.lines as SentLine[];
+      const raw = sentLines<SentLine>(input);
       const tls = new Map<number, Row>();
       const ids = [...new Set(lines.map((l) => Number(l.taskLineId)))];
       for (let i = 0; i < ids.length; i += 500) {

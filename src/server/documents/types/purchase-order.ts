@@ -11,7 +11,7 @@ import { PO_PREFIX, PO_TITLE, lineQty } from '../../domain/procurement/purchase-
 import { PO_STATUS, rateOn, today, type Row } from '../../domain/procurement/common.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
-import { defineDocument, type TransitionRun } from '../definition.ts';
+import { defineDocument, sentLines, type TransitionRun } from '../definition.ts';
 import { TypedTenant, typed } from '../../db/typed.ts';
 
 /** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
@@ -130,7 +130,7 @@ export const purchaseOrder = defineDocument({
           .where('id', 'in', ids.slice(i, i + 500)).execute();
         for (const r of rows) products.set(Number(r.id), r);
       }
-      const raw = input.lines as PackLine[];
+      const raw = sentLines<PackLine>(input);
       const errors: FieldError[] = [];
       lines.forEach((l, i) => {
         const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });

@@ -13,7 +13,7 @@ import { applyNote, overReceipt, RECEIVABLE, reverseNote, RN_PREFIX, RN_TITLE, t
 import { applyReturnNote, checkReturnNote, reverseReturnNote } from '../../domain/sales/sales-return.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { checkReceiptLines } from '../../domain/procurement/receipt-lines.ts';
-import { defineDocument, type SaveRun, type TransitionRun } from '../definition.ts';
+import { defineDocument, type SaveRun, sentLines, type TransitionRun } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
@@ -31,7 +31,7 @@ async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun
   }
   if (header.returnId != null) {
     if (header.orderId != null) throw validationError([{ field: 'returnId', message: '收货单只能来自一个来源：采购订单或销售退货单' }]);
-    await checkReturnNote(ctx, header, lines, (input.lines as Row[] | undefined) ?? [], named);
+    await checkReturnNote(ctx, header, lines, sentLines(input), named);
     verified.add('locationId');
     return;
   }
@@ -53,7 +53,7 @@ async function checkNote({ ctx, header, lines, input, verified, named }: SaveRun
     .where(`${l}.orderId`, '=', orderId).where(`${l}.id`, 'in', [...new Set(lines.map((x) => Number(x.orderLineId)))]).execute()) orderLines.set(Number(r.id), r);
   const multiple = await receMultipleOf(ctx.db, tenant.companyId);
   await checkReceiptLines(ctx.tenant, {
-    lines, raw: (input.lines as Row[] | undefined) ?? [], warehouse: { id: warehouseId, name: String(wh.name) }, key: 'orderLineId', sources: orderLines,
+    lines, raw: sentLines(input), warehouse: { id: warehouseId, name: String(wh.name) }, key: 'orderLineId', sources: orderLines,
     keyTitle: '订单明细', sourceLine: (ol) => `订单第 ${Number(ol.lineNo)} 行`,
     mismatch: (line, orderLineId) => bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line, source: PO_TITLE, docNo: String(order.docNo) }, { line, orderLineId }),
     over: (ol, sum) => ((Number(ol.receivedQty) + sum) * multiple.den > Number(ol.qty) * multiple.num ? overReceipt(order, ol, sum, multiple) : undefined),

@@ -31,7 +31,7 @@ import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { orderLineStages } from '../../domain/outbound/cartons.ts';
 import { openOrderExposure } from '../../domain/sales/invoice.ts';
-import { defineDocument, type TransitionRun } from '../definition.ts';
+import { defineDocument, sentLines, type TransitionRun } from '../definition.ts';
 import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const SO_TITLE = '销售订单';
@@ -246,7 +246,7 @@ export const salesOrder = defineDocument({
       const listed = await listPrices(ctx.tenant, { priceTitleId, productIds: [...products.keys()], currencyId: Number(currencyId), date: String(header.orderDate), orderRate: rate });
       const bounds = await priceBounds(ctx);
       // gift lines are made again from the lines that earn them: what was sent as one is dropped
-      const sent = input.lines as SentLine[];
+      const sent = sentLines<SentLine>(input);
       const paid = lines.map((_l, i) => i).filter((i) => sent[i]?.giftOf == null);
       const raw = paid.map((i) => sent[i]!);
       lines.splice(0, lines.length, ...paid.map((i) => lines[i]!));

@@ -16,7 +16,7 @@ import {
 import { TASK_STATUS } from '../../domain/procurement/inbound-plan.ts';
 import { returnCreditInvoice } from '../../domain/sales/credit.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
-import { defineDocument } from '../definition.ts';
+import { defineDocument, sentLines } from '../definition.ts';
 import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
 import { companyToday } from '../engine.ts';
 import { packInputs } from '../pack-inputs.ts';
@@ -92,7 +92,7 @@ export const salesReturn = defineDocument({
       header.currencyId = order.currencyId == null ? null : Number(order.currencyId);
       header.returnDate ??= companyToday(ctx);
       await checkSourceLineClaims({
-        tenant: ctx.tenant, lines, raw: input.lines as Row[], doc: SR_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
+        tenant: ctx.tenant, lines, raw: sentLines(input), doc: SR_TITLE, source: { title: '销售订单', docNo: String(order.docNo) },
         sourceLines: new Map((await returnOrderLines(ctx.tenant, orderId)).map((r) => [Number(r.id), r])),
         held: id === undefined ? undefined : { table: 'salesReturnLine', parent: 'returnId', id },
         qtyTitle: '退货数量',

@@ -9,7 +9,7 @@ import { bizError, validationError, type FieldError } from '../../http/errors.ts
 import { adjustReasons, DOC_STATUS, MAX_DOC_LINES } from '../../domain/stock/documents.ts';
 import { MAX_MOVE_QTY, type MoveKind } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
-import { defineDocument, type DocumentDefinition, type Row, type SaveRun } from '../definition.ts';
+import { defineDocument, type DocumentDefinition, type Row, type SaveRun, sentLines } from '../definition.ts';
 import { TypedTenant, typed } from '../../db/typed.ts';
 
 /** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
@@ -45,7 +45,7 @@ async function checkLines(kind: StockKind, run: SaveRun): Promise<void> {
   const locations = await read('location', ['id', 'warehouseId', 'lcCode', 'status'], [...new Set(lines.flatMap((l) => (l.locationId == null ? [] : [Number(l.locationId)])))]);
   const company = await typed(ctx.db).selectFrom('company').select('flags').where('id', '=', tenant.companyId).executeTakeFirst();
   const locationRequired = parseFlags(company?.flags).locationRequired;
-  const raw = input.lines as PackLine[];
+  const raw = sentLines<PackLine>(input);
   const errors: FieldError[] = [];
   const seen = new Map<string, number>();
   lines.forEach((l, i) => {
