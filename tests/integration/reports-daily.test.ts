@@ -399,6 +399,11 @@ describe('批量导出', () => {
     expect((await t.call('oms', R.exportAll, { reports: ['sale'], dateRange: [D3, D1] }, demo)).msg).toContain('开始日期不能晚于结束日期');
     expect((await t.call('oms', R.exportAll, { reports: ['nope'] }, demo)).code).toBe('COMMON_VALIDATION_4000');
     expect((await t.call('oms', R.exportAll, { reports: [] }, demo)).code).toBe('COMMON_VALIDATION_4000');
+    // a range one of the chosen reports does not allow (其他出入库: at most 366 days), named now, not when the job runs
+    const jobsBefore = (await ok(t.call('cdm', '019902', { page: 1, pageSize: 10 }, demo))).total;
+    const tooLong = await t.call('oms', R.exportAll, { reports: ['sale', 'other'], dateRange: ['2026-01-01', '2027-03-12'] }, demo);
+    expect([tooLong.code, tooLong.msg]).toEqual(['COMMON_VALIDATION_4000', '报表“其他出入库报表”：日期范围不能超过 366 天']);
+    expect((await ok(t.call('cdm', '019902', { page: 1, pageSize: 10 }, demo))).total).toBe(jobsBefore);
     await t.database.db.updateTable('role').set({ rights: JSON.stringify(['reportForms.exportAll', 'reportForms.clapper', 'reportForms.clapper.export']) }).where('companyId', '=', companyId).where('name', '=', '会计').execute();
     const refused = await t.call('oms', R.exportAll, { reports: ['clapper', 'sale'] }, await t.login('demo', 'finance', 'demo123'));
     expect(refused.code).toBe('COMMON_NO_RIGHT_4003');

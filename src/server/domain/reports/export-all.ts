@@ -13,7 +13,7 @@ import { SCHEMAS_DIR } from '../../catalog/load-catalog.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import { validateInput } from '../../catalog/validate-input.ts';
 import { FileResponse } from '../../http/file-response.ts';
-import { bizError, validationError } from '../../http/errors.ts';
+import { ApiError, bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { fileDate } from '../../files/xlsx.ts';
 import { startExportJob, type ExportTargets } from '../export-jobs.ts';
 import { tz } from '../procurement/common.ts';
@@ -38,7 +38,7 @@ export interface ExportAllInput {
 
 interface Screen {
   title: string;
-  api?: { export?: string };
+  api?: { list?: string; export?: string };
   groupings?: Array<{ value: string }>;
   defaultGrouping?: string;
   filters?: Array<{ field: string }>;
@@ -54,10 +54,10 @@ function screenOf(name: string): Screen {
   return s;
 }
 
-/** One report's export: its catalog entry, handler and body; refused when the caller may not run it. */
-function plan(ctx: CallContext, targets: ExportTargets, name: string, input: ExportAllInput) {
+/** One report's export (or its page query): catalog entry, handler and body; refused when the caller may not run it. */
+function plan(ctx: CallContext, targets: ExportTargets, name: string, input: ExportAllInput, api: 'export' | 'list' = 'export') {
   const s = screenOf(name);
-  const [family, code] = String(s.api?.export ?? '').split(':') as [Family, string];
+  const [family, code] = String(s.api?.[api] ?? '').split(':') as [Family, string];
   const entry = targets.entry(family, code);
   const handler = entry && targets.handler(entry);
   if (!entry || !handler) throw validationError([{ field: 'reports', message: `报表“${s.title}”不能导出` }]);
@@ -67,10 +67,28 @@ function plan(ctx: CallContext, targets: ExportTargets, name: string, input: Exp
   return { family, entry, handler, body };
 }
 
-/** Starts the batch in the export centre (checked now: the dates, the reports, the rights). */
+/**
+ * Each report's own query asked for one row with the batch's filters: what the report would refuse (a range
+ * longer than it allows, say) is refused now, naming the report, and not when the job runs later.
+ */
+async function checkReport(ctx: CallContext, targets: ExportTargets, name: string, input: ExportAllInput): Promise<void> {
+  const q = plan(ctx, targets, name, input, 'list');
+  try {
+    await q.handler.run({ ...ctx, family: q.family, entry: q.entry }, validateInput(q.handler.input, JSON.parse(JSON.stringify({ ...q.body, page: 1, pageSize: 1 }))));
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 'COMMON_VALIDATION_4000') {
+      const errors = ((e.data as { errors?: FieldError[] } | null)?.errors ?? [{ field: 'dateRange', message: e.message }]).map((f) => ({ field: f.field, message: `报表“${screenOf(name).title}”：${f.message}` }));
+      throw validationError(errors);
+    }
+    throw e;
+  }
+}
+
+/** Starts the batch in the export centre (checked now: the dates, the reports, the rights, each report's own limits). */
 export async function startExportAll(ctx: CallContext, targets: ExportTargets, input: ExportAllInput) {
   dayRange(input.dateRange, tz(ctx));
   for (const name of input.reports) plan(ctx, targets, name, input);
+  for (const name of input.reports) await checkReport(ctx, targets, name, input);
   return startExportJob(ctx, targets, { api: 'oms:023111', body: { reports: input.reports, dateRange: input.dateRange ?? null } });
 }
 
