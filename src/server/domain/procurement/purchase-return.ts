@@ -730,8 +730,8 @@ export async function returnableNotes(ctx: CallContext, input: { keyword?: strin
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'po.supplierId').onRef('supplier.companyId', '=', 'receivingNote.companyId'))
     .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.warehouseId', 'po.supplierId', 'supplier.name as supplierName'])
     .where('receivingNote.status', '=', 'posted')
-    .where((eb) => eb.exists(ctx.tenant.select('receivingNoteLine').select('receivingNoteLine.id')
-      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.returnedQty', '<', 'receivingNoteLine.qty') as never));
+    .where((eb) => eb.exists(eb.selectFrom('receivingNoteLine').select('receivingNoteLine.id').where('receivingNoteLine.companyId', '=', ctx.tenant.companyId)
+      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.returnedQty', '<', 'receivingNoteLine.qty')));
   const keyword = input.keyword?.trim();
   if (keyword) q = q.where((eb) => eb.or([eb('receivingNote.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
   const rows = await q.orderBy('receivingNote.id', 'desc').limit(200).execute();
