@@ -20,7 +20,7 @@ import {
   parseDay, statusError, text, tz, newestFirstPage, namedRows, type Row,
   PAGING_PROPS,
 } from './common.ts';
-import { TypedTenant } from '../../db/typed.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const CONTAINER_TITLE = '集装箱';
 export const CONTAINER_STATUS = { planned: '待到港', arrived: '已到港', unloading: '卸柜中', unloaded: '已卸柜' } as const;
@@ -112,7 +112,7 @@ function isUniqueViolation(e: unknown): boolean {
 
 /** The company's container types (company settings; an unreadable setting means none). */
 export async function containerTypesOf(ctx: CallContext): Promise<string[]> {
-  const row = await ctx.db.selectFrom('company').select('containerTypes').where('id', '=', ctx.tenant.companyId).executeTakeFirst();
+  const row = await typed(ctx.db).selectFrom('company').select('containerTypes').where('id', '=', ctx.tenant.companyId).executeTakeFirst();
   try {
     const list = JSON.parse(String(row?.containerTypes || '[]')) as unknown;
     return Array.isArray(list) ? list.map(String) : [];

@@ -376,7 +376,7 @@ async function checkLines(ctx: CallContext, h: Header, input: ReturnLineInput[],
   let currencyId = currencies.size ? [...currencies][0]! : undefined;
   if (!currencyId) {
     const s = await tenant.select('supplier').select('currencyId').where('id', '=', h.supplierId).executeTakeFirst();
-    const c = await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
+    const c = await typed(ctx.db).selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
     currencyId = Number(s?.currencyId ?? c?.currencyId ?? 0) || undefined;
   }
   if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空（供应商与公司都没有默认币种）' }]);
