@@ -19,6 +19,7 @@
 import { sql } from 'kysely';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError } from '../../http/errors.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { bulkChange } from './bulk.ts';
 
 type Row = Record<string, unknown>;
@@ -39,14 +40,15 @@ export const CONTAINER_CAPACITY: Record<string, { volume: number; weight: number
 
 /** What each task line has picked, delivered and packed (open cartons), with its product code. */
 export async function taskLineFigures(tenant: Tenant, taskLineIds: number[]): Promise<Map<number, Row>> {
+  const t = TypedTenant.of(tenant);
   const out = new Map<number, Row>();
   const ids = [...new Set(taskLineIds)];
   for (let i = 0; i < ids.length; i += 500) {
-    const rows = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
+    const rows = await t.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
       .innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
       .select(['outboundTaskLine.id', 'outboundTaskLine.taskId', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.pickedQty',
         'outboundTaskLine.deliveredQty', 'outboundTaskLine.packedQty', 'outboundTask.docNo', 'product.code'])
-      .where('outboundTaskLine.id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
+      .where('outboundTaskLine.id', 'in', ids.slice(i, i + 500)).execute();
     for (const r of rows) out.set(Number(r.id), { ...r, packedQty: Number(r.packedQty ?? 0) });
   }
   return out;
@@ -84,9 +86,10 @@ export async function releasePacked(tenant: Tenant, lines: Row[]): Promise<void>
 
 /** The lines of the cartons of a loading list that belong to one task (summed per task line), with the cartons. */
 export async function listCartonsOfTask(tenant: Tenant, loadingListId: number, taskId: number, statuses: string[]) {
-  const cartons = (await tenant.select('carton').select(['id', 'docNo', 'status']).where('loadingListId', '=', loadingListId).where('taskId', '=', taskId)
-    .where('status', 'in', statuses).orderBy('id').execute()) as Row[];
-  const lines = cartons.length ? (await tenant.select('cartonLine').select(['cartonId', 'taskLineId', 'productId', 'qty']).where('cartonId', 'in', cartons.map((c) => Number(c.id))).execute()) as Row[] : [];
+  const t = TypedTenant.of(tenant);
+  const cartons = await t.select('carton').select(['id', 'docNo', 'status']).where('loadingListId', '=', loadingListId).where('taskId', '=', taskId)
+    .where('status', 'in', statuses).orderBy('id').execute();
+  const lines = cartons.length ? await t.select('cartonLine').select(['cartonId', 'taskLineId', 'productId', 'qty']).where('cartonId', 'in', cartons.map((c) => Number(c.id))).execute() : [];
   return { cartons, lines: perTaskLine(lines).map(([taskLineId, qty]) => ({ taskLineId, qty })) };
 }
 
@@ -95,28 +98,30 @@ export async function listCartonsOfTask(tenant: Tenant, loadingListId: number, t
  * shipped), what they held is no longer packed, and the list is shipped when none of its cartons is left.
  */
 export async function shipCartons(tenant: Tenant, note: Row, lines: Row[]): Promise<void> {
+  const t = TypedTenant.of(tenant);
   const listId = Number(note.loadingListId);
   const expected = await listCartonsOfTask(tenant, listId, Number(note.taskId), ['loaded']);
   const mine = perTaskLine(lines);
   const same = expected.lines.length === mine.length && expected.lines.every((l, i) => l.taskLineId === mine[i]![0] && l.qty === mine[i]![1]);
   const ids = expected.cartons.map((c) => Number(c.id));
-  const moved = ids.length && same ? await tenant.update('carton').set({ status: 'shipped', deliveryNoteId: Number(note.id) }).where('id', 'in', ids).where('status', '=', 'loaded').returning('id').execute() : [];
+  const moved = ids.length && same ? await t.update('carton').set({ status: 'shipped', deliveryNoteId: Number(note.id) }).where('id', 'in', ids).where('status', '=', 'loaded').returning('id').execute() : [];
   if (!same || moved.length !== ids.length) {
-    const list = (await tenant.select('loadingList').select('docNo').where('id', '=', listId).executeTakeFirst()) as Row | undefined;
+    const list = await t.select('loadingList').select('docNo').where('id', '=', listId).executeTakeFirst();
     throw bizError('LOADING_NOTE_CARTONS_4274', { docNo: String(list?.docNo ?? listId), note: String(note.docNo) }, { loadingListId: listId });
   }
   await releasePacked(tenant, lines);
-  const left = await tenant.select('carton').select('id').where('loadingListId', '=', listId).where('status', '=', 'loaded').limit(1).executeTakeFirst();
-  if (!left) await tenant.update('loadingList').set({ status: 'shipped', version: sql`${sql.ref('version')} + 1`, updatedAt: new Date().toISOString() }).where('id', '=', listId).where('status', '=', 'loaded').execute();
+  const left = await t.select('carton').select('id').where('loadingListId', '=', listId).where('status', '=', 'loaded').limit(1).executeTakeFirst();
+  if (!left) await t.update('loadingList').set({ status: 'shipped', version: sql`${sql.ref('version')} + 1`, updatedAt: new Date().toISOString() }).where('id', '=', listId).where('status', '=', 'loaded').execute();
 }
 
 /** The reversal of shipCartons (a posted note made from a loading list is cancelled). */
 export async function unshipCartons(tenant: Tenant, note: Row, lines: Row[]): Promise<void> {
+  const t = TypedTenant.of(tenant);
   const listId = Number(note.loadingListId);
-  await tenant.update('carton').set({ status: 'loaded', deliveryNoteId: null }).where('deliveryNoteId', '=', Number(note.id)).where('status', '=', 'shipped').execute();
+  await t.update('carton').set({ status: 'loaded', deliveryNoteId: null }).where('deliveryNoteId', '=', Number(note.id)).where('status', '=', 'shipped').execute();
   const rows = perTaskLine(lines);
   await bulkChange(tenant, { table: 'outbound_task_line', values: ['q'], set: 'packed_qty = coalesce(packed_qty, 0) + v.q', guard: 'true' }, rows);
-  await tenant.update('loadingList').set({ status: 'loaded', version: sql`${sql.ref('version')} + 1`, updatedAt: new Date().toISOString() }).where('id', '=', listId).where('status', '=', 'shipped').execute();
+  await t.update('loadingList').set({ status: 'loaded', version: sql`${sql.ref('version')} + 1`, updatedAt: new Date().toISOString() }).where('id', '=', listId).where('status', '=', 'shipped').execute();
 }
 
 /**
@@ -125,25 +130,26 @@ export async function unshipCartons(tenant: Tenant, note: Row, lines: Row[]): Pr
  * shipped quantity) and signed for (lines of signed delivery notes).
  */
 export async function orderLineStages(tenant: Tenant, orderLineIds: number[]): Promise<Map<number, { pickedQty: number; packedQty: number; loadedQty: number; signedQty: number }>> {
+  const t = TypedTenant.of(tenant);
   const out = new Map<number, { pickedQty: number; packedQty: number; loadedQty: number; signedQty: number }>();
   const ids = [...new Set(orderLineIds)];
   for (const id of ids) out.set(id, { pickedQty: 0, packedQty: 0, loadedQty: 0, signedQty: 0 });
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const picked = (await tenant.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
+    const picked = await t.select('outboundTaskLine').innerJoin('outboundTask', (j) => j.onRef('outboundTask.id', '=', 'outboundTaskLine.taskId').onRef('outboundTask.companyId', '=', 'outboundTaskLine.companyId'))
       .select((eb) => ['outboundTaskLine.orderLineId', eb.fn.sum('outboundTaskLine.pickedQty').as('q')]).where('outboundTaskLine.orderLineId', 'in', chunk)
-      .where('outboundTask.status', '<>', 'cancelled').groupBy('outboundTaskLine.orderLineId').execute()) as Row[];
+      .where('outboundTask.status', '<>', 'cancelled').groupBy('outboundTaskLine.orderLineId').execute();
     for (const r of picked) out.get(Number(r.orderLineId))!.pickedQty = Number(r.q ?? 0);
-    const packed = (await tenant.select('cartonLine').innerJoin('carton', (j) => j.onRef('carton.id', '=', 'cartonLine.cartonId').onRef('carton.companyId', '=', 'cartonLine.companyId'))
-      .select(['cartonLine.orderLineId', 'carton.status', 'cartonLine.qty']).where('cartonLine.orderLineId', 'in', chunk).where('carton.status', '<>', 'cancelled').execute()) as Row[];
+    const packed = await t.select('cartonLine').innerJoin('carton', (j) => j.onRef('carton.id', '=', 'cartonLine.cartonId').onRef('carton.companyId', '=', 'cartonLine.companyId'))
+      .select(['cartonLine.orderLineId', 'carton.status', 'cartonLine.qty']).where('cartonLine.orderLineId', 'in', chunk).where('carton.status', '<>', 'cancelled').execute();
     for (const r of packed) {
       const o = out.get(Number(r.orderLineId))!;
       o.packedQty += Number(r.qty);
       if (r.status === 'loaded' || r.status === 'shipped') o.loadedQty += Number(r.qty);
     }
-    const signed = (await tenant.select('deliveryNoteLine').innerJoin('deliveryNote', (j) => j.onRef('deliveryNote.id', '=', 'deliveryNoteLine.noteId').onRef('deliveryNote.companyId', '=', 'deliveryNoteLine.companyId'))
+    const signed = await t.select('deliveryNoteLine').innerJoin('deliveryNote', (j) => j.onRef('deliveryNote.id', '=', 'deliveryNoteLine.noteId').onRef('deliveryNote.companyId', '=', 'deliveryNoteLine.companyId'))
       .select((eb) => ['deliveryNoteLine.orderLineId', eb.fn.sum('deliveryNoteLine.qty').as('q')]).where('deliveryNoteLine.orderLineId', 'in', chunk)
-      .where('deliveryNote.status', '=', 'signed').groupBy('deliveryNoteLine.orderLineId').execute()) as Row[];
+      .where('deliveryNote.status', '=', 'signed').groupBy('deliveryNoteLine.orderLineId').execute();
     for (const r of signed) out.get(Number(r.orderLineId))!.signedQty = Number(r.q ?? 0);
   }
   return out;

@@ -13,9 +13,8 @@
 // the ledger's conditional update on that place (two pickers taking the last units: one of them wins).
 import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError } from '../../http/errors.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { PICKABLE_TASK } from './task.ts';
-
-type Row = Record<string, unknown>;
 
 /** Location types stock is picked from. */
 export const PICK_FROM_TYPES = ['storage', 'picking'];
@@ -42,15 +41,16 @@ export function walkCompare(a: Place | undefined, b: Place | undefined): number 
 }
 
 export async function placesOf(tenant: Tenant, ids: number[]): Promise<Map<number, Place & { warehouseId: number; type: string; status: string }>> {
+  const t = TypedTenant.of(tenant);
   const out = new Map<number, Place & { warehouseId: number; type: string; status: string }>();
   const uniq = [...new Set(ids)];
   for (let i = 0; i < uniq.length; i += 500) {
-    const rows = (await tenant.select('location').select(['id', 'lcCode', 'zone', 'locRow', 'locColumn', 'locLevel', 'warehouseId', 'type', 'status'])
-      .where('id', 'in', uniq.slice(i, i + 500)).execute()) as Row[];
+    const rows = await t.select('location').select(['id', 'lcCode', 'zone', 'locRow', 'locColumn', 'locLevel', 'warehouseId', 'type', 'status'])
+      .where('id', 'in', uniq.slice(i, i + 500)).execute();
     for (const r of rows) {
       out.set(Number(r.id), {
-        id: Number(r.id), lcCode: String(r.lcCode), zone: (r.zone as string | null) ?? null, locRow: (r.locRow as string | null) ?? null, locColumn: (r.locColumn as string | null) ?? null,
-        locLevel: (r.locLevel as string | null) ?? null, warehouseId: Number(r.warehouseId), type: String(r.type), status: String(r.status),
+        id: Number(r.id), lcCode: String(r.lcCode), zone: r.zone ?? null, locRow: r.locRow ?? null, locColumn: r.locColumn ?? null,
+        locLevel: r.locLevel ?? null, warehouseId: Number(r.warehouseId), type: String(r.type), status: String(r.status),
       });
     }
   }
@@ -71,25 +71,26 @@ export interface TaskLineToPick {
 
 /** The open quantities of the tasks (all of one warehouse, pickable), refused otherwise. */
 export async function linesToPick(tenant: Tenant, taskIds: number[]): Promise<{ warehouseId: number; lines: TaskLineToPick[] }> {
+  const t = TypedTenant.of(tenant);
   const ids = [...new Set(taskIds)].sort((a, b) => a - b);
-  const tasks = (await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'warehouseId']).where('id', 'in', ids).orderBy('id').execute()) as Row[];
+  const tasks = await t.select('outboundTask').select(['id', 'docNo', 'status', 'warehouseId']).where('id', 'in', ids).orderBy('id').execute();
   const warehouseId = Number(tasks[0]?.warehouseId ?? 0);
-  const bad = [...ids.filter((id) => !tasks.some((t) => Number(t.id) === id)).map((id) => `#${id}`),
-    ...tasks.filter((t) => !PICKABLE_TASK.includes(String(t.status)) || Number(t.warehouseId) !== warehouseId).map((t) => String(t.docNo))];
+  const bad = [...ids.filter((id) => !tasks.some((task) => Number(task.id) === id)).map((id) => `#${id}`),
+    ...tasks.filter((task) => !PICKABLE_TASK.includes(String(task.status)) || Number(task.warehouseId) !== warehouseId).map((task) => String(task.docNo))];
   if (!tasks.length || bad.length) {
-    const wh = warehouseId ? ((await tenant.select('warehouse').select('name').where('id', '=', warehouseId).executeTakeFirst()) as Row | undefined) : undefined;
+    const wh = warehouseId ? (await t.select('warehouse').select('name').where('id', '=', warehouseId).executeTakeFirst()) : undefined;
     throw bizError('OUTBOUND_WAVE_WAREHOUSE_4164', { tasks: bad.join('、') || '所选任务', warehouse: String(wh?.name ?? '') }, { tasks: bad });
   }
-  const docNo = new Map(tasks.map((t) => [Number(t.id), String(t.docNo)]));
-  const rows = (await tenant.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
+  const docNo = new Map(tasks.map((task) => [Number(task.id), String(task.docNo)]));
+  const rows = await t.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.id', 'outboundTaskLine.taskId', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.qty',
       'outboundTaskLine.pickingQty', 'outboundTaskLine.pickedQty', 'product.code', 'product.name'])
-    .where('outboundTaskLine.taskId', 'in', ids).orderBy('outboundTaskLine.taskId').orderBy('outboundTaskLine.lineNo').execute()) as Row[];
+    .where('outboundTaskLine.taskId', 'in', ids).orderBy('outboundTaskLine.taskId').orderBy('outboundTaskLine.lineNo').execute();
   const lines = rows.map((r) => ({
     taskId: Number(r.taskId), taskDocNo: docNo.get(Number(r.taskId))!, taskLineId: Number(r.id), lineNo: Number(r.lineNo), orderLineId: Number(r.orderLineId),
     productId: Number(r.productId), productCode: String(r.code), productName: String(r.name), open: Math.max(0, Number(r.qty) - Number(r.pickedQty) - Number(r.pickingQty)),
   })).filter((l) => l.open > 0);
-  if (!lines.length) throw bizError('OUTBOUND_PICK_NOTHING_4163', { tasks: tasks.map((t) => String(t.docNo)).join('、') }, { tasks: ids });
+  if (!lines.length) throw bizError('OUTBOUND_PICK_NOTHING_4163', { tasks: tasks.map((task) => String(task.docNo)).join('、') }, { tasks: ids });
   return { warehouseId, lines };
 }
 
@@ -105,11 +106,12 @@ export interface Suggested extends TaskLineToPick {
  * chooses where, or records it short.
  */
 export async function suggestPicks(tenant: Tenant, warehouseId: number, lines: TaskLineToPick[]): Promise<Suggested[]> {
+  const t = TypedTenant.of(tenant);
   const products = [...new Set(lines.map((l) => l.productId))];
   const stock = new Map<number, Array<{ loc: number; free: number }>>();
   for (let i = 0; i < products.length; i += 500) {
-    const rows = (await tenant.select('stockBalance').select(['productId', 'locationId', 'onHand', 'reserved'])
-      .where('warehouseId', '=', warehouseId).where('productId', 'in', products.slice(i, i + 500)).where('onHand', '>', 0).execute()) as Row[];
+    const rows = await t.select('stockBalance').select(['productId', 'locationId', 'onHand', 'reserved'])
+      .where('warehouseId', '=', warehouseId).where('productId', 'in', products.slice(i, i + 500)).where('onHand', '>', 0).execute();
     for (const r of rows) {
       const free = Number(r.onHand) - Number(r.reserved);
       if (free <= 0) continue;

@@ -11,31 +11,31 @@
 // other document meanwhile: the ledger refuses to take stock of a product × warehouse below what is
 // committed to orders, and picking suggestions never point at a staging location.
 import type { Tenant } from '../../catalog/tenant.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { lookupKeyOf } from '../stock/locations.ts';
-
-type Row = Record<string, unknown>;
 
 export const STAGING_CODE = 'OUT-STAGE';
 export const STAGING_TYPE = 'shipping';
 
 /** The warehouse's staging location (its first `shipping` location, else one created now). */
 export async function stagingLocation(tenant: Tenant, warehouseId: number, accountId: number | null): Promise<number> {
-  const found = async () => (await tenant.select('location').select('id').where('warehouseId', '=', warehouseId).where('type', '=', STAGING_TYPE)
-    .where('status', '=', 'enabled').orderBy('id').limit(1).executeTakeFirst()) as Row | undefined;
+  const t = TypedTenant.of(tenant);
+  const found = async () => await t.select('location').select('id').where('warehouseId', '=', warehouseId).where('type', '=', STAGING_TYPE)
+    .where('status', '=', 'enabled').orderBy('id').limit(1).executeTakeFirst();
   const had = await found();
   if (had) return Number(had.id);
   const now = new Date().toISOString();
   // two first pickings at once: the unique code lets one insert through, both read the same row after
-  await tenant.insert('location', {
+  await t.insert('location', {
     warehouseId, lcCode: STAGING_CODE, lookupKey: lookupKeyOf(STAGING_CODE), zone: 'OUT', type: STAGING_TYPE, status: 'enabled', remark: '发货暂存区（拣货后、发货前）',
     version: 1, createdAt: now, updatedAt: now, createdBy: accountId, updatedBy: accountId,
   }).onConflict((oc) => oc.doNothing()).execute();
   const made = await found();
   if (made) return Number(made.id);
   // the code is taken by a location of another type: use it only if it is this warehouse's and enabled
-  const byCode = (await tenant.select('location').select(['id', 'status']).where('warehouseId', '=', warehouseId).where('lcCode', '=', STAGING_CODE).executeTakeFirst()) as Row | undefined;
+  const byCode = await t.select('location').select(['id', 'status']).where('warehouseId', '=', warehouseId).where('lcCode', '=', STAGING_CODE).executeTakeFirst();
   if (byCode && byCode.status === 'enabled') {
-    await tenant.update('location').set({ type: STAGING_TYPE }).where('id', '=', Number(byCode.id)).execute();
+    await t.update('location').set({ type: STAGING_TYPE }).where('id', '=', Number(byCode.id)).execute();
     return Number(byCode.id);
   }
   throw new Error(`warehouse ${warehouseId}: no staging location could be made`);

@@ -12,6 +12,9 @@ import { TypedTenant, typed } from '../../db/typed.ts';
 
 export type Row = Record<string, unknown>;
 
+/** A line's big/mid/small packs as the request sent them (the parsed line holds the rest). */
+export interface PackInput { big?: number | null; mid?: number | null; small?: number | null }
+
 export const PO_STATUS = {
   draft: '草稿', confirmed: '已确认', partlyReceived: '部分收货', received: '已收货', closed: '已关闭', cancelled: '已作废',
 } as const;

@@ -20,7 +20,7 @@ import {
   parseDay, statusError, text, tz, newestFirstPage, namedRows, type Row,
   PAGING_PROPS,
 } from './common.ts';
-import { TypedTenant } from '../../db/typed.ts';
+import { TypedTenant, typed } from '../../db/typed.ts';
 
 export const CONTAINER_TITLE = '集装箱';
 export const CONTAINER_STATUS = { planned: '待到港', arrived: '已到港', unloading: '卸柜中', unloaded: '已卸柜' } as const;
@@ -112,7 +112,7 @@ function isUniqueViolation(e: unknown): boolean {
 
 /** The company's container types (company settings; an unreadable setting means none). */
 export async function containerTypesOf(ctx: CallContext): Promise<string[]> {
-  const row = await ctx.db.selectFrom('company').select('containerTypes').where('id', '=', ctx.tenant.companyId).executeTakeFirst();
+  const row = await typed(ctx.db).selectFrom('company').select('containerTypes').where('id', '=', ctx.tenant.companyId).executeTakeFirst();
   try {
     const list = JSON.parse(String(row?.containerTypes || '[]')) as unknown;
     return Array.isArray(list) ? list.map(String) : [];
@@ -197,8 +197,8 @@ export async function saveContainer(ctx: CallContext, input: ContainerSaveInput)
         version = Number(updated.version);
         status = String(updated.status);
       } else {
-        const inserted = await tenant.db.insertInto('container').values({
-          companyId: tenant.companyId, ...values, status: 'planned', version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
+        const inserted = await tenant.insert('container', {
+          ...values, status: 'planned', version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
         }).returning('id').executeTakeFirstOrThrow();
         id = Number(inserted.id);
       }
@@ -268,8 +268,8 @@ export async function unloadContainer(ctx: CallContext, input: { id: number; ver
       .where('inboundPlan.containerId', '=', input.id).where('inboundPlan.status', '!=', 'cancelled')
       .orderBy('inboundPlanLine.planId').orderBy('inboundPlanLine.lineNo').execute();
     const totalQty = lines.reduce((s, l) => s + Number(l.qty), 0);
-    const inserted = await tenant.db.insertInto('containerWithdrawing').values({
-      companyId: tenant.companyId, docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, containerId: input.id, remark: input.remark ?? null, lineCount: lines.length, totalQty,
+    const inserted = await tenant.insert('containerWithdrawing', {
+      docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, containerId: input.id, remark: input.remark ?? null, lineCount: lines.length, totalQty,
       version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
     }).returning('id').executeTakeFirstOrThrow();
     const wid = Number(inserted.id);

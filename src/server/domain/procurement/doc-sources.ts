@@ -92,8 +92,8 @@ export async function notesToPutAway(ctx: CallContext, input: { keyword?: string
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'receivingNote.companyId'))
     .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.warehouseId', 'supplier.name as supplierName'])
     .where('receivingNote.status', '=', 'posted')
-    .where((eb) => eb.exists(ctx.tenant.select('receivingNoteLine').select('receivingNoteLine.id')
-      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.putawayQty', '<', 'receivingNoteLine.qty') as never));
+    .where((eb) => eb.exists(eb.selectFrom('receivingNoteLine').select('receivingNoteLine.id').where('receivingNoteLine.companyId', '=', ctx.tenant.companyId)
+      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.putawayQty', '<', 'receivingNoteLine.qty')));
   const keyword = input.keyword?.trim();
   if (keyword) q = q.where((eb) => eb.or([eb('receivingNote.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
   const rows = await q.orderBy('receivingNote.id', 'desc').limit(200).execute();

@@ -27,6 +27,7 @@ import {
 } from './common.ts';
 import { CONTAINER_STATUS, claimLoadableContainer, loadableContainer } from './container.ts';
 import { lineQty, PO_TITLE } from './purchase-order.ts';
+import { TypedTenant } from '../../db/typed.ts';
 
 export const PLAN_TITLE = '入库计划';
 export const PLAN_PREFIX = 'RP';
@@ -48,35 +49,38 @@ export function overPlan(order: Row, ol: Row, qty: number, planned: number) {
 
 /** The order's lines with their products and planned/received quantities. */
 export async function orderLines(tenant: Tenant, orderId: number): Promise<Row[]> {
+  const t = TypedTenant.of(tenant);
   const l = 'purchaseOrderLine';
-  return (await tenant.select(l)
+  return await t.select(l)
     .innerJoin('product', (j) => j.onRef('product.id', '=', `${l}.productId`).onRef('product.companyId', '=', `${l}.companyId`))
     .select([`${l}.id`, `${l}.lineNo`, `${l}.productId`, `${l}.qty`, `${l}.plannedQty`, `${l}.receivedQty`,
       'product.code', 'product.name', 'product.specification', 'product.bigQty', 'product.midQty', 'product.unitBig', 'product.unitMid', 'product.unitSmall'])
-    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute()) as Row[];
+    .where(`${l}.orderId`, '=', orderId).orderBy(`${l}.lineNo`).execute();
 }
 
 /** Claims the order row while it can be planned (serialises with its closing and cancelling). */
 export async function claimOrder(tenant: Tenant, orderId: number, action: string): Promise<Row> {
-  const row = (await tenant.update('purchaseOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', PLANNABLE)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+  const t = TypedTenant.of(tenant);
+  const row = await t.update('purchaseOrder').set({ updatedAt: new Date().toISOString() }).where('id', '=', orderId).where('status', 'in', PLANNABLE)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (row) return row;
-  const doc = (await tenant.select('purchaseOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+  const doc = await t.select('purchaseOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: PO_TITLE });
   throw statusError(PO_TITLE, PO_STATUS, doc, action);
 }
 
 /** Takes the plan's quantities on the order lines; over what is left, the whole plan is refused. */
 export async function takeLines(tenant: Tenant, order: Row, lines: Array<{ orderLineId: number; qty: number }>): Promise<void> {
+  const t = TypedTenant.of(tenant);
   for (const l of [...lines].sort((a, b) => a.orderLineId - b.orderLineId)) {
-    const ok = await tenant.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} + ${l.qty}` })
+    const ok = await t.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} + ${l.qty}` })
       .where('id', '=', l.orderLineId).where('orderId', '=', Number(order.id))
       .where(sql<boolean>`${sql.ref('plannedQty')} + ${l.qty} <= ${sql.ref('qty')}`)
       .returning('id').executeTakeFirst();
     if (!ok) {
-      const ol = (await tenant.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId'))
+      const ol = await t.select('purchaseOrderLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'purchaseOrderLine.productId'))
         .select(['purchaseOrderLine.id', 'purchaseOrderLine.lineNo', 'purchaseOrderLine.qty', 'purchaseOrderLine.plannedQty', 'product.code'])
-        .where('purchaseOrderLine.id', '=', l.orderLineId).executeTakeFirst()) as Row | undefined;
+        .where('purchaseOrderLine.id', '=', l.orderLineId).executeTakeFirst();
       if (!ol) throw bizError('COMMON_NOT_FOUND_4004', { entity: '采购订单明细' });
       throw overPlan(order, ol, l.qty, Number(ol.plannedQty));
     }
@@ -85,12 +89,13 @@ export async function takeLines(tenant: Tenant, order: Row, lines: Array<{ order
 
 /** Gives a plan's quantities back to its order lines (the plan is being edited or cancelled). */
 export async function releaseLines(tenant: Tenant, planId: number): Promise<void> {
+  const t = TypedTenant.of(tenant);
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('inboundPlanLine').select(['orderLineId', 'qty']).where('planId', '=', planId).execute()) as Row[]) {
+  for (const r of await t.select('inboundPlanLine').select(['orderLineId', 'qty']).where('planId', '=', planId).execute()) {
     per.set(Number(r.orderLineId), (per.get(Number(r.orderLineId)) ?? 0) + Number(r.qty));
   }
   for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
-    const ok = await tenant.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} - ${q}` })
+    const ok = await t.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} - ${q}` })
       .where('id', '=', orderLineId).where('plannedQty', '>=', q).returning('id').executeTakeFirst();
     if (!ok) throw new Error(`inbound plan ${planId}: order line ${orderLineId} has less planned than the plan`);
   }
@@ -98,12 +103,12 @@ export async function releaseLines(tenant: Tenant, planId: number): Promise<void
 
 /** Receiving notes (not cancelled) received against a task: they must go before the task can. */
 export async function openNotesOf(tenant: Tenant, taskId: number): Promise<string[]> {
-  const rows = (await tenant.select('receivingNote').select('docNo').where('taskId', '=', taskId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute()) as Row[];
+  const rows = await TypedTenant.of(tenant).select('receivingNote').select('docNo').where('taskId', '=', taskId).where('status', '!=', 'cancelled').orderBy('id').limit(3).execute();
   return rows.map((r) => String(r.docNo));
 }
 
 export async function createTask(ctx: CallContext, db: DB, tenant: Tenant, plan: Row, now: string): Promise<{ id: number; docNo: string }> {
-  const lines = (await tenant.select('inboundPlanLine').select(['lineNo', 'orderLineId', 'productId', 'qty', 'remark']).where('planId', '=', Number(plan.id)).orderBy('lineNo').execute()) as Row[];
+  const lines = await TypedTenant.of(tenant).select('inboundPlanLine').select(['lineNo', 'orderLineId', 'productId', 'qty', 'remark']).where('planId', '=', Number(plan.id)).orderBy('lineNo').execute();
   return insertTask(ctx, db, tenant, now, {
     source: { planId: Number(plan.id), orderId: Number(plan.orderId), containerId: plan.containerId == null ? null : Number(plan.containerId) },
     warehouseId: Number(plan.warehouseId), remark: text(plan.remark),
@@ -123,13 +128,14 @@ export interface TaskLine { lineNo: number; orderLineId?: number; returnLineId?:
 export async function insertTask(ctx: CallContext, db: DB, tenant: Tenant, now: string, task: {
   source: TaskSource; warehouseId: number; remark: string | null; lines: TaskLine[]; from: { field: string; title: string; docNo: string };
 }): Promise<{ id: number; docNo: string }> {
+  const t = TypedTenant.of(tenant);
   const caller = ctx.caller!;
   const { lines, warehouseId } = task;
-  const inserted = (await tenant.insert('inboundTask', {
+  const inserted = await t.insert('inboundTask', {
     docNo: `~${Date.now().toString(36)}${crypto.randomBytes(6).toString('hex')}`, planId: null, orderId: null, containerId: null, returnId: null, ...task.source, warehouseId,
     status: 'open', remark: task.remark, lineCount: lines.length, totalQty: lines.reduce((s, l) => s + l.qty, 0), receivedQty: 0,
     version: 1, createdAt: now, createdBy: caller.accountId, updatedAt: now, updatedBy: caller.accountId,
-  }).returning('id').executeTakeFirstOrThrow()) as Row;
+  }).returning('id').executeTakeFirstOrThrow();
   const id = Number(inserted.id);
   await insertMany(db, 'inbound_task_line', ['company_id', 'task_id', 'line_no', 'order_line_id', 'return_line_id', 'product_id', 'qty', 'received_qty', 'remark'],
     lines.map((l) => [tenant.companyId, id, l.lineNo, l.orderLineId ?? null, l.returnLineId ?? null, l.productId, l.qty, 0, l.remark]));
@@ -139,7 +145,7 @@ export async function insertTask(ctx: CallContext, db: DB, tenant: Tenant, now: 
     [...new Set(lines.map((l) => l.productId))].map((productId) => [tenant.companyId, productId, warehouseId, 0, 0, now]),
     'on conflict (company_id, product_id, warehouse_id) do nothing');
   const docNo = await nextDocumentNo(db, tenant.companyId, TASK_PREFIX, tz(ctx));
-  await tenant.update('inboundTask').set({ docNo }).where('id', '=', id).execute();
+  await t.update('inboundTask').set({ docNo }).where('id', '=', id).execute();
   await ctx.audit({ action: 'create', entity: 'inboundTask', recordId: id, recordLabel: docNo, changes: [{ field: task.from.field, title: task.from.title, from: null, to: task.from.docNo }] }, db);
   return { id, docNo };
 }
@@ -150,13 +156,14 @@ export async function insertTask(ctx: CallContext, db: DB, tenant: Tenant, now: 
  * came from the task's side (its number in the refusal, its version checked).
  */
 export async function cancelTaskOfPlan(ctx: CallContext, db: DB, tenant: Tenant, plan: Row, now: string, by?: { title: string; docNo: string; version?: number }): Promise<void> {
-  const task = (await tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('planId', '=', Number(plan.id)).executeTakeFirst()) as Row | undefined;
+  const t = TypedTenant.of(tenant);
+  const task = await t.select('inboundTask').select(['id', 'docNo', 'status']).where('planId', '=', Number(plan.id)).executeTakeFirst();
   if (!task) return;
   const notes = await openNotesOf(tenant, Number(task.id));
   if (notes.length) {
     throw bizError('PURCHASE_DEPENDENT_DOCS_4096', { doc: by?.title ?? PLAN_TITLE, docNo: by?.docNo ?? String(plan.docNo), next: notes.join('、') }, { id: Number(plan.id), taskId: Number(task.id) });
   }
-  let q = tenant.update('inboundTask').set({ status: 'cancelled', cancelledAt: now, cancelledBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
+  let q = t.update('inboundTask').set({ status: 'cancelled', cancelledAt: now, cancelledBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId, version: sql`${sql.ref('version')} + 1` })
     .where('id', '=', Number(task.id)).where('status', '=', 'open').where('receivedQty', '=', 0);
   if (by?.version !== undefined) q = q.where('version', '=', by.version);
   if (!(await q.returning('id').executeTakeFirst())) {
@@ -168,15 +175,15 @@ export async function cancelTaskOfPlan(ctx: CallContext, db: DB, tenant: Tenant,
 
 /** What is left to plan of an order, per line (ordered − planned on plans not cancelled). */
 export async function plannableLines(ctx: CallContext, orderId: number) {
-  const tenant = ctx.tenant;
-  const order = (await tenant.select('purchaseOrder')
+  const t = TypedTenant.of(ctx.tenant);
+  const order = await t.select('purchaseOrder')
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
     .innerJoin('warehouse', (j) => j.onRef('warehouse.id', '=', 'purchaseOrder.warehouseId').onRef('warehouse.companyId', '=', 'purchaseOrder.companyId'))
     .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'purchaseOrder.status', 'purchaseOrder.warehouseId', 'purchaseOrder.expectedDate', 'supplier.name as supplierName', 'warehouse.name as warehouseName'])
-    .where('purchaseOrder.id', '=', orderId).executeTakeFirst()) as Row | undefined;
+    .where('purchaseOrder.id', '=', orderId).executeTakeFirst();
   if (!order) throw bizError('COMMON_NOT_FOUND_4004', { entity: PO_TITLE });
   const status = String(order.status);
-  const rows = await orderLines(tenant, orderId);
+  const rows = await orderLines(ctx.tenant, orderId);
   return {
     orderId, orderDocNo: String(order.docNo), status, statusText: (PO_STATUS as Record<string, string>)[status] ?? status, plannable: PLANNABLE.includes(status),
     supplierName: String(order.supplierName), warehouseId: Number(order.warehouseId), warehouseName: String(order.warehouseName), expectedDate: text(order.expectedDate),

@@ -15,7 +15,8 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import { bizError, validationError } from '../../http/errors.ts';
 import { runSql } from '../../db/raw-sql.ts';
-import { statusError, type Row } from './common.ts';
+import { TypedTenant } from '../../db/typed.ts';
+import { statusError } from './common.ts';
 import { TASK_STATUS, TASK_TITLE, type TaskStatus } from './inbound-plan.ts';
 
 export { TASK_STATUS, TASK_TITLE };
@@ -28,17 +29,18 @@ const RECEIVABLE: TaskStatus[] = ['open', 'receiving'];
  * note's order, still take receipts, and hold every order line the note receives.
  */
 export async function checkNoteTask(tenant: Tenant, taskId: number, orderId: number, orderLineIds: number[]): Promise<void> {
-  const task = (await tenant.select('inboundTask')
+  const t = TypedTenant.of(tenant);
+  const task = await t.select('inboundTask')
     .innerJoin('purchaseOrder', (j) => j.onRef('purchaseOrder.id', '=', 'inboundTask.orderId').onRef('purchaseOrder.companyId', '=', 'inboundTask.companyId'))
     .select(['inboundTask.id', 'inboundTask.docNo', 'inboundTask.status', 'inboundTask.orderId', 'purchaseOrder.docNo as orderDocNo'])
-    .where('inboundTask.id', '=', taskId).executeTakeFirst()) as Row | undefined;
+    .where('inboundTask.id', '=', taskId).executeTakeFirst();
   if (!task) throw validationError([{ field: 'taskId', message: '入库任务不存在' }]);
   if (Number(task.orderId) !== orderId) {
-    const order = (await tenant.select('purchaseOrder').select('docNo').where('id', '=', orderId).executeTakeFirst()) as Row | undefined;
+    const order = await t.select('purchaseOrder').select('docNo').where('id', '=', orderId).executeTakeFirst();
     throw bizError('INBOUND_TASK_ORDER_4114', { taskDocNo: String(task.docNo), taskOrderDocNo: String(task.orderDocNo), orderDocNo: String(order?.docNo ?? orderId) }, { taskId, orderId });
   }
   if (!RECEIVABLE.includes(String(task.status) as TaskStatus)) throw statusError(TASK_TITLE, TASK_STATUS, task, '收货');
-  const held = new Set(((await tenant.select('inboundTaskLine').select('orderLineId').where('taskId', '=', taskId).execute()) as Row[]).map((r) => Number(r.orderLineId)));
+  const held = new Set((await t.select('inboundTaskLine').select('orderLineId').where('taskId', '=', taskId).execute()).map((r) => Number(r.orderLineId)));
   orderLineIds.forEach((id, i) => {
     if (!held.has(id)) throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: i + 1, source: TASK_TITLE, docNo: String(task.docNo) }, { line: i + 1, orderLineId: id });
   });
@@ -53,22 +55,23 @@ export type TaskLineKey = 'orderLineId' | 'returnLineId';
  */
 export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, taskId: number | null, sign: 1 | -1, key: TaskLineKey = 'orderLineId'): Promise<void> {
   if (taskId == null) return;
+  const t = TypedTenant.of(tenant);
   const statuses: TaskStatus[] = sign > 0 ? RECEIVABLE : ['open', 'receiving', 'done', 'closed'];
-  const claimed = (await tenant.update('inboundTask').set({ updatedAt: new Date().toISOString() }).where('id', '=', taskId).where('status', 'in', statuses)
-    .returning(['id', 'docNo', 'status']).executeTakeFirst()) as Row | undefined;
+  const claimed = await t.update('inboundTask').set({ updatedAt: new Date().toISOString() }).where('id', '=', taskId).where('status', 'in', statuses)
+    .returning(['id', 'docNo', 'status']).executeTakeFirst();
   if (!claimed) {
-    const task = (await tenant.select('inboundTask').select(['id', 'docNo', 'status']).where('id', '=', taskId).executeTakeFirstOrThrow()) as Row;
+    const task = await t.select('inboundTask').select(['id', 'docNo', 'status']).where('id', '=', taskId).executeTakeFirstOrThrow();
     throw statusError(TASK_TITLE, TASK_STATUS, task, sign > 0 ? '收货' : '冲回收货');
   }
   const per = new Map<number, number>();
-  for (const r of (await tenant.select('receivingNoteLine').select([key, 'qty']).where('noteId', '=', noteId).execute()) as Row[]) {
+  for (const r of await t.select('receivingNoteLine').select([key, 'qty']).where('noteId', '=', noteId).execute()) {
     per.set(Number(r[key]), (per.get(Number(r[key])) ?? 0) + Number(r.qty));
   }
   for (const [orderLineId, q] of [...per.entries()].sort((a, b) => a[0] - b[0])) {
     if (q === 0) continue;
-    let u = tenant.update('inboundTaskLine').set({ receivedQty: sql`${sql.ref('receivedQty')} + ${sign * q}` }).where('taskId', '=', taskId).where(key, '=', orderLineId);
+    let u = t.update('inboundTaskLine').set({ receivedQty: sql`${sql.ref('receivedQty')} + ${sign * q}` }).where('taskId', '=', taskId).where(key, '=', orderLineId);
     if (sign < 0) u = u.where('receivedQty', '>=', q);
-    const ok = (await u.returning(['id', 'qty', 'receivedQty']).executeTakeFirst()) as Row | undefined;
+    const ok = await u.returning(['id', 'qty', 'receivedQty']).executeTakeFirst();
     // a purchase task's order lines hold what it plans (a return's task holds nothing of an order)
     if (ok && sign < 0 && claimed.status === 'closed' && key === 'orderLineId') {
       // What the closed task held of the order line was min(planned, received): give back the difference.
@@ -78,7 +81,7 @@ export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, ta
     }
     if (ok) continue;
     if (sign < 0) throw new Error(`inbound task ${taskId}: order line ${orderLineId} has less received than receiving note ${noteId}`);
-    const line = (await tenant.select('receivingNoteLine').select('lineNo').where('noteId', '=', noteId).where(key, '=', orderLineId).orderBy('lineNo').executeTakeFirst()) as Row | undefined;
+    const line = await t.select('receivingNoteLine').select('lineNo').where('noteId', '=', noteId).where(key, '=', orderLineId).orderBy('lineNo').executeTakeFirst();
     throw bizError('PURCHASE_LINE_MISMATCH_4098', { doc: RN_TITLE, line: Number(line?.lineNo ?? 0), source: TASK_TITLE, docNo: String(claimed.docNo) }, { orderLineId, taskId });
   }
   await recomputeTask(db, tenant, taskId);
@@ -86,6 +89,7 @@ export async function applyNoteToTask(db: DB, tenant: Tenant, noteId: number, ta
 
 /** The task's received total and status from its lines; its plan follows (done while the task is). */
 async function recomputeTask(db: DB, tenant: Tenant, taskId: number): Promise<void> {
+  const t = TypedTenant.of(tenant);
   const now = new Date().toISOString();
   await runSql(db, `
     update inbound_task set
@@ -96,18 +100,19 @@ async function recomputeTask(db: DB, tenant: Tenant, taskId: number): Promise<vo
         when exists (select 1 from inbound_task_line l where l.company_id = inbound_task.company_id and l.task_id = inbound_task.id and l.received_qty > 0) then 'receiving'
         else 'open' end
     where company_id = ? and id = ?`, [tenant.companyId, taskId]);
-  const task = (await tenant.select('inboundTask').select(['status', 'planId', 'doneAt']).where('id', '=', taskId).executeTakeFirstOrThrow()) as Row;
+  const task = await t.select('inboundTask').select(['status', 'planId', 'doneAt']).where('id', '=', taskId).executeTakeFirstOrThrow();
   const done = task.status === 'done';
-  if (done !== (task.doneAt != null)) await tenant.update('inboundTask').set({ doneAt: done ? now : null }).where('id', '=', taskId).execute();
+  if (done !== (task.doneAt != null)) await t.update('inboundTask').set({ doneAt: done ? now : null }).where('id', '=', taskId).execute();
   if (task.planId == null) return;
-  if (done) await tenant.update('inboundPlan').set({ status: 'done', doneAt: now, updatedAt: now }).where('id', '=', Number(task.planId)).where('status', '=', 'confirmed').execute();
-  else await tenant.update('inboundPlan').set({ status: 'confirmed', doneAt: null, updatedAt: now }).where('id', '=', Number(task.planId)).where('status', '=', 'done').execute();
+  if (done) await t.update('inboundPlan').set({ status: 'done', doneAt: now, updatedAt: now }).where('id', '=', Number(task.planId)).where('status', '=', 'confirmed').execute();
+  else await t.update('inboundPlan').set({ status: 'confirmed', doneAt: null, updatedAt: now }).where('id', '=', Number(task.planId)).where('status', '=', 'done').execute();
 }
 
 /** Lowers an order line's planned quantity by what a closed task no longer expects. */
 export async function givePlannedBack(tenant: Tenant, orderLineId: number, qty: number, taskId: number): Promise<void> {
+  const t = TypedTenant.of(tenant);
   if (qty <= 0) return;
-  const ok = await tenant.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} - ${qty}` })
+  const ok = await t.update('purchaseOrderLine').set({ plannedQty: sql`${sql.ref('plannedQty')} - ${qty}` })
     .where('id', '=', orderLineId).where('plannedQty', '>=', qty).returning('id').executeTakeFirst();
   if (!ok) throw new Error(`inbound task ${taskId}: order line ${orderLineId} has less planned than the task gives back`);
 }

@@ -129,7 +129,7 @@ function averagePrice(amountCents: number, qty: number): string | null {
 }
 
 async function baseCurrency(ctx: CallContext): Promise<Row | undefined> {
-  return await ctx.db.selectFrom('company').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'company.currencyId'))
+  return await typed(ctx.db).selectFrom('company').innerJoin('currency', (j) => j.onRef('currency.id', '=', 'company.currencyId'))
     .select(['currency.id', 'currency.code', 'currency.currencyName']).where('company.id', '=', ctx.tenant.companyId).executeTakeFirst();
 }
 

@@ -24,7 +24,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import type { DB } from '../../db/connection.ts';
 import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { ApiError, bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, text, today, type DocStatus, type Row } from './common.ts';
+import { DOC_STATUS, moneyText, parseDay, PRICE_SCALE, priceText, rateOn, text, today, type DocStatus, type PackInput, type Row } from './common.ts';
 import { applyInvoiceStock, movesOf } from './invoice-stock.ts';
 import { addOpenItem, cancelOpenItem } from '../finance/ledger.ts';
 import { lineQty } from './purchase-order.ts';
@@ -138,7 +138,7 @@ export async function checkInvoice(run: SaveRun): Promise<void> {
     if (Number(rise.enabled) !== 1) throw validationError([{ field: 'companyRiseId', message: '公司抬头已停用' }]);
   }
 
-  const raw = (input.lines ?? []) as Row[];
+  const raw = (input.lines ?? []) as PackInput[];
   const found = await receivingLinesOf(ctx.tenant, [...new Set(parsed.map((l) => Number(l.receivingLineId)))]);
   const missing = parsed.flatMap((l, i) => (found.has(Number(l.receivingLineId)) ? [] : [{ field: `lines.${i}.receivingLineId`, message: `第 ${i + 1} 行：收货明细不存在` }]));
   if (missing.length) throw validationError(missing.slice(0, 200));
@@ -162,7 +162,7 @@ export async function checkInvoice(run: SaveRun): Promise<void> {
     if (seen.has(rlId)) { err('receivingLineId', `收货单 ${String(rl.noteDocNo)} 第 ${Number(rl.lineNo)} 行重复，请合并为一行`); return; }
     seen.add(rlId);
     const r = raw[i] ?? {};
-    const packs = { qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null };
+    const packs = { qty: l.qty as number | null, big: r.big, mid: r.mid, small: r.small };
     const qty = lineQty(packs, rl, { line: i + 1, productId: Number(rl.productId) });
     if (qty === undefined) { err('qty', packs.qty == null && packs.big == null && packs.mid == null && packs.small == null ? '开票数量不能为空' : '开票数量超出范围'); return; }
     if (qty <= 0) { err('qty', '开票数量必须大于 0'); return; }
@@ -239,8 +239,8 @@ async function applyInvoice(ctx: CallContext, untypedDb: DB, untypedTenant: Tena
     }
   }
   const rate = Number(head.exchangeRate);
-  await tenant.db.insertInto('supplierPayable').values({
-    companyId: tenant.companyId, supplierId: Number(head.supplierId), invoiceId: id, currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount), paidAmount: 0,
+  await tenant.insert('supplierPayable', {
+    supplierId: Number(head.supplierId), invoiceId: id, currencyId: Number(head.currencyId), exchangeRate: rate, amount: Number(head.totalAmount), paidAmount: 0,
     dueDate: String(head.dueDate), status: 'open', version: 1, createdAt: now, createdBy: ctx.caller!.accountId, updatedAt: now, updatedBy: ctx.caller!.accountId,
   }).execute();
   // the open-items ledger (finance): the invoice's payable, paid through receipts/payments

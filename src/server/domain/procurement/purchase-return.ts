@@ -34,7 +34,7 @@ import { isEmpty } from '../../resources/fields.ts';
 import { escapeHtml } from '../email.ts';
 import { MAX_MOVE_QTY, type StockMove } from '../stock/ledger.ts';
 import { addGuarded } from '../../db/raw-sql.ts';
-import { packQtyProps, DOC_STATUS, moneyText, priceText, refusal, statusError, text, tz, type Row } from './common.ts';
+import { packQtyProps, DOC_STATUS, moneyText, priceText, refusal, statusError, text, tz, type PackInput, type Row } from './common.ts';
 import { lineQty } from './purchase-order.ts';
 import { TypedTenant, typed } from '../../db/typed.ts';
 
@@ -376,7 +376,7 @@ async function checkLines(ctx: CallContext, h: Header, input: ReturnLineInput[],
   let currencyId = currencies.size ? [...currencies][0]! : undefined;
   if (!currencyId) {
     const s = await tenant.select('supplier').select('currencyId').where('id', '=', h.supplierId).executeTakeFirst();
-    const c = await ctx.db.selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
+    const c = await typed(ctx.db).selectFrom('company').select('currencyId').where('id', '=', tenant.companyId).executeTakeFirst();
     currencyId = Number(s?.currencyId ?? c?.currencyId ?? 0) || undefined;
   }
   if (!currencyId) throw validationError([{ field: 'currencyId', message: '币种不能为空（供应商与公司都没有默认币种）' }]);
@@ -453,10 +453,10 @@ export async function prepareReturn(ctx: CallContext, input: Row): Promise<void>
 export async function checkReturnLines(run: SaveRun): Promise<void> {
   const { ctx, input, header, lines } = run;
   const { h, note } = prepared.get(input)!;
-  const raw = (input.lines ?? []) as Row[];
+  const raw = (input.lines ?? []) as PackInput[];
   const wanted: ReturnLineInput[] = lines.map((l, i) => ({
     receivingLineId: l.receivingLineId as number | null, productId: l.productId as number | null, locationId: l.locationId as number | null,
-    qty: l.qty as number | null, big: raw[i]?.big as number | null, mid: raw[i]?.mid as number | null, small: raw[i]?.small as number | null,
+    qty: l.qty as number | null, big: raw[i]?.big, mid: raw[i]?.mid, small: raw[i]?.small,
     price: l.price as number | null, remark: l.remark as string | null,
   }));
   const checked = await checkLines(ctx, h, wanted, note);
@@ -664,7 +664,8 @@ export async function presentReturn(ctx: CallContext, docs: Row[], lines?: Row[]
 
 /** A plan's lines as a list (the lines modal of the list screen), each with the plan's status and version. */
 export async function listLines(ctx: CallContext, input: { planId: number; page: number; pageSize: number }) {
-  const plan = (await returnPlans(ctx).get(ctx, input.planId)) as Row & { lines: Row[] };
+  // the engine's answer: its fields come from the document definition at run time, so the untyped row
+  const plan: Row & { lines: Row[] } = await returnPlans(ctx).get(ctx, input.planId);
   const status = String(plan.status);
   const offset = (input.page - 1) * input.pageSize;
   return {
@@ -729,8 +730,8 @@ export async function returnableNotes(ctx: CallContext, input: { keyword?: strin
     .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'po.supplierId').onRef('supplier.companyId', '=', 'receivingNote.companyId'))
     .select(['receivingNote.id', 'receivingNote.docNo', 'receivingNote.warehouseId', 'po.supplierId', 'supplier.name as supplierName'])
     .where('receivingNote.status', '=', 'posted')
-    .where((eb) => eb.exists(ctx.tenant.select('receivingNoteLine').select('receivingNoteLine.id')
-      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.returnedQty', '<', 'receivingNoteLine.qty') as never));
+    .where((eb) => eb.exists(eb.selectFrom('receivingNoteLine').select('receivingNoteLine.id').where('receivingNoteLine.companyId', '=', ctx.tenant.companyId)
+      .whereRef('receivingNoteLine.noteId', '=', 'receivingNote.id').whereRef('receivingNoteLine.returnedQty', '<', 'receivingNoteLine.qty')));
   const keyword = input.keyword?.trim();
   if (keyword) q = q.where((eb) => eb.or([eb('receivingNote.docNo', 'like', likeText(keyword)), eb('supplier.name', 'like', likeText(keyword))]));
   const rows = await q.orderBy('receivingNote.id', 'desc').limit(200).execute();
@@ -773,7 +774,8 @@ export async function printPlan(ctx: CallContext, input: { id?: number | null; d
     id = r ? Number(r.id) : undefined;
   }
   if (!id) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
-  const p = (await returnPlans(ctx).get(ctx, id)) as Row & { lines: Row[] };
+  // the engine's answer: its fields come from the document definition at run time, so the untyped row
+  const p: Row & { lines: Row[] } = await returnPlans(ctx).get(ctx, id);
   const e = (v: unknown) => escapeHtml(v === null || v === undefined ? '' : String(v));
   const at = (v: unknown) => (v ? formatTime(String(v), tz(ctx)) : '');
   const cell = 'border:1px solid #999;padding:4px 6px';

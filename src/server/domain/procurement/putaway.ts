@@ -68,11 +68,12 @@ export type PutawayLine = Awaited<ReturnType<typeof putawayLines>>[number];
 /** `saved`: the lines this transaction has just written (saves reading them back). */
 export async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id: number, noteId: number, warehouseId: number, reverse: boolean,
   saved?: { lines: PutawayLine[]; products?: ReadonlyMap<number, string> }): Promise<void> {
+  const t = TypedTenant.of(tenant);
   // Claim the receiving note while it is posted (its cancellation takes the same row).
-  const note = await tenant.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted')
+  const note = await t.update('receivingNote').set({ updatedAt: new Date().toISOString() }).where('id', '=', noteId).where('status', '=', 'posted')
     .returning(['id', 'docNo']).executeTakeFirst();
   if (!note) {
-    const doc = await tenant.select('receivingNote').select(['id', 'docNo', 'status']).where('id', '=', noteId).executeTakeFirst();
+    const doc = await t.select('receivingNote').select(['id', 'docNo', 'status']).where('id', '=', noteId).executeTakeFirst();
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: RN_TITLE });
     throw statusError(RN_TITLE, DOC_STATUS, doc, '上架');
   }
@@ -88,7 +89,7 @@ export async function applyPutaway(ctx: CallContext, db: DB, tenant: Tenant, id:
   });
   for (const [lineId, d] of changes) {
     if (!passed.has(lineId)) {
-      const rl = await tenant.select('receivingNoteLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'receivingNoteLine.productId'))
+      const rl = await t.select('receivingNoteLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'receivingNoteLine.productId'))
         .select(['receivingNoteLine.lineNo', 'receivingNoteLine.qty', 'receivingNoteLine.putawayQty', 'product.code']).where('receivingNoteLine.id', '=', lineId).executeTakeFirst();
       if (!rl || reverse) throw new Error(`putaway ${id}: receiving line ${lineId} does not match`);
       throw bizError('PURCHASE_PUTAWAY_OVER_4095', { docNo: String(note.docNo), line: Number(rl.lineNo), code: String(rl.code), received: Number(rl.qty), done: Number(rl.putawayQty), qty: d },

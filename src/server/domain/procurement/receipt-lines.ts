@@ -6,6 +6,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError, type FieldError } from '../../http/errors.ts';
 import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 import type { Row } from './common.ts';
+import { TypedTenant } from '../../db/typed.ts';
 import { lineQty } from './purchase-order.ts';
 
 export interface ReceiptCheck {
@@ -32,7 +33,7 @@ export async function checkReceiptLines(tenant: Tenant, c: ReceiptCheck): Promis
   const locIds = [...new Set(lines.flatMap((x) => (x.locationId == null ? [] : [Number(x.locationId)])))];
   const locations = new Map<number, Row>();
   if (locIds.length) {
-    for (const r of (await tenant.select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) as Row[]) locations.set(Number(r.id), r);
+    for (const r of await TypedTenant.of(tenant).select('location').select(['id', 'warehouseId', 'lcCode', 'status']).where('id', 'in', locIds).execute()) locations.set(Number(r.id), r);
   }
   const errors: FieldError[] = [];
   const seen = new Set<string>();
