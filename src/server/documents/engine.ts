@@ -50,6 +50,9 @@ const mayUse = (ctx: CallContext, right: string | undefined) => !right || right 
 
 
 /** One document type, resolved against the resources and the catalog. */
+/** What `get` answers: the header fields with the caller's actions, and the lines. */
+export type DocumentView = Row & DocumentPermissions & { lines: Row[] };
+
 export class DocumentType {
   readonly header: Field[];
   readonly lineFields: Field[];
@@ -434,7 +437,7 @@ export class DocumentType {
     return xlsxDownload(`${this.def.title}_${fileDate(tzOf(ctx))}.xlsx`, async (book) => {
       const sheet = book.addSheet(this.def.title, columns);
       for (const id of ids) {
-        const doc = (await this.get(ctx, id)) as Row & { lines: Row[] };
+        const doc = await this.get(ctx, id);
         for (const line of doc.lines) sheet.addRow(columns.map((c) => c.cell(doc, line)));
         await book.drain();
       }
@@ -443,7 +446,8 @@ export class DocumentType {
 
   // ---- reads ---------------------------------------------------------------------------------------
 
-  async get(ctx: CallContext, id: number) {
+  /** A document as its screen shows it: header (labelled, presented), the caller's actions now, its lines. */
+  async get(ctx: CallContext, id: number): Promise<DocumentView> {
     const doc = (await this.labelled(ctx.tenant).where(`${this.def.table}.id`, '=', id).executeTakeFirst()) as Row | undefined;
     if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: this.def.title });
     const view = this.view(doc);

@@ -20,8 +20,8 @@ export async function printOutboundTask(ctx: CallContext, types: Map<string, Doc
     id = r ? Number(r.id) : undefined;
   }
   if (!id) throw bizError('COMMON_NOT_FOUND_4004', { entity: TITLE });
-  // the engine's answer: its fields come from the document definition at run time, so the untyped row
-  const t: Row & { lines: Row[] } = await types.get('outboundTask')!.get(ctx, id);
+  // the engine's answer (DocumentView): its fields come from the document definition at run time
+  const t = await types.get('outboundTask')!.get(ctx, id);
   const e = (v: unknown) => escapeHtml(v === null || v === undefined ? '' : String(v));
   const at = (v: unknown) => (v ? formatTime(String(v), tz(ctx)) : '');
   const cell = 'border:1px solid #999;padding:4px 6px';

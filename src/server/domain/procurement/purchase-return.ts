@@ -664,8 +664,8 @@ export async function presentReturn(ctx: CallContext, docs: Row[], lines?: Row[]
 
 /** A plan's lines as a list (the lines modal of the list screen), each with the plan's status and version. */
 export async function listLines(ctx: CallContext, input: { planId: number; page: number; pageSize: number }) {
-  // the engine's answer: its fields come from the document definition at run time, so the untyped row
-  const plan: Row & { lines: Row[] } = await returnPlans(ctx).get(ctx, input.planId);
+  // the engine's answer (DocumentView): its fields come from the document definition at run time
+  const plan = await returnPlans(ctx).get(ctx, input.planId);
   const status = String(plan.status);
   const offset = (input.page - 1) * input.pageSize;
   return {
@@ -774,8 +774,8 @@ export async function printPlan(ctx: CallContext, input: { id?: number | null; d
     id = r ? Number(r.id) : undefined;
   }
   if (!id) throw bizError('COMMON_NOT_FOUND_4004', { entity: RETURN_TITLE });
-  // the engine's answer: its fields come from the document definition at run time, so the untyped row
-  const p: Row & { lines: Row[] } = await returnPlans(ctx).get(ctx, id);
+  // the engine's answer (DocumentView): its fields come from the document definition at run time
+  const p = await returnPlans(ctx).get(ctx, id);
   const e = (v: unknown) => escapeHtml(v === null || v === undefined ? '' : String(v));
   const at = (v: unknown) => (v ? formatTime(String(v), tz(ctx)) : '');
   const cell = 'border:1px solid #999;padding:4px 6px';

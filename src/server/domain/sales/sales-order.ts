@@ -106,7 +106,7 @@ export async function pickSaleProducts(ctx: CallContext, input: SalePickInput) {
 
 /** A new draft with the old order's client, warehouse, terms and lines (prices checked again on save). */
 export async function copySalesOrder(ctx: CallContext, id: number) {
-  const old: Row & { lines: Row[] } = await salesOrders(ctx).get(ctx, id);
+  const old = await salesOrders(ctx).get(ctx, id);
   const keep = ['clientId', 'salesmanId', 'warehouseId', 'currencyId', 'priceTitleId', 'companyRiseId', 'deliveryAddress', 'paymentTerms', 'backOrderPolicy', 'remark'];
   return salesOrders(ctx).save(ctx, {
     ...Object.fromEntries(keep.map((k) => [k, old[k] ?? null])),
