@@ -35,6 +35,28 @@ export default tseslint.config(
     { group: ['**/shell/**', '**/schemas/screens/**'], message: 'The renderer is generic: no shell or screen-specific code (register a widget, column, action or kind instead).' },
     { group: ['**/server/**', '**/server'], message: 'The client talks to the server over HTTP only; share types through src/core.' },
   ]),
+  {
+    // Domain code and document definitions read the typed database (src/server/db/typed.ts): a row cast
+    // to Row would hide a wrong table or column from the compiler. (Generic layers — the engine, the
+    // resources, tables named at run time — keep Row, declared, and say why.)
+    files: ['src/server/domain/**/*.ts', 'src/server/documents/types/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "TSAsExpression > TSTypeReference.typeAnnotation[typeName.name='Row'], TSAsExpression > TSUnionType.typeAnnotation > TSTypeReference[typeName.name='Row'], TSAsExpression > TSArrayType.typeAnnotation > TSTypeReference[typeName.name='Row']",
+        message: 'Domain code queries through the typed view (TypedTenant / typed(db)): no `as Row`.',
+      }],
+    },
+  },
+  {
+    // ops/ is binding only: input schema, headers, one call into a domain module. Queries live in domain/.
+    files: ['src/server/ops/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.property.name=/^(selectFrom|updateTable|insertInto|deleteFrom)$/], CallExpression[callee.object.name=/^(tenant|t)$/][callee.property.name=/^(select|update|insert|delete)$/], CallExpression[callee.object.property.name='tenant'][callee.property.name=/^(select|update|insert|delete)$/]",
+        message: 'ops/ is binding only: move the query into a domain module.',
+      }],
+    },
+  },
   restrict(['src/server/documents/*.ts'], [
     { group: ['**/domain/procurement/**', '**/documents/types/*', './types/*', '!./types/index.ts'], message: 'The document engine knows no particular document: put it in a definition under documents/types/.' },
     { group: ['**/client/**', '**/client'], message: 'The server does not import client code; share types through src/core.' },

@@ -25,6 +25,16 @@ describe('import boundaries', () => {
     expect((await problems('src/server/documents/engine2.ts', "import { PO_TITLE } from '../domain/procurement/purchase-order.ts';\n")).join()).toContain('knows no particular document');
   });
 
+  it('domain code casts no row to Row; ops/ holds no query', async () => {
+    expect((await problems('src/server/domain/x.ts', 'type Row = Record<string, unknown>;\nexport const f = async (q: { execute(): Promise<unknown> }) => (await q.execute()) as Row[];\n')).join()).toContain('no `as Row`');
+    expect((await problems('src/server/documents/types/x.ts', 'type Row = Record<string, unknown>;\nexport const f = (v: unknown) => v as Row | undefined;\n')).join()).toContain('no `as Row`');
+    expect((await problems('src/server/ops/x.ts', "export const f = (db: any) => db.selectFrom('product').selectAll().execute();\n")).join()).toContain('binding only');
+    expect((await problems('src/server/ops/x.ts', "export const f = (ctx: any) => ctx.tenant.select('product').selectAll().execute();\n")).join()).toContain('binding only');
+    // declared rows (a table named at run time) and ops calling a domain function pass
+    expect(await problems('src/server/domain/x.ts', 'type Row = Record<string, unknown>;\nexport const rows: Row[] = [];\n')).toEqual([]);
+    expect(await problems('src/server/ops/x.ts', "import { f } from '../domain/x.ts';\nexport const run = (ctx: unknown) => f(ctx);\n")).toEqual([]);
+  });
+
   it('allowed imports pass', async () => {
     expect(await problems('src/client/x.ts', "import { OK } from '../core/codes';\n")).toEqual([]);
     expect(await problems('src/server/documents/types/x.ts', "import { PO_TITLE } from '../../domain/procurement/purchase-order.ts';\n")).toEqual([]);

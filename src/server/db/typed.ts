@@ -2,7 +2,7 @@
 // from the migrations by `npm run db:types`), so a query names only real tables and columns and its rows
 // come back typed — no `as Row` casts. The connection is the same one (connection.ts stays untyped for
 // the generic resources, which address tables by names from schema files); these are views of it.
-import type { DeleteQueryBuilder, DeleteResult, InsertQueryBuilder, InsertResult, Insertable, Kysely, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { DeleteQueryBuilder, DeleteResult, InsertQueryBuilder, InsertResult, Insertable, Kysely, Selectable, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { DB as Untyped } from './connection.ts';
 import type { DB } from './types.ts';
@@ -50,6 +50,19 @@ export class TypedTenant {
     // (As with select: Kysely cannot check a generic table's insert object; TenantInsert<T> did.)
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     return (this.db.insertInto(table) as any).values(rows);
+  }
+
+  /**
+   * Rows of a company's table by id, keyed by id: the batch lookup a list's present hook makes for the
+   * documents it links to (plans, orders…). Ids repeated or none at all cost nothing.
+   */
+  async byIds<T extends TenantTable, C extends keyof Selectable<DB[T]> & string>(table: T, columns: readonly C[], ids: Iterable<number>): Promise<Map<number, Pick<Selectable<DB[T]>, C>>> {
+    const list = [...new Set(ids)];
+    if (!list.length) return new Map();
+    // (a generic table again: the column names were checked by C)
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const rows = await (this.select(table) as any).select(['id', ...columns]).where(`${table}.id`, 'in', list).execute();
+    return new Map(rows.map((r: Pick<Selectable<DB[T]>, C> & { id: number }) => [Number(r.id), r]));
   }
 
   /** The same scope over another handle (a transaction). */

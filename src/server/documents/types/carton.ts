@@ -107,12 +107,10 @@ export const carton = defineDocument({
       if (!docs.length) return;
       const tenant = TypedTenant.of(ctx.tenant);
       const ids = (k: string) => [...new Set(docs.map((d) => Number(d[k])).filter((x) => x > 0))];
-      // (the table and columns are the caller's: the untyped view)
-      const byId = async (table: string, cols: string[], list: number[]) => new Map(list.length ? ((await ctx.tenant.select(table).select(cols).where('id', 'in', list).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
-      const tasks = await byId('outboundTask', ['id', 'docNo'], ids('taskId'));
-      const orders = await byId('salesOrder', ['id', 'docNo'], ids('orderId'));
-      const lists = await byId('loadingList', ['id', 'docNo'], ids('loadingListId'));
-      const notes = await byId('deliveryNote', ['id', 'docNo'], ids('deliveryNoteId'));
+      const tasks = await tenant.byIds('outboundTask', ['docNo'], ids('taskId'));
+      const orders = await tenant.byIds('salesOrder', ['docNo'], ids('orderId'));
+      const lists = await tenant.byIds('loadingList', ['docNo'], ids('loadingListId'));
+      const notes = await tenant.byIds('deliveryNote', ['docNo'], ids('deliveryNoteId'));
       // the box number: its place among the task's cartons (not cancelled), by creation
       const boxes = new Map<number, number[]>();
       const taskIds = ids('taskId');

@@ -71,10 +71,7 @@ export const inboundTask = defineDocument({
     async present(ctx, docs, lines) {
       if (!docs.length) return;
       const tenant = TypedTenant.of(ctx.tenant);
-      // (the table and columns are the caller's: the untyped view)
-      const byId = async (table: string, cols: string[], ids: number[]) =>
-        new Map(ids.length ? ((await ctx.tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
-      const plans = await byId('inboundPlan', ['id', 'docNo', 'expectedDate'], docs.map((d) => Number(d.planId)));
+      const plans = await tenant.byIds('inboundPlan', ['docNo', 'expectedDate'], docs.map((d) => Number(d.planId)));
       const orders = new Map((await tenant.select('purchaseOrder')
         .innerJoin('supplier', (j) => j.onRef('supplier.id', '=', 'purchaseOrder.supplierId').onRef('supplier.companyId', '=', 'purchaseOrder.companyId'))
         .select(['purchaseOrder.id', 'purchaseOrder.docNo', 'supplier.name as supplierName'])
@@ -83,7 +80,7 @@ export const inboundTask = defineDocument({
         .innerJoin('client', (j) => j.onRef('client.id', '=', 'salesReturn.clientId').onRef('client.companyId', '=', 'salesReturn.companyId'))
         .select(['salesReturn.id', 'salesReturn.docNo', 'salesReturn.returnDate', 'client.name as clientName'])
         .where('salesReturn.id', 'in', [0, ...new Set(docs.flatMap((d) => (d.returnId == null ? [] : [Number(d.returnId)])))]).execute()).map((r) => [Number(r.id), r]));
-      const containers = await byId('container', ['id', 'containerNo', 'containerType', 'status'], docs.flatMap((d) => (d.containerId == null ? [] : [Number(d.containerId)])));
+      const containers = await tenant.byIds('container', ['containerNo', 'containerType', 'status'], docs.flatMap((d) => (d.containerId == null ? [] : [Number(d.containerId)])));
       for (const d of docs) {
         const p = plans.get(Number(d.planId));
         const o = orders.get(Number(d.orderId));
@@ -105,8 +102,8 @@ export const inboundTask = defineDocument({
       // closed: what was not received is no longer open but given back to the order (released)
       const closed = doc.status === 'closed';
       const shortOf = (l: Row) => Math.max(0, Number(l.qty) - Number(l.receivedQty));
-      const ols = await byId('purchaseOrderLine', ['id', 'lineNo', 'qty', 'receivedQty'], lines.flatMap((l) => (l.orderLineId == null ? [] : [Number(l.orderLineId)])));
-      const rls = await byId('salesReturnLine', ['id', 'lineNo', 'qty', 'receivedQty'], lines.flatMap((l) => (l.returnLineId == null ? [] : [Number(l.returnLineId)])));
+      const ols = await tenant.byIds('purchaseOrderLine', ['lineNo', 'qty', 'receivedQty'], lines.flatMap((l) => (l.orderLineId == null ? [] : [Number(l.orderLineId)])));
+      const rls = await tenant.byIds('salesReturnLine', ['lineNo', 'qty', 'receivedQty'], lines.flatMap((l) => (l.returnLineId == null ? [] : [Number(l.returnLineId)])));
       for (const l of lines) {
         // the source line: the purchase order's, or the sales return's
         const ol = l.orderLineId == null ? rls.get(Number(l.returnLineId)) : ols.get(Number(l.orderLineId));

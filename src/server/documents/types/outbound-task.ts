@@ -10,7 +10,7 @@
 import { sql } from 'kysely';
 import { splitUnits } from '../../../core/stock-units.ts';
 import { bizError } from '../../http/errors.ts';
-import { refusal, text, type Row } from '../../domain/procurement/common.ts';
+import { refusal, text } from '../../domain/procurement/common.ts';
 import { bulkChange } from '../../domain/outbound/bulk.ts';
 import { DELIVERABLE_TASK, OT_PREFIX, OT_STATUS, OT_TITLE, openPickingsOf, refreshTasks } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
@@ -71,11 +71,8 @@ export const outboundTask = defineDocument({
     async present(ctx, docs, lines) {
       if (!docs.length) return;
       const tenant = TypedTenant.of(ctx.tenant);
-      // (the table and columns are the caller's: the untyped view)
-      const byId = async (table: string, cols: string[], ids: number[]) =>
-        new Map(ids.length ? ((await ctx.tenant.select(table).select(cols).where('id', 'in', [...new Set(ids)]).execute()) as Row[]).map((r) => [Number(r.id), r]) : []);
-      const plans = await byId('deliveryPlan', ['id', 'docNo', 'transportMode', 'carrier'], docs.map((d) => Number(d.planId)));
-      const orders = await byId('salesOrder', ['id', 'docNo', 'backOrderPolicy'], docs.map((d) => Number(d.orderId)));
+      const plans = await tenant.byIds('deliveryPlan', ['docNo', 'transportMode', 'carrier'], docs.map((d) => Number(d.planId)));
+      const orders = await tenant.byIds('salesOrder', ['docNo', 'backOrderPolicy'], docs.map((d) => Number(d.orderId)));
       for (const d of docs) {
         const p = plans.get(Number(d.planId));
         const o = orders.get(Number(d.orderId));
@@ -90,7 +87,7 @@ export const outboundTask = defineDocument({
       if (!lines) return;
       const doc = docs[0]!;
       const closed = doc.status === 'cancelled' || doc.status === 'done';
-      const ols = await byId('salesOrderLine', ['id', 'lineNo', 'qty', 'shippedQty'], lines.map((l) => Number(l.orderLineId)));
+      const ols = await tenant.byIds('salesOrderLine', ['lineNo', 'qty', 'shippedQty'], lines.map((l) => Number(l.orderLineId)));
       for (const l of lines) {
         const ol = ols.get(Number(l.orderLineId));
         const packs = { bigQty: Number(l.bigQty), midQty: Number(l.midQty), unitBig: text(l.unitBig), unitMid: text(l.unitMid), unitSmall: text(l.unitSmall) };
