@@ -1,13 +1,19 @@
 // Repeals of procurement documents (采购撤销单, oms 0218xx), DESIGN §4.4: the repeal desk of
 // src/server/domain/repeal/desk.ts over purchase orders, inbound plans, inbound tasks, receiving notes,
-// putaways, purchase invoices and return plans. Each target says what its cancellation would undo and
-// which later documents stand in its way (the preview; the cancellations still decide).
-import {
-  docNos, engineCancel, notCancellable, repealDesk, type Blocker, type TargetDef,
-} from '../repeal/desk.ts';
-import { DOC_STATUS, moneyText, PO_STATUS } from './common.ts';
-import { openNotesOf, PLAN_STATUS, TASK_STATUS } from './inbound-plan.ts';
-import { RETURN_STATUS, returnPlanRoute, returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
+// putaways, purchase invoices and return plans. Each target is its engine definition (title, statuses, route,
+// cancellation) plus what its cancellation would undo and which later documents stand in its way (the
+// preview; the cancellations still decide).
+import { inboundPlan } from '../../documents/types/inbound-plan.ts';
+import { inboundTask } from '../../documents/types/inbound-task.ts';
+import { purchaseInvoice } from '../../documents/types/purchase-invoice.ts';
+import { purchaseOrder } from '../../documents/types/purchase-order.ts';
+import { returnPlan } from '../../documents/types/purchase-return.ts';
+import { putaway } from '../../documents/types/putaway.ts';
+import { receivingNote } from '../../documents/types/receiving-note.ts';
+import { docNos, engineTarget, notCancellable, repealDesk, type Blocker, type TargetDef } from '../repeal/desk.ts';
+import { moneyText } from './common.ts';
+import { openNotesOf, TASK_STATUS } from './inbound-plan.ts';
+import { returnPlansOfNote, refuseIfReturned } from './purchase-return.ts';
 
 export const REPEAL_TITLE = '采购撤销单';
 
@@ -15,9 +21,7 @@ type TargetType = 'purchaseOrder' | 'inboundPlan' | 'inboundTask' | 'receivingNo
 const blockers = (docType: TargetType, numbers: string[]): Blocker[] => numbers.map((docNo) => ({ docType, docTypeText: TARGETS[docType].title, docNo }));
 
 const TARGETS: Record<TargetType, TargetDef> = {
-  purchaseOrder: {
-    title: '采购订单', table: 'purchaseOrder', statuses: PO_STATUS, route: (id) => `/procurement/purchaseOrder/${id}`,
-    cancelHandler: 'op:purchaseOrder.cancel', cancel: engineCancel('purchaseOrder'),
+  purchaseOrder: engineTarget(purchaseOrder, {
     columns: ['lineCount', 'totalQty', 'receivedQty'],
     async describe(tenant, f) {
       const t = TARGETS.purchaseOrder;
@@ -32,10 +36,8 @@ const TARGETS: Record<TargetType, TargetDef> = {
         effect: f.status === 'draft' ? `采购订单 ${f.docNo} 为草稿：作废后不能再确认（${size}）` : `采购订单 ${f.docNo} 已确认、尚未收货：作废订单（${size}），不再收货`,
       };
     },
-  },
-  inboundPlan: {
-    title: '入库计划', table: 'inboundPlan', statuses: PLAN_STATUS, route: (id) => `/procurement/treasuryPlanDetail/${id}`,
-    cancelHandler: 'op:inboundPlan.cancel', cancel: engineCancel('inboundPlan'),
+  }),
+  inboundPlan: engineTarget(inboundPlan, {
     columns: ['lineCount', 'totalQty'],
     async describe(tenant, f) {
       const t = TARGETS.inboundPlan;
@@ -51,10 +53,8 @@ const TARGETS: Record<TargetType, TargetDef> = {
           + (taskOpen ? '' : `；入库任务 ${String(task!.docNo)} 当前状态为“${TASK_STATUS[String(task!.status) as keyof typeof TASK_STATUS] ?? String(task!.status)}”，不能作废`),
       };
     },
-  },
-  inboundTask: {
-    title: '入库任务', table: 'inboundTask', statuses: TASK_STATUS, route: (id) => `/entrepot/inboundTaskDetail/${id}`,
-    cancelHandler: 'op:inboundTask.cancel', cancel: engineCancel('inboundTask'),
+  }),
+  inboundTask: engineTarget(inboundTask, {
     columns: ['planId', 'totalQty'],
     async describe(tenant, f) {
       const t = TARGETS.inboundTask;
@@ -63,16 +63,14 @@ const TARGETS: Record<TargetType, TargetDef> = {
       const next = blockers('receivingNote', await openNotesOf(tenant, f.id));
       return { cancellable: !next.length, blockers: next, effect: `入库任务 ${f.docNo} 待收货：作废任务及其入库计划 ${String(plan?.docNo ?? '')}，释放计划数量 ${Number(f.row.totalQty)} 个` };
     },
-  },
-  receivingNote: {
+  }),
+  receivingNote: engineTarget(receivingNote, {
     // What the note's own cancellation does not look at: return plans holding its lines. Claim the note
     // first (a return plan's confirmation claims it too), then look.
     async beforeCancel(tenant, f, now) {
       await tenant.update('receivingNote').set({ updatedAt: now }).where('id', '=', f.id).execute();
       await refuseIfReturned(tenant, f.id, f.docNo);
     },
-    title: '收货单', table: 'receivingNote', statuses: DOC_STATUS, route: (id) => `/entrepot/receivingNoteDetail/${id}`,
-    cancelHandler: 'op:receivingNote.cancel', cancel: engineCancel('receivingNote'),
     columns: ['lineCount', 'totalQty', 'orderId'],
     async describe(tenant, f) {
       const t = TARGETS.receivingNote;
@@ -93,10 +91,8 @@ const TARGETS: Record<TargetType, TargetDef> = {
         effect: `收货单 ${f.docNo} 已过账：将冲回 ${Number(f.row.lineCount)} 行 共 ${Number(f.row.totalQty)} 个入库，并扣回采购订单 ${String(order?.docNo ?? '')} 的已收数量`,
       };
     },
-  },
-  putaway: {
-    title: '上架单', table: 'putaway', statuses: DOC_STATUS, route: (id) => `/entrepot/putawayDetail/${id}`,
-    cancelHandler: 'op:putaway.cancel', cancel: engineCancel('putaway'),
+  }),
+  putaway: engineTarget(putaway, {
     columns: ['lineCount', 'totalQty'],
     async describe(_tenant, f) {
       const t = TARGETS.putaway;
@@ -104,10 +100,8 @@ const TARGETS: Record<TargetType, TargetDef> = {
       if (f.status !== 'posted') return notCancellable(t, f);
       return { cancellable: true, blockers: [], effect: `上架单 ${f.docNo} 已过账：将 ${Number(f.row.lineCount)} 行 共 ${Number(f.row.totalQty)} 个从上架库位移回收货库位（上架库位的库存已被使用时会被拒绝）` };
     },
-  },
-  purchaseInvoice: {
-    title: '采购发票', table: 'purchaseInvoice', statuses: DOC_STATUS, route: (id) => `/procurement/invoiceDetail/${id}`,
-    cancelHandler: 'op:purchaseInvoice.cancel', cancel: engineCancel('purchaseInvoice'),
+  }),
+  purchaseInvoice: engineTarget(purchaseInvoice, {
     columns: ['totalQty', 'totalAmount'],
     async describe(tenant, f) {
       const t = TARGETS.purchaseInvoice;
@@ -119,10 +113,8 @@ const TARGETS: Record<TargetType, TargetDef> = {
       if (paid !== 0) return { cancellable: false, blockers: [], effect: `${effect}；应付款已付款 ${moneyText(paid)}，不能作废` };
       return { cancellable: true, blockers: [], effect };
     },
-  },
-  returnPlan: {
-    title: '退货出库计划', table: 'returnPlan', statuses: RETURN_STATUS, route: (_id, docNo) => returnPlanRoute(docNo),
-    cancelHandler: 'op:returnPlan.cancel', cancel: engineCancel('returnPlan'),
+  }),
+  returnPlan: engineTarget(returnPlan, {
     columns: ['lineCount', 'totalQty'],
     async describe(_tenant, f) {
       const t = TARGETS.returnPlan;
@@ -132,7 +124,7 @@ const TARGETS: Record<TargetType, TargetDef> = {
       if (f.status === 'shipped') return { cancellable: true, blockers: [], effect: `退货出库计划 ${f.docNo} 已出库：将冲回出库（${size}，货物回到原库位），退还收货明细的可退数量` };
       return notCancellable(t, f);
     },
-  },
+  }),
 };
 
 

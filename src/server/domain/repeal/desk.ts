@@ -241,7 +241,7 @@ export function engineTarget(def: { type: string; title: string; table: string; 
   return {
     title: def.title, table: def.table,
     statuses: Object.fromEntries(Object.entries(def.statuses).map(([k, v]) => [k, v.label])),
-    route: (id) => def.route.replace('{id}', String(id)),
+    route: (id, docNo) => def.route.replace('{id}', String(id)).replace('{docNo}', encodeURIComponent(docNo)),
     cancelHandler: `op:${def.type}.cancel`, cancel: engineCancel(def.type),
     columns: rule.columns, describe: rule.describe,
     ...(own?.beforeCancel ? { beforeCancel: own.beforeCancel } : {}),
