@@ -4,6 +4,7 @@
 // when DATABASE_URL is set), every figure computed here from the amounts the test entered.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { xlsxRows } from './trade-flow.ts';
 
 let t: TestServer;
 let demo: string;
@@ -96,6 +97,21 @@ describe('payables aging (应付账龄)', () => {
     const res = await t.raw('oms', AP.exportAging, { today: '2026-05-25' }, finance);
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['content-type'])).toContain('spreadsheetml');
+  });
+
+  it('money paid ahead to a supplier shows as 预付款 beside its open payables, with the net; on screen and in the export', async () => {
+    // 300.00 paid on 2026-05-02 and set against nothing: a prepayment
+    await ok(t.call('oms', PAY_SAVE, { direction: 'payment', supplierId: supplier, payDate: '2026-05-02', amount: '300.00', post: true }, demo));
+    const aging = await ok(t.call('oms', AP.aging, { today: '2026-05-25', page: 1, pageSize: 50 }, finance));
+    const row = aging.list.find((r: any) => r.id === supplier);
+    // open 1,927.40 (the test above) − 300.00 paid ahead
+    expect([row.total, row.advance, row.balance]).toEqual(['1927.40', '300.00', '1627.40']);
+    const sum = (f: string) => (aging.list as any[]).reduce((s, r) => s + Math.round(Number(r[f]) * 100), 0);
+    expect([Math.round(Number(aging.totals.advance) * 100), Math.round(Number(aging.totals.balance) * 100)]).toEqual([sum('advance'), sum('balance')]);
+    const sheet = await xlsxRows((await t.raw('oms', AP.exportAging, { today: '2026-05-25' }, finance)).rawPayload);
+    expect(sheet[0]!.slice(-3)).toEqual(['未结合计', '预付款', '净额']);
+    expect(sheet.find((r) => r[0] === 'PS01')!.slice(-3)).toEqual([1927.4, 300, 1627.4]);
+    expect(sheet.at(-1)![0]).toBe('合计');
   });
 });
 

@@ -322,18 +322,21 @@ export async function exportStatement(ctx: CallContext, input: StatementInput): 
 export async function exportAging(ctx: CallContext, input: AgingInput): Promise<FileResponse> {
   const first = await agingByParty(ctx, { ...input, page: 1, pageSize: 500 });
   return xlsxDownload(`账龄分析_${first.today}.xlsx`, async (book) => {
+    const money = { width: 16, numFmt: '#,##0.00' };
     const sheet = book.addSheet('账龄分析', [
       { header: '编码', width: 12 }, { header: '名称', width: 30 }, { header: '笔数', width: 8 },
-      ...BUCKETS.map((b) => ({ header: b.title, width: 16, numFmt: '#,##0.00' })), { header: '未结合计', width: 16, numFmt: '#,##0.00' },
+      ...BUCKETS.map((b) => ({ header: b.title, ...money })), { header: '未结合计', ...money },
+      // money paid ahead and not yet set against items, and what remains (below zero: the party's money held)
+      { header: input.partyType === 'client' ? '预收款' : '预付款', ...money }, { header: '净额', ...money },
     ]);
     let page = first;
     for (let p = 1; ; p++) {
       if (p > 1) page = await agingByParty(ctx, { ...input, page: p, pageSize: 500 });
-      for (const r of page.list) sheet.addRow([r.code, r.name, r.items, ...BUCKETS.map((b) => Number((r as Record<string, unknown>)[b.key])), Number(r.total)]);
+      for (const r of page.list) sheet.addRow([r.code, r.name, r.items, ...BUCKETS.map((b) => Number((r as Record<string, unknown>)[b.key])), Number(r.total), Number(r.advance), Number(r.balance)]);
       await book.drain();
       if (p * 500 >= page.total) break;
     }
     const t = first.totals as Record<string, unknown>;
-    sheet.addRow(['合计', null, Number(t.items), ...BUCKETS.map((b) => Number(t[b.key])), Number(t.total)]);
+    sheet.addRow(['合计', null, Number(t.items), ...BUCKETS.map((b) => Number(t[b.key])), Number(t.total), Number(t.advance), Number(t.balance)]);
   });
 }
