@@ -206,7 +206,7 @@ describe('sales returns', () => {
 
   it('a received return offers 开红字发票 only when its lines were invoiced: the invoice, 销售退回 and the received quantities come in; the red invoice keeps its own limits', async () => {
     const SI = { save: '022403', lines: '022406' };
-    const HZ = { save: '022414', get: '022413', creditable: '022419' };
+    const HZ = { save: '022414', get: '022413', post: '022415', creditable: '022419' };
     const p1 = await product();
     const p2 = await product();
     await ok(t.call('oms', '022603', { warehouseId: wh, lines: [{ productId: p1.id, qty: 10, locationId: shelf }, { productId: p2.id, qty: 4, locationId: shelf }], post: true }, admin));
@@ -254,6 +254,16 @@ describe('sales returns', () => {
     expect(await labels()).toContain('开红字发票');
     const rest = await ok(t.call('oms', HZ.creditable, { invoiceId: inv.id, returnId: ret.id }, admin));
     expect(rest.list.map((l: any) => [l.productCode, l.leftQty, l.qty])).toEqual([[p1.code, 6, 2], [p2.code, 4, 2]]);
+    // two drafts each within the 2 received (saved one after the other, neither posted): the first posts,
+    // the second is refused at posting and stays a draft — the return is never credited beyond what came back
+    const p1Line = rest.list.find((l: any) => l.productCode === p1.code).invoiceLineId;
+    const draftA = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', returnId: ret.id, lines: [{ invoiceLineId: p1Line, qty: 2 }] }, admin));
+    const draftB = await ok(t.call('oms', HZ.save, { invoiceId: inv.id, reason: 'return', returnId: ret.id, lines: [{ invoiceLineId: p1Line, qty: 2 }] }, admin));
+    await ok(t.call('oms', HZ.post, { id: draftA.id, version: draftA.version }, admin));
+    const second = await t.call('oms', HZ.post, { id: draftB.id, version: draftB.version }, admin);
+    expect([second.code, second.msg]).toEqual(['COMMON_VALIDATION_4000', `商品 ${p1.code}：销售退货单 ${ret.docNo} 已收货 6，已过账的红字发票连同本单共冲红 8，超出（另一张红字发票已先过账）`]);
+    expect((await ok(t.call('oms', HZ.get, { id: draftB.id }, admin))).status).toBe('draft');
+    expect((await ok(t.call('oms', HZ.get, { id: draftA.id }, admin))).status).toBe('posted');
     await verifyClean();
   });
 

@@ -129,6 +129,39 @@ export async function checkCredit(run: SaveRun): Promise<void> {
 
 const totalsOf = (doc: Row) => ({ totalQty: Number(doc.totalQty), totalAmount: moneyText(doc.totalAmount) });
 
+/**
+ * A red invoice of a sales return, posting: the return's row is claimed first (two red invoices of one
+ * return post one after the other, on PostgreSQL too), then no order line may stand credited — by the
+ * return's posted red invoices, this one already among them — beyond what the warehouse received. Each
+ * draft was checked on save against the posted ones only; two drafts could each fit and together not.
+ */
+async function holdToReceived(untypedTenant: Tenant, returnId: number, now: string): Promise<void> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const ret = await tenant.update('salesReturn').set({ updatedAt: now }).where('id', '=', returnId).returning(['docNo']).executeTakeFirst();
+  if (!ret) throw validationError([{ field: 'returnId', message: '销售退货单不存在' }]);
+  const received = new Map<number, number>();
+  for (const r of await tenant.select('salesReturnLine').select(['orderLineId', 'receivedQty']).where('returnId', '=', returnId).execute()) {
+    received.set(Number(r.orderLineId), (received.get(Number(r.orderLineId)) ?? 0) + Number(r.receivedQty ?? 0));
+  }
+  const credited = new Map<number, { qty: number; code: string }>();
+  for (const c of await tenant.select('salesCreditLine')
+    .innerJoin('salesCredit', (j) => j.onRef('salesCredit.id', '=', 'salesCreditLine.creditId').onRef('salesCredit.companyId', '=', 'salesCreditLine.companyId'))
+    .innerJoin('salesInvoiceLine', (j) => j.onRef('salesInvoiceLine.id', '=', 'salesCreditLine.invoiceLineId').onRef('salesInvoiceLine.companyId', '=', 'salesCreditLine.companyId'))
+    .innerJoin('product', (j) => j.onRef('product.id', '=', 'salesCreditLine.productId').onRef('product.companyId', '=', 'salesCreditLine.companyId'))
+    .select(['salesInvoiceLine.orderLineId', 'salesCreditLine.qty', 'product.code'])
+    .where('salesCredit.returnId', '=', returnId).where('salesCredit.status', '=', 'posted').execute()) {
+    const k = Number(c.orderLineId);
+    credited.set(k, { qty: (credited.get(k)?.qty ?? 0) + Number(c.qty), code: String(c.code) });
+  }
+  const over = [...credited].filter(([k, c]) => c.qty > (received.get(k) ?? 0));
+  if (over.length) {
+    throw validationError(over.map(([k, c]) => ({
+      field: 'lines',
+      message: `商品 ${c.code}：销售退货单 ${String(ret.docNo)} 已收货 ${received.get(k) ?? 0}，已过账的红字发票连同本单共冲红 ${c.qty}，超出（另一张红字发票已先过账）`,
+    })));
+  }
+}
+
 /** draft → posted: the original's lines and total credited, its receivable reduced, returned goods' invoice stock back. */
 export async function postCredit(t: TransitionRun) {
   const { tenant: untypedTenant, db, ctx } = t;
@@ -138,6 +171,7 @@ export async function postCredit(t: TransitionRun) {
   const invoiceId = Number(t.doc.invoiceId);
   const total = Number(t.doc.totalAmount);
   const now = new Date().toISOString();
+  if (t.doc.returnId != null) await holdToReceived(untypedTenant, Number(t.doc.returnId), now);
   // the original, claimed while posted (its cancellation takes the same row)
   const claimed = await tenant.update('salesInvoice').set({ creditedAmount: sql`coalesce(${sql.ref('creditedAmount')}, 0) + ${total}`, updatedAt: now })
     .where('id', '=', invoiceId).where('status', '=', 'posted').where(sql<boolean>`coalesce(${sql.ref('creditedAmount')}, 0) + ${total} <= ${sql.ref('totalAmount')}`)
