@@ -60,6 +60,8 @@ async function typeRange(page: Page, from: string, to: string, confirm: 'Tab' | 
   await page.keyboard.type(to);
   await page.keyboard.press('Enter');
   await expect.poll(async () => [await inputs.first().inputValue(), await inputs.nth(1).inputValue()]).toEqual([from, to]);
+  // both whole dates are in view (the filter column of a range is wider than the others': not "2026-10·")
+  expect(await inputs.evaluateAll((els) => els.map((el) => (el as HTMLInputElement).scrollWidth <= (el as HTMLInputElement).clientWidth))).toEqual([true, true]);
   await btn(page, '查询').first().click();
 }
 

@@ -53,7 +53,7 @@ export function FilterBar({ part, filters, env, defaults, onSearch }: FilterBarP
           const def = widgets.peek(filter.widget ?? 'input') as WidgetDef;
           const W = def.component;
           return (
-            <Col key={filter.field} xs={24} sm={12} md={8} xl={6}>
+            <Col key={filter.field} xs={24} sm={def.wide ? 24 : 12} md={def.wide ? 12 : 8} xl={def.wide ? 8 : 6}>
               <Form.Item label={filter.title} name={filter.field}>
                 <W schema={filter} mode="filter" />
               </Form.Item>

@@ -28,5 +28,5 @@ function DateRangeWidget({ value, onChange, disabled, schema }: WidgetProps) {
   );
 }
 
-const dateRange: WidgetDef = { component: DateRangeWidget, choice: true, list: true };
+const dateRange: WidgetDef = { component: DateRangeWidget, choice: true, list: true, wide: true };
 export default dateRange;

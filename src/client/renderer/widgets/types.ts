@@ -50,6 +50,8 @@ export interface WidgetDef {
   choice?: boolean;
   /** The value is a list ([from, to] or several items): empty means []. */
   list?: boolean;
+  /** Needs more room than one filter column gives (a date range shows two whole dates): a list's filter bar gives it more. */
+  wide?: boolean;
 }
 
 export function placeholderOf(schema: WidgetSchema, choice: boolean): string {
