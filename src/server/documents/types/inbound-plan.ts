@@ -11,14 +11,13 @@ import { PO_STATUS, statusError, text, type Row } from '../../domain/procurement
 import {
   cancelTaskOfPlan, claimOrder, createTask, orderLines, overPlan, PLAN_PREFIX, PLAN_STATUS, PLAN_TITLE, PLANNABLE, releaseLines, takeLines, TASK_STATUS,
 } from '../../domain/procurement/inbound-plan.ts';
-import { lineQty, PO_TITLE } from '../../domain/procurement/purchase-order.ts';
+import { lineQty, PO_TITLE, type PackLine } from '../../domain/procurement/purchase-order.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, sentLines } from '../definition.ts';
 import { packInputs } from '../pack-inputs.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
 /** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
-interface PackLine { qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
 
 const status = (s: keyof typeof PLAN_STATUS, color: string) => ({ label: PLAN_STATUS[s], color });
 

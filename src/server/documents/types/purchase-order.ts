@@ -7,7 +7,7 @@
 import Decimal from 'decimal.js';
 import { splitUnits } from '../../../core/stock-units.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { PO_PREFIX, PO_TITLE, lineQty } from '../../domain/procurement/purchase-order.ts';
+import { PO_PREFIX, PO_TITLE, tradeLineQty, type PackLine } from '../../domain/procurement/purchase-order.ts';
 import { PO_STATUS, rateOn, today, type Row } from '../../domain/procurement/common.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { packInputs } from '../pack-inputs.ts';
@@ -15,7 +15,6 @@ import { defineDocument, sentLines, type TransitionRun } from '../definition.ts'
 import { TypedTenant, typed } from '../../db/typed.ts';
 
 /** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
-interface PackLine { qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
 
 const status = (label: keyof typeof PO_STATUS, color: string) => ({ label: PO_STATUS[label], color });
 
@@ -134,16 +133,9 @@ export const purchaseOrder = defineDocument({
       const errors: FieldError[] = [];
       lines.forEach((l, i) => {
         const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
-        const p = products.get(Number(l.productId));
-        if (!p) { err('productId', '商品不存在'); return; }
         const where = { line: i + 1, productId: Number(l.productId) };
-        if (Number(p.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, { ...where, productCode: String(p.code) });
-        if (p.status === 'stopped') throw bizError('PURCHASE_PRODUCT_STOPPED_4093', { code: String(p.code) }, where);
-        const r = raw[i]!;
-        const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, p, where);
-        if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '数量不能为空' : '数量超出范围'); return; }
-        if (qty <= 0) { err('qty', '数量必须大于 0'); return; }
-        if (qty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return; }
+        const qty = tradeLineQty(l, raw[i]!, products.get(Number(l.productId)), where, (code) => bizError('PURCHASE_PRODUCT_STOPPED_4093', { code }, where), err);
+        if (qty === undefined) return;
         const amount = new Decimal(Number(l.price)).div(10_000).times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).times(100);
         if (amount.greaterThan(Number.MAX_SAFE_INTEGER / 1000)) { err('qty', '金额超出范围'); return; }
         l.qty = qty;

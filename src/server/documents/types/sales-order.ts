@@ -23,7 +23,7 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import { isSqlite, runSql } from '../../db/raw-sql.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { rateOn, today, type Row } from '../../domain/procurement/common.ts';
-import { lineQty } from '../../domain/procurement/purchase-order.ts';
+import { tradeLineQty } from '../../domain/procurement/purchase-order.ts';
 import { decidePresale, returnPresale } from '../../domain/sales/presale-lines.ts';
 import { checkBounds, listPrices, netPrice, priceBounds, salePriceListId, type BoundBreach } from '../../domain/sales/pricing.ts';
 import { pickPromotion, promotionsFor } from '../../domain/sales/promotions.ts';
@@ -259,16 +259,10 @@ export const salesOrder = defineDocument({
         // numbered as the clerk's screen numbers them (gift lines included)
         const i = paid[k]!;
         const err = (f: string, message: string) => errors.push({ field: `lines.${i}.${f}`, message: `第 ${i + 1} 行：${message}` });
-        const p = products.get(Number(l.productId));
-        if (!p) { err('productId', '商品不存在'); return; }
         const where = { line: i + 1, productId: Number(l.productId) };
-        if (Number(p.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, { ...where, productCode: String(p.code) });
-        if (p.status === 'stopped') throw bizError('SALES_PRODUCT_STOPPED_4142', { code: String(p.code) }, where);
-        const r = raw[k]!;
-        const qty = lineQty({ qty: l.qty as number | null, big: r.big as number | null, mid: r.mid as number | null, small: r.small as number | null }, p, where);
-        if (qty === undefined) { err('qty', r.qty == null && r.big == null && r.mid == null && r.small == null ? '数量不能为空' : '数量超出范围'); return; }
-        if (qty <= 0) { err('qty', '数量必须大于 0'); return; }
-        if (qty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return; }
+        const p = products.get(Number(l.productId));
+        const qty = tradeLineQty(l, raw[k]!, p, where, (code) => bizError('SALES_PRODUCT_STOPPED_4142', { code }, where), err);
+        if (qty === undefined || !p) return;
         const list = listed.get(Number(l.productId));
         let price = l.price == null ? list?.toDecimalPlaces(4, Decimal.ROUND_HALF_UP) : new Decimal(Number(l.price)).div(10_000);
         if (price === undefined) { err('price', '单价不能为空（商品在价格表中没有价格）'); return; }

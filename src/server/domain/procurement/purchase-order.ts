@@ -4,7 +4,8 @@
 import type { CallContext } from '../../catalog/context.ts';
 import type { DocumentType } from '../../documents/engine.ts';
 import { toSmallUnits } from '../../../core/stock-units.ts';
-import { bizError } from '../../http/errors.ts';
+import { bizError, type ApiError } from '../../http/errors.ts';
+import { MAX_MOVE_QTY } from '../stock/ledger.ts';
 import { text, type Row } from './common.ts';
 
 export const PO_TITLE = '采购订单';
@@ -58,4 +59,26 @@ export async function copyOrder(ctx: CallContext, id: number) {
     supplierId: old.supplierId, currencyId: old.currencyId, warehouseId: old.warehouseId, companyRiseId: old.companyRiseId, remark: old.remark,
     lines: old.lines.map((l) => ({ productId: l.productId, qty: l.qty, price: l.price, remark: l.remark })),
   }, { copiedFromId: id });
+}
+
+/** A trade document's line as sent: a quantity in small units, or in big/mid/small packs. */
+export interface PackLine { qty?: unknown; big?: unknown; mid?: unknown; small?: unknown }
+
+/**
+ * The one rule of an order line's product and quantity (purchase and sales orders): a locked product is
+ * refused at once, a stopped one with the document's own code; the quantity, typed in small units or in
+ * packs, must be there, above 0 and within the ledger's range. Field errors go to `err`; undefined then.
+ */
+export function tradeLineQty(
+  l: Row, sent: PackLine, p: Row | undefined, where: { line: number; productId: number },
+  stopped: (code: string) => ApiError, err: (field: string, message: string) => void,
+): number | undefined {
+  if (!p) { err('productId', '商品不存在'); return undefined; }
+  if (Number(p.locked) === 1) throw bizError('PRODUCT_LOCK_4006', {}, { ...where, productCode: String(p.code) });
+  if (p.status === 'stopped') throw stopped(String(p.code));
+  const qty = lineQty({ qty: l.qty as number | null, big: sent.big as number | null, mid: sent.mid as number | null, small: sent.small as number | null }, p, where);
+  if (qty === undefined) { err('qty', sent.qty == null && sent.big == null && sent.mid == null && sent.small == null ? '数量不能为空' : '数量超出范围'); return undefined; }
+  if (qty <= 0) { err('qty', '数量必须大于 0'); return undefined; }
+  if (qty > MAX_MOVE_QTY) { err('qty', '数量超出范围'); return undefined; }
+  return qty;
 }
