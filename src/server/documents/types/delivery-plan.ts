@@ -12,11 +12,10 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
 import { text, type Row } from '../../domain/procurement/common.ts';
 import { lineQty } from '../../domain/procurement/purchase-order.ts';
-import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { cancelTaskOfPlan, createOutboundTask } from '../../domain/outbound/task.ts';
 import { defineDocument, sentLines } from '../definition.ts';
 import { checkSourceLineClaims } from '../../domain/sales/order-line-claims.ts';
-import { packInputs } from '../pack-inputs.ts';
+import { orderPlanLines } from '../pack-inputs.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
 export const DP_TITLE = '发货计划';
@@ -140,19 +139,7 @@ export const deliveryPlan = defineDocument({
     lineCount: { type: 'integer', title: '明细行数', readonly: true },
     totalQty: { type: 'integer', title: '计划数量', readonly: true },
   },
-  lines: {
-    table: 'deliveryPlanLine',
-    parent: 'planId',
-    max: 2000,
-    fields: {
-      orderLineId: { type: 'integer', title: '订单明细', required: true, min: 1, max: 2_147_483_647 },
-      productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
-      qty: { type: 'integer', title: '计划数量', min: 0, max: MAX_MOVE_QTY },
-      remark: { type: 'string', title: '备注', maxLength: 200 },
-    },
-    reads: { productId: ['specification', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },
-    inputs: packInputs,
-  },
+  lines: orderPlanLines('deliveryPlanLine'),
   hooks: {
     async validate({ ctx, header, lines, input, id, verified }) {
       const tenant = TypedTenant.of(ctx.tenant);

@@ -14,7 +14,7 @@ import {
 import { lineQty, PO_TITLE, type PackLine } from '../../domain/procurement/purchase-order.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
 import { defineDocument, sentLines } from '../definition.ts';
-import { packInputs } from '../pack-inputs.ts';
+import { orderPlanLines } from '../pack-inputs.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
 /** A line of the raw input: its quantity, or the packs the validate hook turns into one. */
@@ -38,19 +38,7 @@ export const inboundPlan = defineDocument({
     lineCount: { type: 'integer', title: '明细行数', readonly: true },
     totalQty: { type: 'integer', title: '计划数量', readonly: true },
   },
-  lines: {
-    table: 'inboundPlanLine',
-    parent: 'planId',
-    max: 2000,
-    fields: {
-      orderLineId: { type: 'integer', title: '订单明细', required: true, min: 1, max: 2_147_483_647 },
-      productId: { type: 'reference', resource: 'product', title: '商品', readonly: true },
-      qty: { type: 'integer', title: '计划数量', min: 0, max: MAX_MOVE_QTY },
-      remark: { type: 'string', title: '备注', maxLength: 200 },
-    },
-    reads: { productId: ['specification', 'bigQty', 'midQty', 'unitBig', 'unitMid', 'unitSmall'] },
-    inputs: packInputs,
-  },
+  lines: orderPlanLines('inboundPlanLine'),
   hooks: {
     async validate({ ctx, header, lines, input, id }) {
       const tenant = TypedTenant.of(ctx.tenant);
