@@ -305,10 +305,12 @@ export class DocumentType {
       if (then) {
         // the lines as just written: the posting need not read them back (what the validate hook put
         // on a line besides its fields, e.g. a product code it read, comes along)
-        const written = lines.map((l, i) => {
-          const r: Row = { ...l, lineNo: i + 1 };
-          for (const f of this.lineFields) r[f.column] = l[f.column] ?? f.default ?? null;
-          return r;
+        // (completed in place: the lines are not read again, and copying each — a validate hook may have
+        // hung many values on it — was the save-and-post path's costliest line in bench:stock's profile)
+        const written = lines;
+        written.forEach((l, i) => {
+          l.lineNo = i + 1;
+          for (const f of this.lineFields) l[f.column] = l[f.column] ?? f.default ?? null;
         });
         Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }, written, entry));
       }
