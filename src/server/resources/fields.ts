@@ -145,7 +145,16 @@ export function parseValue(f: Field, raw: unknown, source: 'json' | 'import' = '
       if (!Number.isSafeInteger(n)) return { error: f.type === 'reference' ? `${f.title}格式不正确` : `${f.title}必须是整数` };
       if (f.type === 'reference') return n > 0 && n <= DB_INT_MAX ? { value: n } : { error: `${f.title}不存在` };
       // Without bounds of its own a field holds what a database integer column holds.
-      const err = checkRange({ ...f, min: f.min ?? DB_INT_MIN, max: f.max ?? DB_INT_MAX }, new Decimal(n), String(n));
+      const min = f.min ?? DB_INT_MIN;
+      const max = f.max ?? DB_INT_MAX;
+      // Number bounds compare exactly with a safe integer: no Decimal per value (every line's every
+      // integer field passes here — the posting path's parse showed Decimal in bench:stock's profile).
+      if (typeof min === 'number' && typeof max === 'number') {
+        if (n < min) return { error: `${f.title}不能小于 ${min}` };
+        if (n > max) return { error: `${f.title}不能大于 ${max}` };
+        return { value: n };
+      }
+      const err = checkRange({ ...f, min, max }, new Decimal(n), String(n));
       return err ? { error: err } : { value: n };
     }
     case 'boolean': {
