@@ -21,10 +21,10 @@ import { walkJson, type RightInfo } from '../../catalog/rights-catalog.ts';
 import { TypedTenant } from '../../db/typed.ts';
 import { tz } from '../procurement/common.ts';
 import { monitorOf } from '../system/monitor.ts';
-import { DATE_RANGE_INPUT, Groups, measureValue, PAGING, reportPage, reportXlsx, type Group, type Measure, type ReportPaging } from './common.ts';
+import { Groups, measureValue, reportPage, reportXlsx, type Group, type Measure, type ReportPaging } from './common.ts';
 import { PERIODS, periodKey } from './dimensions.ts';
 import { daysOrThisMonth } from './report-days.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 
 const SCREEN = 'reportForms/app';
 const LOGIN_ROW = 'login';
@@ -38,15 +38,9 @@ export const APP_USAGE_MEASURES: Measure[] = [
   { field: 'failed', title: '未成功次数', kind: 'qty' },
 ];
 
-export const APP_USAGE_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput(SCREEN),
-    dateRange: DATE_RANGE_INPUT,
-    user: { type: ['string', 'null'], maxLength: 50, title: '用户' },
-  },
-};
+export const APP_USAGE_INPUT: InputSchema = reportInput(SCREEN, {
+  user: { type: ['string', 'null'], maxLength: 50, title: '用户' },
+});
 
 export interface AppUsageInput extends ReportPaging {
   groupBy: string;

@@ -6,9 +6,9 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { tz } from '../procurement/common.ts';
 import { TypedTenant } from '../../db/typed.ts';
-import { big, DATE_RANGE_INPUT, dayRange, Groups, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging } from './common.ts';
+import { big, dayRange, Groups, reportPage, reportXlsx, type Measure, type ReportPaging } from './common.ts';
 import { labelGroups, NONE, PERIODS, periodKey } from './dimensions.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 
 const SCREEN = 'reportForms/finance';
 const METHODS: Record<string, string> = { bank: '银行转账', cash: '现金', cheque: '支票' };
@@ -21,15 +21,9 @@ export const CASH_MEASURES: Measure[] = [
   { field: 'netAmount', title: '净收款', kind: 'money' },
 ];
 
-export const CASH_REPORT_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput(SCREEN),
-    dateRange: DATE_RANGE_INPUT,
-    method: { enum: [...Object.keys(METHODS), null], title: '结算方式' },
-  },
-};
+export const CASH_REPORT_INPUT: InputSchema = reportInput(SCREEN, {
+  method: { enum: [...Object.keys(METHODS), null], title: '结算方式' },
+});
 
 export interface CashReportInput extends ReportPaging {
   groupBy: string;

@@ -22,13 +22,10 @@ import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
 import { TypedTenant } from '../../db/typed.ts';
 import { balancesAt, companyToday, openItemsKind, stockValueAtEndOf, stockValueKind, type BalanceKind } from './closing.ts';
-import {
-  big, DATE_RANGE_INPUT, dayRange, Groups, measures, measureValue, mustExist, PAGING, reportPage, reportXlsx,
-  type Measure, type ReportPaging, type Row,
-} from './common.ts';
+import { big, dayRange, Groups, measures, measureValue, mustExist, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
 import { SOLD_STATUSES } from './sale-report.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = any;
@@ -53,16 +50,10 @@ const SUMMARY = variant('reportForms/summaryAll', '综合汇总报表', [
   ['receiptAmount', '收款金额', 'money'], ['paymentAmount', '付款金额', 'money'], ['stockValue', '期末库存金额', 'money'], ['receivable', '期末应收余额', 'money'],
 ]);
 
-const inputOf = (v: Variant): InputSchema => ({
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput(v.screen),
-    dateRange: DATE_RANGE_INPUT,
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    salesmanId: { type: ['integer', 'null'], minimum: 1, title: '业务员' },
-  },
-});
+const inputOf = (v: Variant): InputSchema => (reportInput(v.screen, {
+  warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+  salesmanId: { type: ['integer', 'null'], minimum: 1, title: '业务员' },
+}));
 
 export const CLAPPER_REPORT_INPUT = inputOf(CLAPPER);
 export const SUMMARY_REPORT_INPUT = inputOf(SUMMARY);

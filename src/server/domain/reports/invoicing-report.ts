@@ -13,10 +13,10 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import { tz } from '../procurement/common.ts';
 import { TypedTenant } from '../../db/typed.ts';
-import { big, DATE_RANGE_INPUT, dayRange, Groups, mustExist, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
+import { big, dayRange, Groups, mustExist, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
 import { productsTyped } from './purchase-report.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 
 const SCREEN = 'reportForms/makeBallot';
 
@@ -31,16 +31,10 @@ export const INVOICING_MEASURES: Measure[] = [
 /** Delivery notes that shipped. */
 const SHIPPED = ['posted', 'signed'];
 
-export const INVOICING_REPORT_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput(SCREEN),
-    dateRange: DATE_RANGE_INPUT,
-    clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
-    product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
-  },
-};
+export const INVOICING_REPORT_INPUT: InputSchema = reportInput(SCREEN, {
+  clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
+  product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
+});
 
 export interface InvoicingReportInput extends ReportPaging {
   groupBy: string;

@@ -15,9 +15,9 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import { tz } from '../procurement/common.ts';
 import { TypedTenant } from '../../db/typed.ts';
 import { balancesAt, companyToday, openAtEndOf, openItemsKind, type Side as ClosingSide } from './closing.ts';
-import { big, DATE_RANGE_INPUT, dayRange, Groups, measureValue, mustExist, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
+import { big, dayRange, Groups, measureValue, mustExist, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 
 interface Side {
   /** 期末未付 from the daily closing's snapshots (payables) */
@@ -51,17 +51,11 @@ const SIDES = {
 } satisfies Record<string, Side>;
 
 function input(s: Side): InputSchema {
-  return {
-    type: 'object',
-    properties: {
-      ...PAGING,
-      groupBy: groupByInput(s.screen),
-      dateRange: DATE_RANGE_INPUT,
-      [`${s.party}Id`]: { type: ['integer', 'null'], minimum: 1, title: s.partyTitle },
-      sourceType: { enum: ['salesInvoice', 'purchaseInvoice', 'openingBalance', 'chequeBounce', null], title: '来源' },
-      onlyOpen: { type: ['boolean', 'null'], title: '只看未结清' },
-    },
-  };
+  return reportInput(s.screen, {
+    [`${s.party}Id`]: { type: ['integer', 'null'], minimum: 1, title: s.partyTitle },
+    sourceType: { enum: ['salesInvoice', 'purchaseInvoice', 'openingBalance', 'chequeBounce', null], title: '来源' },
+    onlyOpen: { type: ['boolean', 'null'], title: '只看未结清' },
+  });
 }
 
 export const RECEIVABLE_REPORT_INPUT = input(SIDES.receivable);

@@ -15,11 +15,11 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import { tz } from '../procurement/common.ts';
 import { TypedTenant } from '../../db/typed.ts';
 import { dayBefore, endOfDay } from './closing.ts';
-import { big, DATE_RANGE_INPUT, Groups, mustExist, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
+import { big, Groups, mustExist, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
 import { productsTyped } from './purchase-report.ts';
 import { daysOrThisMonth } from './report-days.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 import { categoryAndBelow } from './stock-report.ts';
 import { MOVE_TYPE, movesWithType, OTHER_MOVE_TYPES, type OtherMoveType } from './move-types.ts';
 
@@ -39,18 +39,12 @@ export const OTHER_MOVES_MEASURES: Measure[] = [
   { field: 'netValue', title: '净入库金额', kind: 'money' },
 ];
 
-export const OTHER_MOVES_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput(SCREEN),
-    dateRange: DATE_RANGE_INPUT,
-    moveType: { enum: [...Object.keys(OTHER_MOVE_TYPES), null], title: '出入库类型' },
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
-    product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
-  },
-};
+export const OTHER_MOVES_INPUT: InputSchema = reportInput(SCREEN, {
+  moveType: { enum: [...Object.keys(OTHER_MOVE_TYPES), null], title: '出入库类型' },
+  warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+  categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
+  product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
+});
 
 export interface OtherMovesInput extends ReportPaging {
   groupBy: string;

@@ -15,11 +15,8 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { Dialect } from '../../db/connection.ts';
 import { tz } from '../procurement/common.ts';
-import {
-  big, DATE_RANGE_INPUT, dayRange, Groups, labelsById, mustExist, PAGING, reportPage, reportXlsx,
-  type DayRange, type Grouping, type Measure, type ReportPaging, type Row,
-} from './common.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { big, dayRange, Groups, labelsById, mustExist, reportPage, reportXlsx, type DayRange, type Grouping, type Measure, type ReportPaging, type Row } from './common.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Q = any;
@@ -39,18 +36,12 @@ export const PURCHASE_MEASURES: Measure[] = [
 /** Orders that count as ordered: confirmed and on (received, closed); not drafts, not cancelled. */
 const ORDERED_STATUSES = ['confirmed', 'partlyReceived', 'received', 'closed'];
 
-export const PURCHASE_REPORT_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput('reportForms/purchase_new'),
-    dateRange: DATE_RANGE_INPUT,
-    supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
-    product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
-  },
-};
+export const PURCHASE_REPORT_INPUT: InputSchema = reportInput('reportForms/purchase_new', {
+  supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
+  warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+  productId: { type: ['integer', 'null'], minimum: 1, title: '商品' },
+  product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
+});
 
 export interface PurchaseReportInput extends ReportPaging {
   groupBy: string;

@@ -12,12 +12,10 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { Dialect } from '../../db/connection.ts';
 import { tz } from '../procurement/common.ts';
-import {
-  big, DATE_RANGE_INPUT, dayRange, Groups, mustExist, PAGING, reportPage, reportXlsx, type Measure, type ReportPaging, type Row,
-} from './common.ts';
+import { big, dayRange, Groups, mustExist, reportPage, reportXlsx, type Measure, type ReportPaging, type Row } from './common.ts';
 import { labelGroups, PERIODS, periodKey } from './dimensions.ts';
 import { productsTyped } from './purchase-report.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 import { categoryAndBelow } from './stock-report.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -42,32 +40,20 @@ export const PRESALE_MEASURES: Measure[] = [
 /** Orders that count as sold: confirmed and on; not drafts, not cancelled. */
 export const SOLD_STATUSES = ['confirmed', 'partlyShipped', 'shipped', 'closed'];
 
-export const SALE_REPORT_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput(SCREEN),
-    dateRange: DATE_RANGE_INPUT,
-    clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
-    salesmanId: { type: ['integer', 'null'], minimum: 1, title: '业务员' },
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
-    product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
-  },
-};
+export const SALE_REPORT_INPUT: InputSchema = reportInput(SCREEN, {
+  clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
+  salesmanId: { type: ['integer', 'null'], minimum: 1, title: '业务员' },
+  warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+  categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
+  product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
+});
 
-export const PRESALE_REPORT_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput(PRESALE_SCREEN),
-    dateRange: DATE_RANGE_INPUT,
-    presalePlanId: { type: ['integer', 'null'], minimum: 1, title: '预售计划' },
-    clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
-  },
-};
+export const PRESALE_REPORT_INPUT: InputSchema = reportInput(PRESALE_SCREEN, {
+  presalePlanId: { type: ['integer', 'null'], minimum: 1, title: '预售计划' },
+  clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
+  warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+  product: { type: ['string', 'null'], maxLength: 50, title: '商品' },
+});
 
 export interface SaleReportInput extends ReportPaging {
   presalePlanId?: number | null;

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SCHEMAS_DIR } from '../../catalog/load-catalog.ts';
-import type { Grouping } from './common.ts';
+import { DATE_RANGE_INPUT, PAGING, type Grouping } from './common.ts';
+import type { InputSchema } from '../../catalog/context.ts';
 
 interface ScreenGrouping {
   value: string;
@@ -38,4 +39,15 @@ export function screenGroupings(screen: string): Record<string, Grouping> {
 export function groupByInput(screen: string): Record<string, unknown> {
   const values = Object.keys(screenGroupings(screen));
   return { enum: values, default: values[0], title: '汇总方式' };
+}
+
+/**
+ * A grouped report's input: paging and sort, the groupings its screen offers, the date range (unless the
+ * report is of a moment, as stock is) and the report's own filters.
+ */
+export function reportInput(screen: string, filters: Record<string, unknown>, opts: { dates?: boolean } = {}): InputSchema {
+  return {
+    type: 'object',
+    properties: { ...PAGING, groupBy: groupByInput(screen), ...(opts.dates === false ? {} : { dateRange: DATE_RANGE_INPUT }), ...filters },
+  };
 }

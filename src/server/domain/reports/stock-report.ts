@@ -8,8 +8,8 @@ import type { Tenant } from '../../catalog/tenant.ts';
 import { validationError } from '../../http/errors.ts';
 import { tz } from '../procurement/common.ts';
 import { TypedTenant } from '../../db/typed.ts';
-import { big, Groups, labelsById, measureValue, mustExist, PAGING, reportPage, reportXlsx, type Grouping, type Measure, type ReportPaging, type Row } from './common.ts';
-import { groupByInput, screenGroupings } from './screen-groupings.ts';
+import { big, Groups, labelsById, measureValue, mustExist, reportPage, reportXlsx, type Grouping, type Measure, type ReportPaging, type Row } from './common.ts';
+import { screenGroupings, reportInput } from './screen-groupings.ts';
 
 // The groupings (warehouse, category) and their label columns are the screen schema's.
 export const STOCK_GROUPINGS: Record<string, Grouping> = screenGroupings('reportForms/storage');
@@ -24,16 +24,11 @@ export const STOCK_MEASURES: Measure[] = [
 
 const UNCATEGORISED = '未分类';
 
-export const STOCK_REPORT_INPUT: InputSchema = {
-  type: 'object',
-  properties: {
-    ...PAGING,
-    groupBy: groupByInput('reportForms/storage'),
-    warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
-    categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
-    onlyInStock: { type: ['boolean', 'null'], default: true, title: '只看有库存' },
-  },
-};
+export const STOCK_REPORT_INPUT: InputSchema = reportInput('reportForms/storage', {
+  warehouseId: { type: ['integer', 'null'], minimum: 1, title: '仓库' },
+  categoryId: { type: ['integer', 'null'], minimum: 1, title: '商品类别' },
+  onlyInStock: { type: ['boolean', 'null'], default: true, title: '只看有库存' },
+}, { dates: false });
 
 export interface StockReportInput extends ReportPaging {
   groupBy: string;
