@@ -14,6 +14,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/server/config.ts';
 import { insertMany } from '../src/server/db/raw-sql.ts';
 import { createServer, type Server } from '../src/server/server.ts';
+import { call, companyDay, pct } from './lib/in-process.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,18 +41,8 @@ const DAYS = Number(args.days);
 const RUNS = Number(args.runs);
 const CHUNK = 5000;
 
-const companyDay = (offset: number) => new Date(Date.now() + 8 * 3_600_000 + offset * 86_400_000).toISOString().slice(0, 10);
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 const PROVINCES = ['广东省广州市', '浙江省杭州市', '上海市浦东新区', '北京市朝阳区', '江苏省南京市', '四川省成都市', '山东省青岛市', '湖北省武汉市'];
 
-async function call(server: Server, token: string, family: string, code: string, body: unknown): Promise<{ ms: number; data: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const t0 = performance.now();
-  const res = await server.app.inject({ method: 'POST', url: `/${family}/api/${code}`, headers: { token, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-  const ms = performance.now() - t0;
-  const env = res.json() as { code: string; msg: string; data: unknown };
-  if (env.code !== '200') throw new Error(`${family}:${code} → ${env.code} ${env.msg}`);
-  return { ms, data: env.data };
-}
 
 async function timed(server: Server, token: string, code: string): Promise<string> {
   for (let i = 0; i < 2; i++) await call(server, token, 'oms', code, {});

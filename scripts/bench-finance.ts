@@ -21,6 +21,7 @@ import { loadConfig } from '../src/server/config.ts';
 import { insertMany } from '../src/server/db/raw-sql.ts';
 import { verifyFinance } from '../src/server/domain/finance/verify.ts';
 import { createServer, type Server } from '../src/server/server.ts';
+import { pct } from './lib/in-process.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -146,7 +147,6 @@ async function timed(server: Server, token: string, code: string, body: unknown)
   return out.sort((a, b) => a - b);
 }
 
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 
 async function run(label: string, dataDir: string, databaseUrl?: string): Promise<boolean> {
   console.log(`== ${label} ==`);

@@ -20,6 +20,7 @@ import { createServer, type Server } from '../src/server/server.ts';
 import { seedDocuments } from './lib/seed-documents.ts';
 import { seedMoves } from './lib/seed-moves.ts';
 import { seedScale } from './lib/seed-scale.ts';
+import { pct } from './lib/in-process.ts';
 
 /** Calls measured besides the report screens: `family:code` with the body a screen sends (e.g. the wall dashboard's refresh). */
 const EXTRA_CODES: Array<{ label: string; api: string; body: Record<string, unknown> }> = [
@@ -63,7 +64,6 @@ function reportTargets(): Target[] {
   return out;
 }
 
-const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 
 /** One call: wall time, and this process's CPU time (on SQLite the whole query; on PostgreSQL the Node side only). */
 async function call(server: Server, token: string, api: string, body: unknown): Promise<{ ms: number; cpuMs: number; data: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
