@@ -57,6 +57,9 @@ export class DocumentType {
   readonly header: Field[];
   readonly lineFields: Field[];
   readonly lineParent: string;
+  /** the line table and its columns as insertLines writes them (snake case) */
+  private readonly lineTable: string;
+  private readonly lineColumns: readonly string[];
   /** op name → the catalog entry that binds it */
   readonly entries = new Map<string, { family: Family; entry: EndpointEntry }>();
   private readonly refs: Map<string, Resource>;
@@ -69,6 +72,8 @@ export class DocumentType {
     this.header = resolveFields(def.header, deps.resources, `单据定义 ${def.type} 表头`);
     this.lineFields = resolveFields(def.lines.fields, deps.resources, `单据定义 ${def.type} 明细`);
     this.lineParent = def.lines.parent ?? 'docId';
+    this.lineTable = snake(def.lines.table);
+    this.lineColumns = ['company_id', snake(this.lineParent), 'line_no', ...this.lineFields.map((f) => snake(f.column))];
     this.stamps = [...new Set(Object.values(def.transitions).flatMap((t) => (t.stamp ? [t.stamp] : [])))];
     this.refs = new Map();
     for (const f of [...this.header, ...this.lineFields]) if (f.type === 'reference') this.refs.set(f.resource!, deps.resources.get(f.resource!)!);
@@ -305,14 +310,9 @@ export class DocumentType {
       if (then) {
         // the lines as just written: the posting need not read them back (what the validate hook put
         // on a line besides its fields, e.g. a product code it read, comes along)
-        // (completed in place: the lines are not read again, and copying each — a validate hook may have
-        // hung many values on it — was the save-and-post path's costliest line in bench:stock's profile)
-        const written = lines;
-        written.forEach((l, i) => {
-          l.lineNo = i + 1;
-          for (const f of this.lineFields) l[f.column] = l[f.column] ?? f.default ?? null;
-        });
-        Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }, written, entry));
+        // (insertLines completed them in place: copying each — a validate hook may have hung many values
+        // on it — was the save-and-post path's costliest line in bench:stock's profile)
+        Object.assign(answer, await this.apply(ctx, db, tenant, then, { id, version }, lines, entry));
       }
       return answer;
     }).catch(async (e: unknown) => {
@@ -322,11 +322,22 @@ export class DocumentType {
     });
   }
 
+  /**
+   * Every line field: the parsed ones, those a hook computed, the defaults of the rest. Each line is
+   * completed in place as it is written (line number and defaults), so a posting in the same transaction
+   * reads the lines as stored without reading them back.
+   */
   private async insertLines(db: DB, companyId: number, id: number, lines: Row[]) {
-    // every line field: the parsed ones, those a hook computed, the defaults of the rest
     const fields = this.lineFields;
-    const columns = ['company_id', snake(this.lineParent), 'line_no', ...fields.map((f) => snake(f.column))];
-    await insertMany(db, snake(this.def.lines.table), columns, lines.map((l, i) => [companyId, id, i + 1, ...fields.map((f) => l[f.column] ?? f.default ?? null)]));
+    const rows = new Array<unknown[]>(lines.length);
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      l.lineNo = i + 1;
+      const row: unknown[] = [companyId, id, i + 1];
+      for (const f of fields) row.push(l[f.column] = l[f.column] ?? f.default ?? null);
+      rows[i] = row;
+    }
+    await insertMany(db, this.lineTable, this.lineColumns, rows);
   }
 
   async remove(ctx: CallContext, input: { id: number; version?: number }) {

@@ -101,16 +101,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     stopping = true;
   });
-  app.addHook('onRequest', async (_req, reply) => {
-    if (stopping) {
-      reply.header('Connection', 'close');
-      return reply.code(503).type('application/json; charset=utf-8').send(fail('COMMON_STOPPING_4030', formatMessage(BUSINESS_CODES.COMMON_STOPPING_4030)));
-    }
+  // (per-request hooks take callbacks, not async functions: see http/usage.ts)
+  app.addHook('onRequest', (_req, reply, done) => {
+    if (!stopping) return done();
+    reply.header('Connection', 'close');
+    reply.code(503).type('application/json; charset=utf-8').send(fail('COMMON_STOPPING_4030', formatMessage(BUSINESS_CODES.COMMON_STOPPING_4030)));
   });
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     // an answer finished while stopping ends its keep-alive connection, or the listener would wait for it
     if (stopping) reply.header('Connection', 'close');
-    return payload;
+    done(null, payload);
   });
   app.addHook('onClose', async () => {
     const deadline = Date.now() + config.shutdownTimeoutSec * 1000;
@@ -225,14 +225,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     });
   }
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('X-Content-Type-Options', 'nosniff');
     // No URL of this app (ids, document numbers, the image read's token) travels to another site.
     reply.header('Referrer-Policy', 'same-origin');
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) {
       reply.header('Content-Security-Policy', "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; object-src 'none'; frame-ancestors 'self'; base-uri 'self'");
     }
-    return payload;
+    done(null, payload);
   });
   return app;
 }

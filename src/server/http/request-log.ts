@@ -52,11 +52,12 @@ export const loggingOn = (app: FastifyInstance): boolean => app.log.level !== 's
 /** The per-request line: who called which endpoint, what came back, how long it took. */
 export function registerRequestLog(app: FastifyInstance): void {
   if (!loggingOn(app)) return;
-  app.addHook('onSend', async (req: LoggedRequest, _reply, payload) => {
+  // callback hooks: see usage.ts
+  app.addHook('onSend', (req: LoggedRequest, _reply, payload, done) => {
     if (typeof payload === 'string') req.envelopeCode = ENVELOPE_CODE.exec(payload.slice(0, 60))?.[1];
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (req: LoggedRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (req: LoggedRequest, reply: FastifyReply, done) => {
     const code = (req.params as { code?: string } | undefined)?.code;
     // a load balancer's probes every few seconds would drown the requests
     const probe = req.url === '/healthz' || req.url === '/readyz';
@@ -70,5 +71,6 @@ export function registerRequestLog(app: FastifyInstance): void {
       envelope: req.envelopeCode,
       ms: Math.round(reply.elapsedTime * 10) / 10,
     }, 'request');
+    done();
   });
 }

@@ -14,15 +14,23 @@ const ENVELOPE_CODE = /^\{"code":"([^"]{1,40})"/;
 const FAMILY = /^\/(cdm|oms|auth|storage)\//;
 
 export function registerUsage(app: FastifyInstance, monitor: Monitor): void {
-  app.addHook('onRequest', async () => {
+  // Callback hooks, not async ones: an async onSend defers the answer by microtask turns on every
+  // request, and the reply is then not yet sent when the handler's promise settles, so Fastify listens for
+  // the end of the stream (bench:stock's profile showed both on the posting path).
+  app.addHook('onRequest', (_req, _reply, done) => {
     monitor.inFlight++;
+    done();
   });
-  app.addHook('onSend', async (req: CountedRequest, _reply, payload) => {
+  app.addHook('onSend', (req: CountedRequest, _reply, payload, done) => {
     if (typeof payload === 'string') req.answerCode = ENVELOPE_CODE.exec(payload.slice(0, 60))?.[1];
-    return payload;
+    done(null, payload);
   });
-  app.addHook('onResponse', async (req: CountedRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (req: CountedRequest, reply: FastifyReply, done) => {
     monitor.inFlight--;
+    record(req, reply);
+    done();
+  });
+  const record = (req: CountedRequest, reply: FastifyReply) => {
     const code = (req.params as { code?: string } | undefined)?.code;
     if (!code || !/^\d{6}$/.test(code)) return;
     const family = FAMILY.exec(req.url)?.[1];
@@ -30,5 +38,5 @@ export function registerUsage(app: FastifyInstance, monitor: Monitor): void {
     const caller = req.caller;
     const answer = req.answerCode ?? (reply.statusCode >= 500 ? '500' : reply.statusCode === 200 ? '200' : String(reply.statusCode));
     monitor.record(`${family}:${code}`, caller?.company.id ?? 0, caller?.company.timeZone ?? 0, caller?.accountId ?? 0, answer, reply.elapsedTime);
-  });
+  };
 }
