@@ -31,6 +31,11 @@ export interface EndpointEntry {
    *  submission, kept across its retries) and the server answers a repeat of that key with the first
    *  answer, writing nothing (server/http/idempotency.ts). */
   idempotent?: boolean;
+  /**
+   * true: the call reads or changes the installation as a whole (server processes, database structure,
+   * files of every company): only the operator companies' accounts may make it (server/auth/operator.ts).
+   */
+  instance?: true;
   /** "public": no token at all; "1": any logged-in user; otherwise a function-right code. */
   permission: string;
   /** `resource:<name>.<op>` for generic master-data handlers, `op:<name>` for hand-written ones. */

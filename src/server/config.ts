@@ -42,6 +42,13 @@ export interface ServerConfig {
   shutdownTimeoutSec: number;
   /** Processes behind the one port (node:cluster); 1: this process serves alone. */
   workers: number;
+  /**
+   * OPERATOR_COMPANIES: codes of the companies that run this installation (comma-separated). Only their
+   * accounts reach the tools that read or change the installation as a whole (endpoints marked
+   * `instance` in the catalog: server processes, database structure, files of every company). Unset: the
+   * company created first (the lowest id).
+   */
+  operatorCompanies: string[] | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -131,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const) ?? 'json',
     shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 10),
     workers: positiveInt(env, 'WORKERS', 1, 64),
+    operatorCompanies: env.OPERATOR_COMPANIES?.trim() ? env.OPERATOR_COMPANIES.split(',').map((c) => c.trim()).filter(Boolean) : null,
   };
 }

@@ -54,8 +54,8 @@ function contextFor(): CallContext {
   const db = t.database.db;
   const tenant = new Tenant(db, companyId);
   const caller: Caller = {
-    sessionId: 'test', accountId, userName: 'admin', allRights: true, rights: new Set(),
-    company: { id: companyId, code: 'demo', name: 'demo', timeZone: 8, flags: parseFlags('{}') },
+    sessionId: 'test', accountId, userName: 'admin', allRights: true, rights: new Set(), withheld: new Set(),
+    company: { id: companyId, code: 'demo', name: 'demo', timeZone: 8, flags: parseFlags('{}'), operator: false },
   };
   return {
     family: 'cdm', entry: { code: '000000', name: 'test', method: 'POST', body: 'json', response: 'json', permission: '1', handler: 'test' },

@@ -45,8 +45,8 @@ async function direct(handler: OpHandler, who: Company, body: unknown): Promise<
   const db = t.database.db;
   const tenant = new Tenant(db, who.id);
   const caller: Caller = {
-    sessionId: 'test', accountId: who.accountId, userName: 'admin', allRights: true, rights: new Set(),
-    company: { id: who.id, code: who.code, name: who.code, timeZone: 8, flags: parseFlags('{}') },
+    sessionId: 'test', accountId: who.accountId, userName: 'admin', allRights: true, rights: new Set(), withheld: new Set(),
+    company: { id: who.id, code: who.code, name: who.code, timeZone: 8, flags: parseFlags('{}'), operator: false },
   };
   const ctx: CallContext = {
     family: 'cdm', entry: { code: '000000', name: 'test', method: 'POST', body: 'json', response: 'json', permission: '1', handler: 'test' },

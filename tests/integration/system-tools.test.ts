@@ -35,6 +35,44 @@ describe('rights', () => {
   });
 });
 
+describe('installation-wide tools (endpoints marked instance)', () => {
+  const INSTANCE = { '019501': {}, '019805': {}, '019811': {} } as const;
+  const rightsOf = async (token: string, on = t) => (await ok(on.call('auth', '990104', {}, token))).functionRights as string[];
+  const offered = async (token: string) => ((await ok(t.call('cdm', '013308', {}, token))) as Array<{ code: string }>).map((r) => r.code);
+
+  it('answer only the company that runs the installation: another company\'s administrator is refused and never holds or is offered their rights', async () => {
+    for (const [code, body] of Object.entries(INSTANCE)) {
+      expect((await t.call('cdm', code, body, admin2)).code, code).toBe('COMMON_NO_RIGHT_4003');
+    }
+    // demo was created first: it runs the installation (OPERATOR_COMPANIES unset)
+    expect((await ok(t.call('cdm', '019501', {}, admin))).list.length).toBeGreaterThanOrEqual(1);
+    const held = await rightsOf(admin);
+    const held2 = await rightsOf(admin2);
+    for (const right of ['system.serviceMonitoring', 'system.diffStructure', 'system.storageCheck.repair']) {
+      expect(held, right).toContain(right);
+      expect(held2, right).not.toContain(right);
+      expect(await offered(admin2), right).not.toContain(right);
+    }
+    // the company's own tools stay: its file check, its API usage
+    expect(held2).toEqual(expect.arrayContaining(['system.storageCheck', 'system.analysis', 'system.verification']));
+    expect(await offered(admin)).toContain('system.serviceMonitoring');
+  });
+
+  it('OPERATOR_COMPANIES names the companies that run it instead', async () => {
+    const other = await startTestServer({ OPERATOR_COMPANIES: ' demo2 , nobody ' }, { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl || undefined });
+    try {
+      const demo = await other.login();
+      const demo2 = await other.login('demo2');
+      expect((await other.call('cdm', '019501', {}, demo)).code).toBe('COMMON_NO_RIGHT_4003');
+      expect((await ok(other.call('cdm', '019501', {}, demo2))).list.length).toBeGreaterThanOrEqual(1);
+      expect(await rightsOf(demo, other)).not.toContain('system.serviceMonitoring');
+      expect(await rightsOf(demo2, other)).toContain('system.serviceMonitoring');
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('接口分析 (019502)', () => {
   it('counts each call once per endpoint, account and answer code, with latencies, for the caller company only', async () => {
     const calls = async (token: string, body: Record<string, unknown>) => {
@@ -84,6 +122,8 @@ describe('接口分析 (019502)', () => {
 
 describe('服务监控 (019501)', () => {
   it('lists every process sharing the database; a stopped one shows as stopped', async () => {
+    // (other tests of this file may have run a server over the same data and stopped it)
+    const stoppedBefore = (await ok(t.call('cdm', SYS.processes, {}, admin))).list.filter((p: any) => p.status === 'stopped').length;
     const second = await startTestServer({}, { dataDir: t.config.dataDir, databaseUrl: t.config.databaseUrl || undefined });
     try {
       const token2 = await second.login();
@@ -104,7 +144,7 @@ describe('服务监控 (019501)', () => {
       await second.close();
     }
     const after = await ok(t.call('cdm', SYS.processes, {}, admin));
-    expect(after.list.filter((p: any) => p.status === 'stopped')).toHaveLength(1);
+    expect(after.list.filter((p: any) => p.status === 'stopped')).toHaveLength(stoppedBefore + 1);
     expect(after.list.filter((p: any) => p.status === 'running')).toHaveLength(1);
   });
 });
@@ -251,7 +291,10 @@ describe('文件完整性检查 (019810, 019811)', () => {
     expect(found.list.map((p: any) => [p.kind, p.mediaId ?? p.storedName])).toEqual([['missing', gone], ['mismatch', changed], ['orphan', 'ffffffffffffffffffffffff.png']]);
     expect(found.list[1].found).toContain('字节');
     expect((await ok(t.call('cdm', '019810', { filters: { kind: 'orphan' } }, admin))).total).toBe(1);
-    expect((await ok(t.call('cdm', '019810', {}, admin2))).missing).toBe(1);
+    // the other company sees its own missing file, and nothing of the store's other files
+    const seen2 = await ok(t.call('cdm', '019810', {}, admin2));
+    expect(seen2).toMatchObject({ missing: 1, orphan: 0 });
+    expect(seen2.list.map((p: any) => p.kind)).toEqual(['missing']);
 
     expect((await t.call('cdm', '019811', {}, clerk)).code).toBe('COMMON_NO_RIGHT_4003');
     const repaired = await ok(t.call('cdm', '019811', {}, admin));

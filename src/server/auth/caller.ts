@@ -5,6 +5,7 @@ import type { Caller } from '../catalog/context.ts';
 import type { DB } from '../db/connection.ts';
 import { accessRefused, tokenInvalid } from '../http/errors.ts';
 import { ipAllowed } from './ip-whitelist.ts';
+import { isOperatorCompany, NO_INSTANCE_POLICY, type InstancePolicy } from './operator.ts';
 import { CACHE_MS, hashToken, resolveAccess } from './tokens.ts';
 
 const callerCache = new Map<string, { caller: Caller; until: number }>();
@@ -25,9 +26,12 @@ export async function checkIpWhitelist(db: DB, companyId: number, enforced: bool
   if (!ipAllowed(ip, rows.map((r) => String(r.cidr)))) throw accessRefused(`当前 IP（${ip}）不在公司白名单内，禁止访问`);
 }
 
-async function buildCaller(db: DB, sessionId: string, accountId: number, companyId: number): Promise<{ caller: Caller; whitelist: string[] | null }> {
+const NOTHING_WITHHELD: ReadonlySet<string> = new Set();
+
+async function buildCaller(db: DB, sessionId: string, accountId: number, companyId: number, policy: InstancePolicy): Promise<{ caller: Caller; whitelist: string[] | null }> {
   const row = await db.selectFrom('account').innerJoin('company', 'company.id', 'account.companyId')
     .select(['account.userName', 'account.enabled as accountEnabled', 'account.roleIds', 'company.code', 'company.name', 'company.timeZone', 'company.flags', 'company.enabled as companyEnabled'])
+    .select((eb) => eb.selectFrom('company as first').select((f) => f.fn.min('first.id').as('id')).as('firstCompanyId'))
     .where('account.id', '=', accountId).where('account.companyId', '=', companyId).executeTakeFirst();
   if (!row) throw tokenInvalid();
   if (!row.companyEnabled) throw accessRefused('公司已停用，请联系管理员');
@@ -46,10 +50,12 @@ async function buildCaller(db: DB, sessionId: string, accountId: number, company
   const whitelist = flags.ipWhitelist
     ? (await db.selectFrom('ipWhitelist').select('cidr').where('companyId', '=', companyId).where('enabled', '=', 1).execute()).map((r) => String(r.cidr))
     : null;
+  const operator = isOperatorCompany(policy, { id: companyId, code: String(row.code) }, Number(row.firstCompanyId));
   return {
     caller: {
       sessionId, accountId, userName: String(row.userName), allRights, rights,
-      company: { id: companyId, code: String(row.code), name: String(row.name), timeZone: Number(row.timeZone), flags },
+      withheld: operator ? NOTHING_WITHHELD : policy.instanceRights,
+      company: { id: companyId, code: String(row.code), name: String(row.name), timeZone: Number(row.timeZone), flags, operator },
     },
     whitelist,
   };
@@ -57,13 +63,13 @@ async function buildCaller(db: DB, sessionId: string, accountId: number, company
 
 const whitelistCache = new Map<string, string[] | null>();
 
-export async function authenticate(db: DB, token: string | null, ip: string): Promise<Caller> {
+export async function authenticate(db: DB, token: string | null, ip: string, policy: InstancePolicy = NO_INSTANCE_POLICY): Promise<Caller> {
   const access = await resolveAccess(db, token);
   const key = hashToken(token!);
   const now = Date.now();
   let cached = callerCache.get(key);
   if (!cached || cached.until <= now) {
-    const built = await buildCaller(db, access.sessionId, access.accountId, access.companyId);
+    const built = await buildCaller(db, access.sessionId, access.accountId, access.companyId, policy);
     cached = { caller: built.caller, until: now + CACHE_MS };
     callerCache.set(key, cached);
     whitelistCache.set(key, built.whitelist);
@@ -75,5 +81,12 @@ export async function authenticate(db: DB, token: string | null, ip: string): Pr
 }
 
 export function holdsRight(caller: Caller, code: string): boolean {
+  if (caller.withheld.has(code)) return false;
   return code === '1' || caller.allRights || caller.rights.has(code);
+}
+
+/** The rights the caller holds, as functionRights lists them ('1' first; `all`: every right of the catalog). */
+export function heldRights(caller: Caller, all: () => string[]): string[] {
+  const held = caller.allRights ? all() : [...caller.rights];
+  return ['1', ...held.filter((code) => code !== '1' && !caller.withheld.has(code))];
 }

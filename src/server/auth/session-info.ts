@@ -2,6 +2,7 @@
 // personnel and the company's flags — everything the shell needs after login or reload.
 import type { CallContext } from '../catalog/context.ts';
 import { TypedTenant, typed } from '../db/typed.ts';
+import { heldRights } from './caller.ts';
 
 const parseList = (raw: unknown): string[] => {
   try { return JSON.parse(String(raw ?? '[]')) as string[]; } catch { return []; }
@@ -19,7 +20,7 @@ export async function sessionObject(ctx: CallContext, allRightCodes: () => strin
   const personnel = await t.select('staff').select(['id', 'name', 'code', 'departmentId']).where('enabled', '=', 1).orderBy('code').execute();
   const currencyList = currencies.map((c) => ({ id: c.id, code: c.code, currencyName: c.currencyName, currencyCharacter: c.currencyCharacter, isBase: !!c.isBase }));
   return {
-    functionRights: caller.allRights ? ['1', ...allRightCodes()] : ['1', ...caller.rights],
+    functionRights: heldRights(caller, allRightCodes),
     companyName: company.name,
     companyCode: company.code,
     companyId: company.id,

@@ -14,6 +14,8 @@ export interface CompanyInfo {
   name: string;
   timeZone: number;
   flags: Record<CompanyFlag, boolean>;
+  /** the company runs this installation (auth/operator.ts) */
+  operator: boolean;
 }
 
 export interface Caller {
@@ -23,6 +25,11 @@ export interface Caller {
   company: CompanyInfo;
   allRights: boolean;
   rights: ReadonlySet<string>;
+  /**
+   * Rights withheld whatever the roles say: the instance endpoints' rights, for a company that does not
+   * run the installation (auth/operator.ts). Empty for an operator company.
+   */
+  withheld: ReadonlySet<string>;
 }
 
 export interface CallContext {

@@ -10,6 +10,7 @@ import { authenticate, holdsRight } from '../auth/caller.ts';
 import type { BoundEndpoint } from '../catalog/bind.ts';
 import type { CallContext, Caller } from '../catalog/context.ts';
 import { Tenant } from '../catalog/tenant.ts';
+import { instanceRightsOf, type InstancePolicy } from '../auth/operator.ts';
 import { validateInput } from '../catalog/validate-input.ts';
 import type { ServerConfig } from '../config.ts';
 import type { DB, Database } from '../db/connection.ts';
@@ -51,6 +52,8 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, bound, catalog } = deps;
+  // which companies run the installation, and the rights the others never hold (auth/operator.ts)
+  const policy: InstancePolicy = { operatorCodes: config.operatorCompanies, instanceRights: instanceRightsOf(catalog) };
   const documents = deps.documents ?? new Map<string, DocumentType>();
   const app: FastifyInstance = Fastify({
     logger: loggerOptions(config, deps.logStream),
@@ -136,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Every /api/ call proves who it is before anything else is looked at, so an anonymous caller learns
     // nothing from the answer: known code, unknown code, wrong family or wrong method all answer 5012.
     const token = isPublicUrl ? null : requestToken(req, family, code);
-    const caller = isPublicUrl ? null : await authenticate(database.db, token, req.ip);
+    const caller = isPublicUrl ? null : await authenticate(database.db, token, req.ip, policy);
     (req as FastifyRequest & { caller?: Caller | null }).caller = caller;
     const ep = bound.get(`${family}:${code}`);
     // A public code answers only under /<family>/public/, every other code only under /<family>/api/.
@@ -148,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (ep.entry.body === 'json' && (typeof body !== 'object' || Array.isArray(body) || body === null)) {
       throw bizError('COMMON_BAD_REQUEST_4001', { detail: '请求体必须是 JSON 对象' });
     }
+    if (caller && ep.entry.instance && !caller.company.operator) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     if (caller && !holdsRight(caller, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     const endpointName = `${family}:${code}`;
     const tenant = caller ? new Tenant(database.db, caller.company.id) : undefined;
@@ -196,23 +200,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.route({ method: ['GET', 'POST'], url: '/storage/api/:code', handler: dispatch('storage') });
 
   app.get('/api/catalog', async (req) => {
-    await authenticate(database.db, headerToken(req), req.ip);
+    await authenticate(database.db, headerToken(req), req.ip, policy);
     return ok(catalog);
   });
   // Operations, handler names and rights are for logged-in users only, like the catalog.
   app.get('/api/openapi.json', async (req) => {
-    await authenticate(database.db, headerToken(req), req.ip);
+    await authenticate(database.db, headerToken(req), req.ip, policy);
     return buildOpenApi(catalog);
   });
   app.get('/api/codes', async (req) => {
-    await authenticate(database.db, headerToken(req), req.ip);
+    await authenticate(database.db, headerToken(req), req.ip, policy);
     return ok(Object.fromEntries(Object.entries(BUSINESS_CODES).map(([k, v]) => [k, formatMessage(v)])));
   });
 
   // Unknown API paths answer with an envelope, never an HTML page; under an /api/ path only to a caller
   // with a valid token (an anonymous caller gets 5012 there, whatever the path).
   app.setNotFoundHandler(async (req, reply) => {
-    if (/^\/((auth|cdm|oms|storage)\/)?api(\/|\?|$)/.test(req.url)) await authenticate(database.db, headerToken(req), req.ip);
+    if (/^\/((auth|cdm|oms|storage)\/)?api(\/|\?|$)/.test(req.url)) await authenticate(database.db, headerToken(req), req.ip, policy);
     if (/^\/(auth|cdm|oms|storage|api)(\/|$)/.test(req.url)) return sendError(reply, bizError('COMMON_API_NOT_EXIST_4005', { code: req.url.split('?')[0].slice(0, 60) }));
     const index = path.join(config.clientDir, 'index.html');
     if (req.method === 'GET' && fs.existsSync(index)) return reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(fs.createReadStream(index));

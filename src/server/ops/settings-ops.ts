@@ -35,7 +35,8 @@ export function settingsOps(deps: OpsDeps): Record<string, OpHandler> {
       },
       run: (ctx, input: SettingsInput) => saveCompanySettings(ctx, input),
     },
-    'rights.catalog': { run: async () => deps.rights },
+    // (a company that does not run the installation is not offered the instance tools' rights: auth/operator.ts)
+    'rights.catalog': { run: async (ctx) => deps.rights.filter((r) => !ctx.caller!.withheld.has(r.code)) },
     'account.resetPassword': {
       input: { type: 'object', required: ['id', 'password'], properties: { id: { type: 'integer', title: '账号' }, password: { type: 'string', minLength: 1, maxLength: 200, title: '新密码' } } },
       run: (ctx, input: { id: number; password: string }) => resetAccountPassword(ctx, input.id, input.password),

@@ -2,7 +2,8 @@
 // For the caller's company: records whose file is missing, and files whose size or SHA-256 no longer match
 // the record. For the store as a whole: orphan files — originals in media/ that no record of any company
 // names (older than ORPHAN_GRACE_MS, so an upload being written is never one); they carry no company and
-// nothing of their content is shown. The repair moves orphans into media/orphaned/<date>/ (kept, not
+// nothing of their content is shown, and only to the companies that run the installation (auth/operator.ts):
+// another company's administrator learns nothing about the store's other files. The repair moves orphans into media/orphaned/<date>/ (kept, not
 // deleted: an administrator can put one back or delete the folder).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -81,7 +82,7 @@ export async function checkStorage(ctx: CallContext, input: { page: number; page
     const sha = await sha256Of(file);
     if (sha !== String(r.sha256)) problems.push({ key: `mismatch:${base.mediaId}`, kind: 'mismatch', ...base, expected: `SHA-256 ${String(r.sha256).slice(0, 16)}…`, found: `SHA-256 ${sha.slice(0, 16)}…` });
   }
-  for (const o of await orphans(ctx)) {
+  for (const o of ctx.caller!.company.operator ? await orphans(ctx) : []) {
     problems.push({ key: `orphan:${o.name}`, kind: 'orphan', mediaId: null, storedName: o.name, originalName: null, expected: null, found: `${o.size} 字节，${o.mtime.slice(0, 19).replace('T', ' ')}`, createdAt: null });
   }
   const counts = { missing: 0, mismatch: 0, orphan: 0 };
