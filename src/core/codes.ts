@@ -130,6 +130,8 @@ export const BUSINESS_CODES = {
   SHARE_EXHAUSTED_4304: '链接的下载次数已用完（共 {max} 次），请联系分享人重新分享',
   SHARE_FILE_GONE_4305: '分享的文件已不存在（已被删除或已过保留期限），请联系分享人重新分享',
   SHARE_ALREADY_REVOKED_4306: '该分享链接已撤销，无需再次撤销',
+  WALL_LINK_INVALID_4310: '大屏链接已失效（已停用或不存在），请向管理员索取新的大屏链接',
+  WALL_ALREADY_REVOKED_4311: '该大屏链接已停用，无需再次停用',
   // print marks (oms 023803)
   PRINT_DOC_TYPE_4191: '单据类型“{docType}”不能打印，可选：{allowed}',
   PRINT_DOC_NOT_FOUND_4192: '{doc} {refs} 不存在或不属于本公司，未记录打印',

@@ -54,7 +54,7 @@ function contextFor(): CallContext {
   const db = t.database.db;
   const tenant = new Tenant(db, companyId);
   const caller: Caller = {
-    sessionId: 'test', accountId, userName: 'admin', allRights: true, rights: new Set(), withheld: new Set(),
+    sessionId: 'test', accountId, userName: 'admin', allRights: true, rights: new Set(), withheld: new Set(), wall: false,
     company: { id: companyId, code: 'demo', name: 'demo', timeZone: 8, flags: parseFlags('{}'), operator: false },
   };
   return {

@@ -45,7 +45,7 @@ async function direct(handler: OpHandler, who: Company, body: unknown): Promise<
   const db = t.database.db;
   const tenant = new Tenant(db, who.id);
   const caller: Caller = {
-    sessionId: 'test', accountId: who.accountId, userName: 'admin', allRights: true, rights: new Set(), withheld: new Set(),
+    sessionId: 'test', accountId: who.accountId, userName: 'admin', allRights: true, rights: new Set(), withheld: new Set(), wall: false,
     company: { id: who.id, code: who.code, name: who.code, timeZone: 8, flags: parseFlags('{}'), operator: false },
   };
   const ctx: CallContext = {

@@ -28,7 +28,10 @@ export async function checkIpWhitelist(db: DB, companyId: number, enforced: bool
 
 const NOTHING_WITHHELD: ReadonlySet<string> = new Set();
 
-async function buildCaller(db: DB, sessionId: string, accountId: number, companyId: number, policy: InstancePolicy): Promise<{ caller: Caller; whitelist: string[] | null }> {
+/** The one right a session started from a wall link (大屏链接) may hold: the sales wall's. */
+export const WALL_RIGHT = 'dataReport';
+
+async function buildCaller(db: DB, sessionId: string, accountId: number, companyId: number, policy: InstancePolicy, wallLinkId: number | null): Promise<{ caller: Caller; whitelist: string[] | null }> {
   const row = await db.selectFrom('account').innerJoin('company', 'company.id', 'account.companyId')
     .select(['account.userName', 'account.enabled as accountEnabled', 'account.roleIds', 'company.code', 'company.name', 'company.timeZone', 'company.flags', 'company.enabled as companyEnabled'])
     .select((eb) => eb.selectFrom('company as first').select((f) => f.fn.min('first.id').as('id')).as('firstCompanyId'))
@@ -51,10 +54,14 @@ async function buildCaller(db: DB, sessionId: string, accountId: number, company
     ? (await db.selectFrom('ipWhitelist').select('cidr').where('companyId', '=', companyId).where('enabled', '=', 1).execute()).map((r) => String(r.cidr))
     : null;
   const operator = isOperatorCompany(policy, { id: companyId, code: String(row.code) }, Number(row.firstCompanyId));
+  // a wall's session: the wall's right, if its maker still holds it, and nothing else
+  const wall = wallLinkId !== null;
+  const wallRights = new Set<string>(wall && (allRights || rights.has(WALL_RIGHT)) ? [WALL_RIGHT] : []);
   return {
     caller: {
-      sessionId, accountId, userName: String(row.userName), allRights, rights,
+      sessionId, accountId, userName: String(row.userName), allRights: wall ? false : allRights, rights: wall ? wallRights : rights,
       withheld: operator ? NOTHING_WITHHELD : policy.instanceRights,
+      wall,
       company: { id: companyId, code: String(row.code), name: String(row.name), timeZone: Number(row.timeZone), flags, operator },
     },
     whitelist,
@@ -69,7 +76,7 @@ export async function authenticate(db: DB, token: string | null, ip: string, pol
   const now = Date.now();
   let cached = callerCache.get(key);
   if (!cached || cached.until <= now) {
-    const built = await buildCaller(db, access.sessionId, access.accountId, access.companyId, policy);
+    const built = await buildCaller(db, access.sessionId, access.accountId, access.companyId, policy, access.wallLinkId);
     cached = { caller: built.caller, until: now + CACHE_MS };
     callerCache.set(key, cached);
     whitelistCache.set(key, built.whitelist);

@@ -41,10 +41,11 @@ export async function issuePair(db: DB, sessionId: string, ttl: TokenTtl, sessio
   return { accessToken, refreshToken };
 }
 
-export async function startSession(db: DB, s: { companyId: number; accountId: number; ip: string; userAgent: string }, ttl: TokenTtl): Promise<TokenPair> {
+/** `wallLinkId`: a session started from a wall link (大屏链接), whose caller holds the wall's right only. */
+export async function startSession(db: DB, s: { companyId: number; accountId: number; ip: string; userAgent: string; wallLinkId?: number }, ttl: TokenTtl): Promise<TokenPair> {
   const id = crypto.randomUUID();
   const now = Date.now();
-  await db.insertInto('authSession').values({ id, companyId: s.companyId, accountId: s.accountId, createdAt: iso(now), ip: s.ip, userAgent: s.userAgent.slice(0, 300) }).execute();
+  await db.insertInto('authSession').values({ id, companyId: s.companyId, accountId: s.accountId, createdAt: iso(now), ip: s.ip, userAgent: s.userAgent.slice(0, 300), wallLinkId: s.wallLinkId ?? null }).execute();
   return issuePair(db, id, ttl, now + ttl.sessionMaxAgeSec * 1000);
 }
 
@@ -104,10 +105,18 @@ export async function endAccountSessions(db: DB, accountId: number, reason: stri
   tokenCache.clear();
 }
 
+/** Ends every session started from a wall link (the link was stopped). */
+export async function endWallLinkSessions(db: DB, wallLinkId: number): Promise<void> {
+  await db.updateTable('authSession').set({ endedAt: iso(Date.now()), endReason: 'wall-link-revoked' }).where('wallLinkId', '=', wallLinkId).where('endedAt', 'is', null).execute();
+  tokenCache.clear();
+}
+
 export interface AccessRow {
   sessionId: string;
   accountId: number;
   companyId: number;
+  /** the session was started from this wall link (大屏链接) */
+  wallLinkId: number | null;
 }
 
 const tokenCache = new Map<string, { row: AccessRow; until: number }>();
@@ -120,12 +129,12 @@ export async function resolveAccess(db: DB, token: string | null): Promise<Acces
   const nowMs = Date.now();
   if (cached && cached.until > nowMs) return cached.row;
   const row = await db.selectFrom('authToken').innerJoin('authSession', 'authSession.id', 'authToken.sessionId')
-    .select(['authToken.sessionId', 'authToken.expiresAt', 'authSession.endedAt', 'authSession.endReason', 'authSession.accountId', 'authSession.companyId'])
+    .select(['authToken.sessionId', 'authToken.expiresAt', 'authSession.endedAt', 'authSession.endReason', 'authSession.accountId', 'authSession.companyId', 'authSession.wallLinkId'])
     .where('authToken.tokenHash', '=', hash).where('authToken.kind', '=', 'access').executeTakeFirst();
   if (!row || String(row.expiresAt) <= iso(nowMs)) throw tokenInvalid();
   if (row.endReason === 'account-disabled') throw accessRefused('账号已停用，请联系管理员');
   if (row.endedAt) throw sessionEnded();
-  const access: AccessRow = { sessionId: String(row.sessionId), accountId: Number(row.accountId), companyId: Number(row.companyId) };
+  const access: AccessRow = { sessionId: String(row.sessionId), accountId: Number(row.accountId), companyId: Number(row.companyId), wallLinkId: row.wallLinkId == null ? null : Number(row.wallLinkId) };
   const expiresMs = Date.parse(String(row.expiresAt));
   tokenCache.set(hash, { row: access, until: Math.min(nowMs + CACHE_MS, expiresMs) });
   if (tokenCache.size > 10_000) tokenCache.clear();

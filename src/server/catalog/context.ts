@@ -30,6 +30,8 @@ export interface Caller {
    * run the installation (auth/operator.ts). Empty for an operator company.
    */
   withheld: ReadonlySet<string>;
+  /** the session was started from a wall link (大屏链接): it reaches the wall's own calls only (auth/wall.ts) */
+  wall: boolean;
 }
 
 export interface CallContext {

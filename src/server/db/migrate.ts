@@ -32,6 +32,7 @@ import * as m031 from './migrations/031-payable-snapshot-auto-closing.ts';
 import * as m032 from './migrations/032-return-tasks.ts';
 import * as m033 from './migrations/033-dashboard.ts';
 import * as m034 from './migrations/034-client-channel.ts';
+import * as m035 from './migrations/035-wall-links.ts';
 
 interface Migration {
   name: string;
@@ -69,6 +70,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '032-return-tasks', up: m032.up },
   { name: '033-dashboard', up: m033.up },
   { name: '034-client-channel', up: m034.up },
+  { name: '035-wall-links', up: m035.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */

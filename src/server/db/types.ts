@@ -70,6 +70,7 @@ export interface AuthSessionTable {
   userAgent: string | null;
   endedAt: string | null;
   endReason: string | null;
+  wallLinkId: number | null;
 }
 
 export interface AuthTokenTable {
@@ -2228,6 +2229,18 @@ export interface VerifyRunTable {
   differences: string;
 }
 
+export interface WallLinkTable {
+  id: Generated<number>;
+  companyId: number;
+  token: string;
+  name: string;
+  createdAt: string;
+  createdBy: number;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  revokedBy: number | null;
+}
+
 export interface WarehouseTable {
   id: Generated<number>;
   companyId: number;
@@ -2371,5 +2384,6 @@ export interface DB {
   tableWrite: TableWriteTable;
   tableWriteTotal: TableWriteTotalTable;
   verifyRun: VerifyRunTable;
+  wallLink: WallLinkTable;
   warehouse: WarehouseTable;
 }

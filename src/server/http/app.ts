@@ -11,6 +11,7 @@ import type { BoundEndpoint } from '../catalog/bind.ts';
 import type { CallContext, Caller } from '../catalog/context.ts';
 import { Tenant } from '../catalog/tenant.ts';
 import { instanceRightsOf, type InstancePolicy } from '../auth/operator.ts';
+import { wallMayCall } from '../auth/wall.ts';
 import { validateInput } from '../catalog/validate-input.ts';
 import type { ServerConfig } from '../config.ts';
 import type { DB, Database } from '../db/connection.ts';
@@ -152,6 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       throw bizError('COMMON_BAD_REQUEST_4001', { detail: '请求体必须是 JSON 对象' });
     }
     if (caller && ep.entry.instance && !caller.company.operator) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
+    if (caller?.wall && !wallMayCall(`${family}:${code}`, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     if (caller && !holdsRight(caller, ep.entry.permission)) throw bizError('COMMON_NO_RIGHT_4003', { name: ep.entry.name });
     const endpointName = `${family}:${code}`;
     const tenant = caller ? new Tenant(database.db, caller.company.id) : undefined;

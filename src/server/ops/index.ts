@@ -23,6 +23,7 @@ import { settingsOps } from './settings-ops.ts';
 import { stockOps } from './stock-ops.ts';
 import { storageOps } from './storage-ops.ts';
 import { shareOps } from './share-ops.ts';
+import { wallLinkOps } from './wall-link-ops.ts';
 import { exportJobOps } from './export-job-ops.ts';
 import { reportOps } from './report-ops.ts';
 import { systemOps } from './system-ops.ts';
@@ -42,6 +43,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...settingsOps(deps),
     ...storageOps(deps),
     ...shareOps(deps),
+    ...wallLinkOps(),
     ...masterDataOps(deps),
     ...basicSettingsOps(deps),
     ...stockOps(deps),
