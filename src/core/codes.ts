@@ -224,7 +224,10 @@ export const SILENT_CODES: readonly string[] = [
   'PLO_NOT_EXIST_4037',
 ];
 
-/** Shared-link refusals (SHARE_*) are shown by the page that asked: /a/{id} makes them its content. */
+/**
+ * Shared-link refusals (SHARE_*) are shown by the page that asked: /a/{id} makes them its content; so are
+ * a wall link's (WALL_*) on /wall/{token}.
+ */
 export function isSilentCode(code: string): boolean {
-  return SILENT_CODES.includes(code) || code.startsWith('PRODUCT_') || code.startsWith('SHARE_');
+  return SILENT_CODES.includes(code) || code.startsWith('PRODUCT_') || code.startsWith('SHARE_') || code.startsWith('WALL_');
 }

@@ -43,6 +43,8 @@ const ADDED_ROUTES: Record<string, string[]> = {
   '/entrepot': ['returnReceiving/{id}'],
   // issue 17: the sharer's list of shared links and the company's (the public page is spec §2's /a/{id})
   '/reportForms': ['download/share', 'download/shareAll'],
+  // 大屏链接: the page a wall link opens on a television, and the list where links are made and stopped
+  '': ['/wall/{token}', '/dataReport/links'],
 };
 
 const specRoutes = [...Object.entries(SPEC_ROUTES), ...Object.entries(ADDED_ROUTES)].flatMap(([prefix, list]) =>
@@ -76,8 +78,9 @@ describe('screen files', () => {
   });
 
   it('give each route its permission code by the convention (codes 1 and public aside)', () => {
-    // /a/:id is a public download page (spec §2 lists it with the standalone and public routes)
-    const special: Record<string, string> = { '/navigation': '1', '/history': '1', '/a/:id': 'public', '/qrCodeLoad': 'public' };
+    // /a/:id is a public download page (spec §2 lists it with the standalone and public routes); /wall/:token
+    // is the page a wall link opens (its own session comes from the link)
+    const special: Record<string, string> = { '/navigation': '1', '/history': '1', '/a/:id': 'public', '/qrCodeLoad': 'public', '/wall/:token': 'public' };
     for (const s of screens) expect(s.permission, s.route).toBe(special[s.route] ?? permissionCodeOf(s.route));
   });
 

@@ -2,7 +2,7 @@
 // The router registers its own navigator (react-router navigate) with setLoginNavigator; by default a
 // full page load to /login is used.
 
-import { clearStorage, markSessionEnded } from '../session/storage';
+import { clearStorage, markSessionEnded, wallLinkToken } from '../session/storage';
 import { getPresenter } from './presenter';
 
 export type LoginNavigator = (path: '/login') => void;
@@ -23,6 +23,12 @@ export function setLoginNavigator(fn: LoginNavigator | null): () => void {
 }
 
 export function goToLogin(): void {
+  // a wall's tab has nobody to log in: it opens its link again (a new session, or the link's refusal)
+  const wall = wallLinkToken();
+  if (wall && typeof window !== 'undefined') {
+    window.location.assign(`/wall/${encodeURIComponent(wall)}`);
+    return;
+  }
   navigator('/login');
 }
 

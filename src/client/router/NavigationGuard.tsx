@@ -10,6 +10,7 @@ import { decideFor } from './guardInput';
 import { PUBLIC } from './permissionCode';
 import { screenMatcher } from './routeTable';
 import { hasToken, onSessionChange } from './sessionAccess';
+import { wallLinkToken } from '../session/storage';
 import { confirmLeave, hasUnsavedChanges } from '../renderer/form/unsavedChanges';
 
 export function NavigationGuard({ children }: { children: ReactNode }) {
@@ -93,7 +94,8 @@ function useLeaveWhenLoggedOut(pathname: string): void {
   useEffect(
     () =>
       onSessionChange(() => {
-        if (hasToken() || current.current === LOGIN_PATH) return;
+        // (a wall's tab opens its link again instead: request/navigation.ts)
+        if (hasToken() || current.current === LOGIN_PATH || wallLinkToken()) return;
         const screen = screenMatcher.match(current.current);
         if (screen?.permission === PUBLIC) return;
         navigate(LOGIN_PATH, { replace: true });

@@ -19,6 +19,7 @@ export const kindRenderers: Partial<Record<ScreenKind, LazyScreen>> = {
   report: lazyChunk(() => import('../renderer/kinds/ReportScreen')),
   download: lazyChunk(() => import('../renderer/kinds/DownloadScreen')),
   dashboard: lazyChunk(() => import('../renderer/kinds/DashboardScreen')),
+  wall: lazyChunk(() => import('../renderer/kinds/WallScreen')),
 };
 
 /** Screens that are not data screens; a screen file names one with `"kind": "custom", "component"`. */

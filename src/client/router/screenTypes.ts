@@ -8,7 +8,7 @@ export { MENU_GROUPS, MENU_GROUP_TITLES, type MenuGroup };
 /** Drawn without the layout and never listed in the menu. */
 export type ScreenGroup = MenuGroup | 'standalone';
 
-export type ScreenKind = 'placeholder' | 'list' | 'form' | 'detail' | 'document' | 'report' | 'download' | 'dashboard' | 'custom';
+export type ScreenKind = 'placeholder' | 'list' | 'form' | 'detail' | 'document' | 'report' | 'download' | 'dashboard' | 'wall' | 'custom';
 
 /** What routing needs from a screen file: path, title, right and place. In the entry chunk. */
 export interface ScreenRoute {

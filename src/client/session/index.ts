@@ -7,6 +7,9 @@ export {
   clearStorage,
   preserveOnClear,
   subscribe as subscribeSession,
+  enterWallMode,
+  leaveWallMode,
+  wallLinkToken,
 } from './storage';
 export {
   LOGIN_CODE,

@@ -13,7 +13,49 @@ export const STORAGE_KEYS = {
 
 const memory = new Map<string, string>();
 
+/**
+ * A wall's tab (大屏链接, /wall/{token}): its session lives in this tab's sessionStorage, beside the link's
+ * token, so opening a wall link never replaces the session of a user logged in in the same browser, and
+ * the wall can open its link again when its session ends (request/navigation.ts).
+ */
+const WALL_KEY = 'tbo.wallLink';
+
+function tabStore(): Storage | null {
+  try {
+    return typeof sessionStorage !== 'undefined' && sessionStorage ? sessionStorage : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The wall link this tab shows, if it is a wall's tab. */
+export function wallLinkToken(): string | null {
+  return tabStore()?.getItem(WALL_KEY) || null;
+}
+
+/** This tab becomes the wall of link `token`: its own session store, empty to start with. */
+export function enterWallMode(token: string): void {
+  const tab = tabStore();
+  if (!tab) return;
+  tab.clear();
+  tab.setItem(WALL_KEY, token);
+  notify();
+}
+
+/** The link no longer works: the tab is an ordinary one again. */
+export function leaveWallMode(): void {
+  const tab = tabStore();
+  if (!tab) return;
+  tab.clear();
+  notify();
+}
+
 function store(): Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'clear'> {
+  if (wallLinkToken()) {
+    const tab = tabStore()!;
+    // clearing a wall's session keeps which link it shows
+    return { getItem: (k) => tab.getItem(k), setItem: (k, v) => tab.setItem(k, v), removeItem: (k) => tab.removeItem(k), clear: () => { const w = tab.getItem(WALL_KEY); tab.clear(); if (w) tab.setItem(WALL_KEY, w); } };
+  }
   try {
     if (typeof localStorage !== 'undefined' && localStorage) return localStorage;
   } catch {
