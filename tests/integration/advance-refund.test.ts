@@ -218,3 +218,20 @@ describe('drafts', () => {
     expect(await unallocated(receipt.id)).toBe('100.00');
   });
 });
+
+describe('财务报表 (cash in and out)', () => {
+  it('counts a refund to a client as money out and one from a supplier as money in, on the refund date', async () => {
+    const client = await newClient();
+    const supplier = await newSupplier();
+    const receipt = await advance({ clientId: client }, '100.00', { payDate: '2025-05-02' });
+    const payment = await advance({ supplierId: supplier }, '200.00', { payDate: '2025-05-02' });
+    await ok(t.call('oms', REFUND.save, { partyType: 'client', clientId: client, refundDate: '2025-05-03', method: 'cash', post: true, lines: [{ payDocumentId: receipt.id, amount: '30.00' }] }, finance));
+    await ok(t.call('oms', REFUND.save, { partyType: 'supplier', supplierId: supplier, refundDate: '2025-05-04', method: 'bank', post: true, lines: [{ payDocumentId: payment.id, amount: '50.00' }] }, finance));
+    // a draft moved no money
+    await ok(t.call('oms', REFUND.save, { partyType: 'client', clientId: client, refundDate: '2025-05-05', lines: [{ payDocumentId: receipt.id, amount: '1.00' }] }, finance));
+    const month = await ok(t.call('oms', '023127', { page: 1, pageSize: 50, groupBy: 'month', filters: { dateRange: ['2025-05-01', '2025-05-31'] } }, demo));
+    expect(month.totals).toEqual({ receiptCount: 2, receiptAmount: '150.00', paymentCount: 2, paymentAmount: '230.00', netAmount: '-80.00' });
+    const cash = await ok(t.call('oms', '023127', { page: 1, pageSize: 50, groupBy: 'day', filters: { dateRange: ['2025-05-01', '2025-05-31'], method: 'cash' } }, demo));
+    expect(cash.totals).toEqual({ receiptCount: 0, receiptAmount: '0.00', paymentCount: 1, paymentAmount: '30.00', netAmount: '-30.00' });
+  });
+});
