@@ -56,7 +56,7 @@ export async function checkAdvanceRefund(run: SaveRun): Promise<void> {
   const tenant = TypedTenant.of(ctx.tenant);
   const ids = [...new Set(lines.map((l) => Number(l.payDocumentId)))];
   // company scope: the typed tenant reads only the caller's company's documents
-  const docs = new Map((await tenant.select('payDocument').selectAll().where('id', 'in', ids).execute()).map((r) => [Number(r.id), r as Row]));
+  const docs = new Map((await tenant.select('payDocument').selectAll().where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]));
   let currencyId = header.currencyId == null ? null : Number(header.currencyId);
   const errors: FieldError[] = [];
   const seen = new Set<number>();
@@ -108,10 +108,10 @@ export async function postAdvanceRefund(t: TransitionRun) {
     const at = `第 ${Number(l.lineNo)} 行：`;
     if (!p) throw validationError([{ field: 'lines', message: `${at}收付款单不存在` }]);
     // the document may have changed since the draft was saved (reversed, another currency cannot happen)
-    const why = notAnAdvance(p as Row, partyType, partyId, Number(doc.currencyId));
+    const why = notAnAdvance(p, partyType, partyId, Number(doc.currencyId));
     if (why) throw validationError([{ field: 'lines', message: `${at}${why}` }]);
     // allocated on the refund's date (the statement shows it then); same currency, so no conversion
-    await allocate(t.tenant, accountId, { ...paymentRef(p as Row), payDate: refundDate }, itemId, Number(l.amount), async () => Number(p.exchangeRate), Number(l.lineNo));
+    await allocate(t.tenant, accountId, { ...paymentRef(p), payDate: refundDate }, itemId, Number(l.amount), async () => Number(p.exchangeRate), Number(l.lineNo));
   }
   return { itemId };
 }
