@@ -123,8 +123,9 @@ describe('a client advance refunded (退预收款)', () => {
     const usdReceipt = await advance({ clientId: client }, '50.00', { currencyId: usd });
     const mixed = await t.call('oms', REFUND.save, { partyType: 'client', clientId: client, lines: [{ payDocumentId: receipt.id, amount: '1' }, { payDocumentId: usdReceipt.id, amount: '1' }] }, finance);
     expect(mixed.msg).toContain(`第 2 行：收付款单 ${usdReceipt.docNo} 的币种与本单不同`);
-    const usdRefund = await t.call('oms', REFUND.save, { partyType: 'client', clientId: client, currencyId: usd, lines: [{ payDocumentId: receipt.id, amount: '1' }] }, finance);
-    expect(usdRefund.msg).toContain('的币种与本单不同');
+    // nor paid back before it came in
+    const early = await t.call('oms', REFUND.save, { partyType: 'client', clientId: client, refundDate: '2026-03-09', lines: [{ payDocumentId: receipt.id, amount: '1' }] }, finance);
+    expect(early.msg).toContain(`第 1 行：退款日期 2026-03-09 早于收付款单 ${receipt.docNo} 的收付日期 2026-03-10`);
     // a post-dated cheque not yet cleared is not an advance
     const cheque = await advance({ clientId: client }, '80.00', { method: 'cheque', chequeNo: 'CHQ-R1', chequeDate: '2026-04-30' });
     const pending = await t.call('oms', REFUND.save, { partyType: 'client', clientId: client, lines: [{ payDocumentId: cheque.id, amount: '10' }] }, finance);

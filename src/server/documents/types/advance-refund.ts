@@ -32,8 +32,8 @@ export const advanceRefund = defineDocument({
     clientId: { type: 'reference', resource: 'client', title: '客户' },
     supplierId: { type: 'reference', resource: 'supplier', title: '供应商' },
     refundDate: { type: 'date', title: '退款日期' },
-    // the advances' currency: taken from the lines when not sent
-    currencyId: { type: 'reference', resource: 'currency', title: '币种' },
+    // the advances' currency, taken from the lines (a draft whose lines change currency follows them)
+    currencyId: { type: 'reference', resource: 'currency', title: '币种', readonly: true },
     amount: { type: 'money', title: '退款金额', readonly: true },
     method: { type: 'enum', title: '结算方式', values: values({ bank: '银行转账', cash: '现金' }) },
     account: { type: 'string', title: '收付款账户', maxLength: 100 },

@@ -57,7 +57,7 @@ export async function checkAdvanceRefund(run: SaveRun): Promise<void> {
   const ids = [...new Set(lines.map((l) => Number(l.payDocumentId)))];
   // company scope: the typed tenant reads only the caller's company's documents
   const docs = new Map((await tenant.select('payDocument').selectAll().where('id', 'in', ids).execute()).map((r) => [Number(r.id), r]));
-  let currencyId = header.currencyId == null ? null : Number(header.currencyId);
+  let currencyId: number | null = null;
   const errors: FieldError[] = [];
   const seen = new Set<number>();
   let total = 0;
@@ -69,6 +69,8 @@ export async function checkAdvanceRefund(run: SaveRun): Promise<void> {
     const why = notAnAdvance(p, partyType, partyId, currencyId);
     if (why) { err('payDocumentId', why); continue; }
     currencyId ??= Number(p.currencyId);
+    // money is not paid back before it came in: the statement would show the refund before the advance
+    if (String(header.refundDate) < String(p.payDate)) { err('payDocumentId', `退款日期 ${String(header.refundDate)} 早于收付款单 ${String(p.docNo)} 的收付日期 ${String(p.payDate)}`); continue; }
     if (seen.has(Number(p.id))) { err('payDocumentId', `收付款单 ${String(p.docNo)} 重复，请合并为一行`); continue; }
     seen.add(Number(p.id));
     const amount = Number(l.amount ?? 0);
