@@ -99,7 +99,7 @@ export async function postAdvanceRefund(t: TransitionRun) {
   const accountId = t.ctx.caller!.accountId;
   const refundDate = String(doc.refundDate);
   const itemId = await addOpenItem(t.tenant, accountId, {
-    side: SIDE_OF[partyType], partyType, partyId, sourceType: REFUND_SOURCE, sourceId: Number(doc.id), docNo: String(doc.docNo), reference: text(doc.remark)?.slice(0, 100) ?? null,
+    side: SIDE_OF[partyType], partyType, partyId, sourceType: REFUND_SOURCE, sourceId: Number(doc.id), docNo: String(doc.docNo),
     docDate: refundDate, dueDate: refundDate, currencyId: Number(doc.currencyId), exchangeRate: Number(doc.exchangeRate), amount: Number(doc.amount),
   });
   const tenant = TypedTenant.of(t.tenant);
