@@ -146,6 +146,7 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
   const sr = await ok('oms', '021103', { orderId: so2.id, returnDate: '2026-01-02', lines: [{ orderLineId: so2Line.id, qty: 1 }] });
   const ob = await ok('oms', '026213', { side: 'receivable', clientId: client.id, amount: '100', post: true });
   const receipt = await ok('oms', '026003', { direction: 'receipt', clientId: client.id, amount: '50', post: true });
+  const refund = await ok('oms', '026403', { partyType: 'client', clientId: client.id, post: true, lines: [{ payDocumentId: receipt.id, amount: '10' }] });
   const day = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
   const docs = (docNo: string) => ({ page: 1, pageSize: 5, docNo, warehouseId: wh, status: 'posted', dateFrom: '2020-01-01', dateTo: day });
   return {
@@ -183,6 +184,9 @@ async function samplesOf(): Promise<Record<string, unknown[]>> {
     'stockAdjust.list': [{ page: 1, pageSize: 5 }, { ...docs(adjust.docNo), reason: 'loss' }],
     'stockTake.list': [{ page: 1, pageSize: 5 }, { ...docs(take.docNo), status: 'counting' }],
     'openingBalance.list': [{ page: 1, pageSize: 5 }, { page: 1, pageSize: 5, docNo: ob.docNo, side: 'receivable', clientId: client.id, status: 'posted', dateFrom: '2020-01-01', dateTo: day }],
+    'advanceRefund.list': [{ page: 1, pageSize: 5 }, {
+      page: 1, pageSize: 5, docNo: refund.docNo, partyType: 'client', clientId: client.id, supplierId: null, currencyId: null, method: null, status: 'posted', dateFrom: '2020-01-01', dateTo: day,
+    }],
     'payDocument.list': [{ page: 1, pageSize: 5 }, {
       page: 1, pageSize: 5, docNo: receipt.docNo, direction: 'receipt', clientId: client.id, currencyId: null, method: null, status: 'posted', dateFrom: '2020-01-01', dateTo: day,
     }],

@@ -122,6 +122,9 @@ export const FINANCE_RIGHTS = [
   'financial.accounts_payable_detail',
   'financial.openingBalance.edit',
   'financial.advances',
+  // refunds of advances (退款单): a client's advance paid back, a supplier's prepayment returned
+  'financial.advance_refund',
+  'financial.advance_refund.edit',
   'financial.maturedCheck',
   'financial.proceedsToday',
   // sales invoices: posted (the receivable) and cancelled by the accountant

@@ -23,6 +23,47 @@ export interface AccountTable {
   remark: string | null;
 }
 
+export interface AdvanceRefundTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  docNo: string;
+  status: string;
+  postedAt: string | null;
+  postedBy: number | null;
+  cancelledAt: string | null;
+  cancelledBy: number | null;
+  reversedAt: string | null;
+  reversedBy: number | null;
+  partyType: string | null;
+  clientId: number | null;
+  supplierId: number | null;
+  refundDate: string | null;
+  currencyId: number | null;
+  amount: number | null;
+  method: string | null;
+  account: string | null;
+  remark: string | null;
+  exchangeRate: number | null;
+  rateDate: string | null;
+  amountBase: number | null;
+  lineCount: number | null;
+}
+
+export interface AdvanceRefundLineTable {
+  id: Generated<number>;
+  companyId: number;
+  refundId: number;
+  lineNo: number;
+  payDocumentId: number | null;
+  amount: number | null;
+  remark: string | null;
+}
+
 export interface ApiUsageMinuteTable {
   minute: string;
   companyId: number;
@@ -2258,6 +2299,8 @@ export interface WarehouseTable {
 /** Every table, under the name queries use. */
 export interface DB {
   account: AccountTable;
+  advanceRefund: AdvanceRefundTable;
+  advanceRefundLine: AdvanceRefundLineTable;
   apiUsageMinute: ApiUsageMinuteTable;
   auditLog: AuditLogTable;
   authSession: AuthSessionTable;

@@ -32,7 +32,7 @@ const INVOICING_REPORT_TABLES = ['deliveryNote', 'deliveryNoteLine', 'salesInvoi
 const OPEN_ITEMS_REPORT_TABLES = ['openItem', 'financeAllocation', 'client', 'supplier', 'company'];
 // 期末未付: the daily closing's payable snapshots and the closings that kept them
 const PAYABLE_REPORT_TABLES = [...OPEN_ITEMS_REPORT_TABLES, 'dailyClosing', 'payableSnapshot'];
-const CASH_REPORT_TABLES = ['payDocument', 'company'];
+const CASH_REPORT_TABLES = ['payDocument', 'advanceRefund', 'company'];
 const SALE_REPORT_TABLES = ['salesOrder', 'salesOrderLine', 'product', 'category', 'client', 'staff', 'warehouse', 'presalePlan', 'company'];
 const OTHER_MOVES_TABLES = ['stockMove', 'stockMoveDay', 'dailyClosing', 'receivingNote', 'product', 'category', 'warehouse', 'company'];
 

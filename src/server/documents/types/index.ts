@@ -1,5 +1,6 @@
 // The document types built on the engine, one file each.
 import type { DocumentDefinition } from '../definition.ts';
+import { advanceRefund } from './advance-refund.ts';
 import { carton } from './carton.ts';
 import { deliveryNote } from './delivery-note.ts';
 import { elevatorTask } from './elevator-task.ts';
@@ -33,5 +34,5 @@ export const BUILT_IN_DOCUMENTS: DocumentDefinition[] = [
   purchaseOrder, inboundPlan, inboundTask, receivingNote, putaway, stockInit, stockAdjust, returnPlan, purchaseInvoice, salesOrder, deliveryPlan, stockTake,
   outboundTask, pickingOrder, carton, loadingList, deliveryNote, liftingTask, markerTask, elevatorTask, openingBalance, payDocument,
   salesInvoice, salesCredit, salesDiscount, proformaInvoice, prepaymentInvoice,
-  salesReturn, proformaCredit,
+  salesReturn, proformaCredit, advanceRefund,
 ];

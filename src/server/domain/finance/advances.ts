@@ -13,9 +13,24 @@ export const ADVANCES_INPUT = {
     page: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 1, title: '页码' },
     pageSize: { type: 'integer', minimum: 1, maximum: 500, default: 50, title: '每页条数' },
     direction: { type: ['string', 'null'], enum: [null, 'receipt', 'payment'], title: '收付方向' },
-    clientId: { type: ['integer', 'null'], minimum: 1, title: '客户' },
-    supplierId: { type: ['integer', 'null'], minimum: 1, title: '供应商' },
+    // a refund's screen names the party and the advance as its header holds them (text from the URL or empty)
+    partyType: { type: ['string', 'null'], enum: [null, '', 'client', 'supplier'], title: '往来类型' },
+    clientId: { type: ['integer', 'string', 'null'], maxLength: 12, title: '客户' },
+    supplierId: { type: ['integer', 'string', 'null'], maxLength: 12, title: '供应商' },
+    id: { type: ['integer', 'string', 'null'], maxLength: 12, title: '收付款单' },
+    keyword: { type: ['string', 'null'], maxLength: 50, title: '单号' },
   },
+};
+
+type AdvancesInput = {
+  page: number; pageSize: number; direction?: string | null; partyType?: string | null;
+  clientId?: number | string | null; supplierId?: number | string | null; id?: number | string | null; keyword?: string | null;
+};
+
+/** A positive id given as a number or its text; undefined when empty or not one. */
+const idOf = (v: unknown): number | undefined => {
+  const n = Number(v);
+  return v != null && v !== '' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 };
 
 /** Posted documents with unallocated money (a pending cheque's money is not available yet): the advances. */
@@ -40,14 +55,21 @@ export async function advanceByParty(ctx: CallContext, partyType: PartyType): Pr
 }
 
 /** Posted documents with unallocated money (a pending cheque's money is not available yet). */
-export async function listAdvances(ctx: CallContext, input: { page: number; pageSize: number; direction?: string | null; clientId?: number | null; supplierId?: number | null }) {
+export async function listAdvances(ctx: CallContext, input: AdvancesInput) {
   let q = withAdvance(TypedTenant.of(ctx.tenant).select('payDocument')
     .leftJoin('client', (j) => j.onRef('client.id', '=', 'payDocument.clientId'))
     .leftJoin('supplier', (j) => j.onRef('supplier.id', '=', 'payDocument.supplierId'))
     .innerJoin('currency', (j) => j.onRef('currency.id', '=', 'payDocument.currencyId')));
-  if (input.direction) q = q.where('payDocument.direction', '=', input.direction);
-  if (input.clientId) q = q.where('payDocument.clientId', '=', input.clientId);
-  if (input.supplierId) q = q.where('payDocument.supplierId', '=', input.supplierId);
+  const direction = input.direction || (input.partyType === 'client' ? 'receipt' : input.partyType === 'supplier' ? 'payment' : undefined);
+  if (direction) q = q.where('payDocument.direction', '=', direction);
+  const clientId = idOf(input.clientId);
+  const supplierId = idOf(input.supplierId);
+  const id = idOf(input.id);
+  // a party named by the refund's kind: the other party's field is ignored
+  if (clientId && input.partyType !== 'supplier') q = q.where('payDocument.clientId', '=', clientId);
+  if (supplierId && input.partyType !== 'client') q = q.where('payDocument.supplierId', '=', supplierId);
+  if (id) q = q.where('payDocument.id', '=', id);
+  if (input.keyword?.trim()) q = q.where('payDocument.docNo', 'like', `%${input.keyword.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const total = Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
   const rows = await q.select(['payDocument.id', 'payDocument.docNo', 'payDocument.direction', 'payDocument.payDate', 'payDocument.settleAmount', 'payDocument.allocatedAmount',
     'payDocument.clientId', 'payDocument.supplierId', 'payDocument.exchangeRate', 'client.name as clientName', 'supplier.name as supplierName', 'currency.code as currencyCode'])
@@ -56,9 +78,10 @@ export async function listAdvances(ctx: CallContext, input: { page: number; page
     total, page: input.page, pageSize: input.pageSize,
     list: rows.map((r) => ({
       id: Number(r.id), docNo: String(r.docNo), direction: String(r.direction), directionText: DIRECTION[r.direction as keyof typeof DIRECTION],
-      kindText: r.direction === 'receipt' ? '预收款' : '预付款', payDate: String(r.payDate), partyName: text(r.clientName ?? r.supplierName),
+      kindText: r.direction === 'receipt' ? '预收款' : '预付款', partyType: r.direction === 'receipt' ? 'client' : 'supplier', payDate: String(r.payDate), partyName: text(r.clientName ?? r.supplierName),
       clientId: r.clientId == null ? null : Number(r.clientId), supplierId: r.supplierId == null ? null : Number(r.supplierId), currencyCode: String(r.currencyCode),
       settleAmount: moneyText(r.settleAmount), allocatedAmount: moneyText(r.allocatedAmount), unallocatedAmount: moneyText(Number(r.settleAmount) - Number(r.allocatedAmount)),
+      label: `${String(r.docNo)} · ${String(r.currencyCode)} ${moneyText(Number(r.settleAmount) - Number(r.allocatedAmount))} · ${String(r.payDate)}`,
     })),
   };
 }

@@ -18,10 +18,13 @@ export type PartyType = 'client' | 'supplier';
 export const SIDE_OF: Record<PartyType, Side> = { client: 'receivable', supplier: 'payable' };
 export const SIDE_TEXT: Record<Side, string> = { receivable: '应收', payable: '应付' };
 export const ITEM_STATUS = { open: '未结清', settled: '已结清', cancelled: '已作废' } as const;
-export const SOURCE_TEXT: Record<string, string> = { purchaseInvoice: '采购发票', salesInvoice: '销售发票', prepaymentInvoice: '预收款发票', openingBalance: '期初余额', chequeBounce: '退票费' };
+export const SOURCE_TEXT: Record<string, string> = { purchaseInvoice: '采购发票', salesInvoice: '销售发票', prepaymentInvoice: '预收款发票', openingBalance: '期初余额', chequeBounce: '退票费', advanceRefund: '退款单' };
 /** What an item is, as screens name it: an opening balance is 期初应收 or 期初应付 by its side. */
 export const itemKind = (item: Row) =>
-  item.sourceType === 'openingBalance' ? (item.side === 'payable' ? '期初应付' : '期初应收') : SOURCE_TEXT[String(item.sourceType)] ?? String(item.sourceType);
+  item.sourceType === 'openingBalance' ? (item.side === 'payable' ? '期初应付' : '期初应收')
+    // a refund of an advance (退款单): money back to a client, or a supplier's prepayment returned
+    : item.sourceType === 'advanceRefund' ? (item.side === 'payable' ? '预付退回' : '预收退款')
+      : SOURCE_TEXT[String(item.sourceType)] ?? String(item.sourceType);
 
 /** An amount (cents) in the company currency at a rate × 10^6, half-up. */
 export const toBase = (cents: number, rate: number) =>
@@ -252,6 +255,37 @@ export async function reverseAllocations(untypedTenant: Tenant, accountId: numbe
     const ok = await tenant.update('payDocument').set({ allocatedAmount: sql`${sql.ref('allocatedAmount')} - ${paidBack}`, updatedAt: now })
       .where('id', '=', paymentId).where('allocatedAmount', '>=', paidBack).returning('id').executeTakeFirst();
     if (!ok) throw new Error(`payment ${paymentId}: allocated amount below its allocations`);
+  }
+  return open;
+}
+
+/**
+ * The item side of reverseAllocations: undoes every allocation to an item still standing (a refund's item
+ * being reversed) — a negative row per allocation, each payment's allocated amount lowered by what it
+ * gave (its money is unallocated again: the advance is back), the item left with nothing allocated.
+ * Conditional updates: a payment holding less than its allocation says so (never below zero).
+ */
+export async function reverseItemAllocations(untypedTenant: Tenant, accountId: number, itemId: number, date: string): Promise<Row[]> {
+  const tenant = TypedTenant.of(untypedTenant);
+  const rows = await tenant.select('financeAllocation').selectAll().where('itemId', '=', itemId).orderBy('id').execute();
+  const open = netAllocations(rows).filter((r) => Number(r.amount) !== 0);
+  const now = new Date().toISOString();
+  // payments in id order, as allocations take them (one lock order)
+  for (const a of open.sort((x, y) => Number(x.paymentId) - Number(y.paymentId))) {
+    const amount = Number(a.amount);
+    const ok = await tenant.update('openItem').set({
+      allocated: sql`${sql.ref('allocated')} - ${amount}`, openAmount: sql`${sql.ref('openAmount')} + ${amount}`, status: 'open',
+      allocatedBase: sql`${sql.ref('allocatedBase')} - ${Number(a.itemBase)}`, updatedAt: now, updatedBy: accountId, version: sql`${sql.ref('version')} + 1`,
+    }).where('id', '=', itemId).where('allocated', '>=', amount).returning('id').executeTakeFirst();
+    if (!ok) throw new Error(`allocation ${String(a.id)}: item ${itemId} holds less than it`);
+    const paid = Number(a.paidAmount);
+    const back = await tenant.update('payDocument').set({ allocatedAmount: sql`${sql.ref('allocatedAmount')} - ${paid}`, updatedAt: now })
+      .where('id', '=', Number(a.paymentId)).where('allocatedAmount', '>=', paid).returning('id').executeTakeFirst();
+    if (!back) throw new Error(`payment ${String(a.paymentId)}: allocated amount below allocation ${String(a.id)}`);
+    await tenant.insert('financeAllocation', {
+      paymentId: Number(a.paymentId), itemId, allocDate: date, amount: -amount, paidAmount: -paid, itemRate: Number(a.itemRate), payRate: Number(a.payRate),
+      itemBase: -Number(a.itemBase), paidBase: -Number(a.paidBase), exchangeDiff: -Number(a.exchangeDiff), kind: 'reverse', reversesId: Number(a.id), createdAt: now, createdBy: accountId,
+    }).execute();
   }
   return open;
 }

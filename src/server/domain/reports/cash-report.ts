@@ -1,5 +1,6 @@
 // 财务报表 (/reportForms/finance): the money that came in and went out — posted receipts and payments
-// (收款单 / 付款单 that are neither drafts, cancelled nor reversed) by 收付日期: count and amount in the
+// (收款单 / 付款单 that are neither drafts, cancelled nor reversed) by 收付日期, and posted refunds of
+// advances (退款单: to a client = out, from a supplier = in) by 退款日期: count and amount in the
 // company currency (amount_base) of each direction, and the net (receipts less payments), in cents. By day,
 // week, month or settlement method — the groupings of its screen schema; filters dates and method.
 import type { CallContext, InputSchema } from '../../catalog/context.ts';
@@ -47,6 +48,21 @@ async function cashGroups(ctx: CallContext, input: CashReportInput) {
     const key = period ? periodKey(input.groupBy, String(r.k)) : r.k === null || r.k === undefined || r.k === '' ? '' : String(r.k);
     const amount = big(r.amount);
     if (r.d === 'receipt') groups.add(key, {}, { receiptCount: big(r.n), receiptAmount: amount, netAmount: amount });
+    else groups.add(key, {}, { paymentCount: big(r.n), paymentAmount: amount, netAmount: -amount });
+  }
+  // refunds of advances (退款单) moved money too: one to a client went out (a payment), one returned by a
+  // supplier came in (a receipt) — counted on their refund date, in company currency at its rate
+  let rq = TypedTenant.of(tenant).select('advanceRefund').where('advanceRefund.status', '=', 'posted');
+  if (range.from) rq = rq.where('advanceRefund.refundDate', '>=', range.from);
+  if (range.to) rq = rq.where('advanceRefund.refundDate', '<=', range.to);
+  if (input.method) rq = rq.where('advanceRefund.method', '=', input.method);
+  const refundRef = period ? 'advanceRefund.refundDate' : 'advanceRefund.method';
+  const refunds = await rq.select((eb) => [`${refundRef} as k`, 'advanceRefund.partyType as p', eb.fn.countAll().as('n'), eb.fn.sum('advanceRefund.amountBase').as('amount')])
+    .groupBy([refundRef, 'advanceRefund.partyType']).execute();
+  for (const r of refunds) {
+    const key = period ? periodKey(input.groupBy, String(r.k)) : r.k === null || r.k === undefined || r.k === '' ? '' : String(r.k);
+    const amount = big(r.amount);
+    if (r.p === 'supplier') groups.add(key, {}, { receiptCount: big(r.n), receiptAmount: amount, netAmount: amount });
     else groups.add(key, {}, { paymentCount: big(r.n), paymentAmount: amount, netAmount: -amount });
   }
   const list = groups.list();
