@@ -7,7 +7,8 @@
 // - every answer from /cdm/api, /oms/api, /auth/api and /storage/api carries envelope code 200 (a screen
 //   that asks for something it may not have is a bug);
 // - no 服务器内部错误, "undefined", "NaN" or "[object Object]" in the page's text;
-// - the screen's title is shown (breadcrumb and document title).
+// - the screen's title is shown (breadcrumb and document title);
+// - what a clerk reads is whole: no filter title running under its box, no table column without a title.
 // Screenshots: test-output/e2e/every-screen/<route>.png.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -89,6 +90,22 @@ async function settle(page: Page, route: string, title: string): Promise<void> {
     .catch(() => undefined);
 }
 
+/** Filter titles that do not fit their label column, and table headers without a title. */
+async function layoutFaults(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const faults: string[] = [];
+    for (const label of document.querySelectorAll<HTMLElement>('.renderer-filter-bar .ant-form-item-label')) {
+      if (label.scrollWidth > label.clientWidth + 1) faults.push(`filter title cut: ${label.innerText.trim()}`);
+    }
+    const untitled = '.ant-table-selection-column, .ant-table-row-expand-icon-cell, .ant-table-cell-scrollbar, .ant-table-drag-cell';
+    for (const th of document.querySelectorAll<HTMLElement>('.ant-table-thead th')) {
+      if (th.matches(untitled) || th.offsetWidth === 0) continue;
+      if (!th.innerText.trim() && !th.querySelector('input, svg, img')) faults.push(`untitled column (${th.closest('.ant-card, .renderer-list')?.querySelector('.ant-card-head-title, .renderer-list-title')?.textContent ?? 'table'})`);
+    }
+    return faults;
+  });
+}
+
 describe.skipIf(!hasChromium)('every screen of the menu opens cleanly (e2e)', () => {
   const e2e = setupE2e({
     login: ADMIN,
@@ -116,6 +133,7 @@ describe.skipIf(!hasChromium)('every screen of the menu opens cleanly (e2e)', ()
       errors: seen.errors,
       calls: seen.calls,
       text: FAULTY_TEXT.filter((t) => text.includes(t)),
-    }).toEqual({ title, errors: [], calls: [], text: [] });
+      layout: await layoutFaults(page),
+    }).toEqual({ title, errors: [], calls: [], text: [], layout: [] });
   });
 });
