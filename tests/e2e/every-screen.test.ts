@@ -86,7 +86,7 @@ async function settle(page: Page, route: string, title: string): Promise<void> {
   await shownTitle(page, route).filter({ hasText: title }).waitFor();
   await page.waitForLoadState('networkidle', { timeout: 8_000 }).catch(() => undefined);
   await page
-    .waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active'), undefined, { timeout: 8_000 })
+    .waitForFunction(() => !document.querySelector('.ant-spin-spinning, .ant-skeleton-active, .ant-select-arrow-loading'), undefined, { timeout: 8_000 })
     .catch(() => undefined);
 }
 
