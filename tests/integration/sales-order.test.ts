@@ -537,6 +537,8 @@ describe('订单变更 (oms 020913): a confirmed order\'s line changed with a re
     const change = audit.list.find((e: any) => e.action === 'change' && JSON.stringify(e.changes).includes('客户减量'));
     expect(JSON.stringify(change.changes)).toContain('"from":"30","to":"12"');
     expect(audit.list.some((e: any) => e.action === 'override')).toBe(true);
+    // 操作日志's 对象 column reads the document's title, not its type
+    expect(new Set(audit.list.map((e: any) => e.entityTitle))).toEqual(new Set(['销售订单']));
     await verifyClean();
   });
 

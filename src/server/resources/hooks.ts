@@ -9,6 +9,7 @@ import { bizError, type FieldError } from '../http/errors.ts';
 import type { Row } from './query.ts';
 import type { Resource, ResourceRegistry } from './types.ts';
 import { SETTINGS_HOOKS } from './settings-hooks.ts';
+import { allDocumentDefinitions } from '../documents/index.ts';
 import { STOCK_HOOKS } from '../domain/stock/locations.ts';
 import { PROMOTION_HOOKS } from '../domain/sales/promotions.ts';
 
@@ -176,7 +177,9 @@ export const HOOKS: Record<string, ResourceHooks> = {
   },
   auditLog: {
     decorate(rows, reg) {
-      for (const row of rows) row.entityTitle = reg.get(String(row.entity))?.title ?? row.entity;
+      // documents (销售订单, 收付款单, 期初余额…) log under their type, which is no resource: their title too
+      const documentTitles = new Map(allDocumentDefinitions().map((d) => [d.type, d.title]));
+      for (const row of rows) row.entityTitle = reg.get(String(row.entity))?.title ?? documentTitles.get(String(row.entity)) ?? row.entity;
     },
   },
   ...SETTINGS_HOOKS,

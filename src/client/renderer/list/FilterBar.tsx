@@ -37,6 +37,9 @@ export function FilterBar({ part, filters, env, defaults, onSearch }: FilterBarP
       className="renderer-filter-bar"
       layout="horizontal"
       labelCol={{ flex: '90px' }}
+      // A title longer than the 90px column (只看有变化的字段, 发货 / 开票日期) wraps onto a second line instead of
+      // running under the box beside it.
+      labelWrap
       initialValues={defaults}
       onFinish={submit}
       style={{ marginBottom: 12 }}
