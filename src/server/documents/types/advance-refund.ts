@@ -6,6 +6,7 @@ import {
   checkAdvanceRefund, postAdvanceRefund, presentAdvanceRefund, REFUND_KIND, REFUND_PREFIX, REFUND_TITLE, refundedAdvances, reverseAdvanceRefund,
 } from '../../domain/finance/advance-refund.ts';
 import { defineDocument } from '../definition.ts';
+import { MONEY_DOCUMENT_STATUSES } from './pay-document.ts';
 
 const ID_MAX = 2_147_483_647;
 const MONEY_MAX = '1000000000000';
@@ -18,12 +19,7 @@ export const advanceRefund = defineDocument({
   table: 'advanceRefund',
   managed: true,
   indexes: [['refundDate']],
-  statuses: {
-    draft: { label: '草稿', color: 'default' },
-    posted: { label: '已过账', color: 'green' },
-    reversed: { label: '已冲销', color: 'orange' },
-    cancelled: { label: '已作废', color: 'red' },
-  },
+  statuses: MONEY_DOCUMENT_STATUSES,
   editable: ['draft'],
   removable: ['draft'],
   rights: { read: 'financial.advance_refund', edit: 'financial.advance_refund.edit' },

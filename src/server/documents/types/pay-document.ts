@@ -8,6 +8,14 @@ const ID_MAX = 2_147_483_647;
 const MONEY_MAX = '1000000000000';
 const values = (o: Record<string, string>) => Object.entries(o).map(([value, label]) => ({ value, label }));
 
+/** The life of a money document (收付款单, 退款单): posted money is reversed (冲销), never edited. */
+export const MONEY_DOCUMENT_STATUSES = {
+  draft: { label: '草稿', color: 'default' },
+  posted: { label: '已过账', color: 'green' },
+  reversed: { label: '已冲销', color: 'orange' },
+  cancelled: { label: '已作废', color: 'red' },
+} as const;
+
 export const payDocument = defineDocument({
   type: 'payDocument',
   title: PAY_TITLE,
@@ -16,12 +24,7 @@ export const payDocument = defineDocument({
   managed: true,
   // receipts and payments by date (reports, 数据大屏)
   indexes: [['payDate']],
-  statuses: {
-    draft: { label: '草稿', color: 'default' },
-    posted: { label: '已过账', color: 'green' },
-    reversed: { label: '已冲销', color: 'orange' },
-    cancelled: { label: '已作废', color: 'red' },
-  },
+  statuses: MONEY_DOCUMENT_STATUSES,
   editable: ['draft'],
   removable: ['draft'],
   rights: { read: 'financial.pay_document', edit: 'financial.pay_document.edit' },
