@@ -327,6 +327,19 @@ describe('综合汇总报表', () => {
     expect(byWh.list.find((r: any) => r.warehouseId === null)).toMatchObject({ receiptAmount: '350.00', paymentAmount: '100.00', receivable: '850.00' });
     expect((await t.call('oms', R.summary, { groupBy: 'staff' }, demo)).code).toBe('COMMON_VALIDATION_4000');
   });
+
+  it('with no dates, a week or month row is that period so far, not only today (the clock is on D3)', async () => {
+    const summary = (body: Record<string, unknown>) => ok(t.call('oms', R.summary, { page: 1, pageSize: 50, ...body }, demo));
+    for (const [groupBy, start] of [['month', '2027-03-01'], ['week', '2027-03-08']]) {
+      const unset = await summary({ groupBy });
+      expect(unset.list, groupBy).toEqual((await summary({ groupBy, filters: { dateRange: [start, D3] } })).list);
+      // D1's order and D2's receipt are in it
+      expect(Number(unset.list[0].salesAmount), groupBy).toBeGreaterThanOrEqual(43.5);
+      expect(unset.list[0].receiptAmount, groupBy).toBe('350.00');
+    }
+    // by day it stays today
+    expect((await summary({ groupBy: 'day' })).list.map((r: any) => r.day)).toEqual([D3]);
+  });
 });
 
 describe('销售报表', () => {

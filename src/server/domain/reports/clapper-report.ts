@@ -79,7 +79,10 @@ async function figures(ctx: CallContext, v: Variant, input: ClapperReportInput) 
   const tzHours = tz(ctx);
   const range = dayRange(input.dateRange, tzHours);
   const today = companyToday(tzHours);
-  const from = range.from ?? range.to ?? today;
+  // no dates: the period that holds today, from its start — a row labelled 2026-11 is the whole month so
+  // far, not its last day
+  const periodStart = input.groupBy === 'month' ? `${periodKey('month', today)}-01` : PERIODS.has(input.groupBy) ? periodKey(input.groupBy, today) : today;
+  const from = range.from ?? range.to ?? periodStart;
   const to = range.to ?? (range.from && range.from > today ? range.from : today);
   const days = daysBetween(from, to);
   if (days.length > MAX_DAYS) throw validationError([{ field: 'dateRange', message: `日期范围不能超过 ${MAX_DAYS} 天` }]);
