@@ -82,6 +82,20 @@ describe('大屏链接', () => {
     expect(blank.msg).toContain('名称');
   });
 
+  it('a link meets the company\'s IP whitelist when it opens', async () => {
+    const made = await ok(t.call('oms', WALL.create, { name: '外地电视' }, admin2));
+    expect((await ok(open(tokenOf(made.path)))).accessToken).toBeTruthy();
+    const company = await t.database.db.selectFrom('company').select(['id', 'flags']).where('code', '=', 'demo2').executeTakeFirstOrThrow();
+    await t.database.db.updateTable('company').set({ flags: JSON.stringify({ ...JSON.parse(String(company.flags || '{}')), ipWhitelist: true }) }).where('id', '=', company.id).execute();
+    try {
+      const refused = await open(tokenOf(made.path));
+      expect(refused.code).toBe('5019');
+      expect(refused.msg).toContain('白名单');
+    } finally {
+      await t.database.db.updateTable('company').set({ flags: company.flags }).where('id', '=', company.id).execute();
+    }
+  });
+
   it('a link stops working when its maker is disabled', async () => {
     const accountId = Number((await t.database.db.selectFrom('account').select('id').where('userName', '=', 'sales').executeTakeFirst())?.id);
     expect(accountId).toBeGreaterThan(0);

@@ -6,7 +6,8 @@
 // link ends its sessions at once; a wall showing it says so on the screen at its next refresh.
 // A link works while its maker's account and company are enabled and the maker holds the wall's right.
 import type { CallContext } from '../../catalog/context.ts';
-import { WALL_RIGHT } from '../../auth/caller.ts';
+import { parseFlags } from '../../../core/flags.ts';
+import { checkIpWhitelist, WALL_RIGHT } from '../../auth/caller.ts';
 import { endWallLinkSessions, startSession } from '../../auth/tokens.ts';
 import { serverNow } from '../../clock.ts';
 import { TypedTenant, typed } from '../../db/typed.ts';
@@ -89,13 +90,16 @@ export async function wallLogin(ctx: CallContext, input: { token: string }) {
   const db = typed(ctx.db);
   const link = TOKEN.test(input.token)
     ? await db.selectFrom('wallLink').innerJoin('company', 'company.id', 'wallLink.companyId').innerJoin('account', 'account.id', 'wallLink.createdBy')
-      .select(['wallLink.id', 'wallLink.companyId', 'wallLink.createdBy', 'wallLink.revokedAt', 'company.enabled as companyEnabled', 'account.enabled as accountEnabled', 'account.roleIds'])
+      .select(['wallLink.id', 'wallLink.companyId', 'wallLink.createdBy', 'wallLink.revokedAt', 'company.enabled as companyEnabled', 'company.flags', 'account.enabled as accountEnabled', 'account.roleIds'])
       .where('wallLink.token', '=', input.token).executeTakeFirst()
     : undefined;
   if (!link) countMiss(ctx.ip);
   if (!link || link.revokedAt || !link.companyEnabled || !link.accountEnabled || !(await makerHoldsWall(ctx, link.companyId, String(link.roleIds ?? '[]')))) {
     throw bizError('WALL_LINK_INVALID_4310');
   }
+  // the company's IP whitelist, as a password login meets it: a session every call of which the whitelist
+  // refuses would send the wall round and round between its link and the refusal
+  await checkIpWhitelist(ctx.db, link.companyId, parseFlags(link.flags).ipWhitelist, ctx.ip);
   const tokens = await startSession(ctx.db, { companyId: link.companyId, accountId: link.createdBy, ip: ctx.ip, userAgent: ctx.userAgent, wallLinkId: link.id }, ctx.config);
   await db.updateTable('wallLink').set({ lastUsedAt: serverNow().toISOString() }).where('id', '=', link.id).execute();
   return { ...tokens, route: WALL_ROUTE };
