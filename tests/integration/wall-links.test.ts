@@ -61,6 +61,9 @@ describe('大屏链接', () => {
     expect(refused.msg).toContain('大屏链接已失效');
     expect((await t.call('oms', WALL.stop, { id: made.id }, admin)).code).toBe('WALL_ALREADY_REVOKED_4311');
     expect((await ok(t.call('oms', WALL.list, {}, admin))).list.find((l: any) => l.id === made.id)).toMatchObject({ status: 'revoked', statusText: '已停用', revokedByName: 'admin' });
+    // 操作日志 names the links in Chinese (made, then stopped)
+    const log = await ok(t.call('cdm', '019702', { filters: { entity: 'wallLink' } }, admin));
+    expect(log.list.filter((r: any) => r.recordLabel === '仓库电视').map((r: any) => [r.action, r.entityTitle]).sort()).toEqual([['create', '大屏链接'], ['state', '大屏链接']]);
     // the other company sees none of this company's links
     expect((await ok(t.call('oms', WALL.list, {}, admin2))).list.map((l: any) => l.id)).not.toContain(made.id);
   });

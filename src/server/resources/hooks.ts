@@ -68,6 +68,12 @@ function parseList(v: unknown): unknown[] {
   try { const p = JSON.parse(v); return Array.isArray(p) ? p : []; } catch { return []; }
 }
 
+/** What the audit log names things that are neither a resource nor a document type (操作日志's 对象). */
+const OTHER_AUDITED: Record<string, string> = {
+  productPrice: '商品价格', fileShare: '分享链接', wallLink: '大屏链接', dailyClosing: '日结', media: '文件',
+  container: '货柜', containerWithdrawing: '卸柜记录', company: '公司', repeal: '采购撤销单', salesRepeal: '销售撤销单',
+};
+
 export const HOOKS: Record<string, ResourceHooks> = {
   account: {
     async validate({ ctx, tenant, id, before, merged, values }) {
@@ -179,7 +185,10 @@ export const HOOKS: Record<string, ResourceHooks> = {
     decorate(rows, reg) {
       // documents (销售订单, 收付款单, 期初余额…) log under their type, which is no resource: their title too
       const documentTitles = new Map(allDocumentDefinitions().map((d) => [d.type, d.title]));
-      for (const row of rows) row.entityTitle = reg.get(String(row.entity))?.title ?? documentTitles.get(String(row.entity)) ?? row.entity;
+      for (const row of rows) {
+        const entity = String(row.entity);
+        row.entityTitle = reg.get(entity)?.title ?? documentTitles.get(entity) ?? OTHER_AUDITED[entity] ?? row.entity;
+      }
     },
   },
   ...SETTINGS_HOOKS,
