@@ -124,14 +124,14 @@ describe('issue 17: without a token, only the public codes answer', () => {
   const catalog = withDocumentEndpoints(loadCatalog(), allDocumentDefinitions());
   const all = (Object.entries(catalog.families) as [Family, typeof catalog.families.auth][]).flatMap(([family, entries]) => entries.map((e) => ({ family, e })));
 
-  it('answers every code but login, the label peek and the shared file\'s page and download with 5012', async () => {
+  it('answers every code but login, the label peek, the shared file\'s page and download and the wall link\'s opening with 5012', async () => {
     expect(all.length).toBeGreaterThan(300);
     const reached: string[] = [];
     for (const { family, e } of all) {
       const r = await s.app.inject({ method: e.method, url: endpointPath(family, e), headers: { 'content-type': 'application/json' }, payload: e.method === 'POST' ? '{}' : undefined });
       if (envelope(r.body).code !== '5012') reached.push(`${family}:${e.code}`);
     }
-    expect(reached.sort()).toEqual(['auth:990103', 'auth:990120', 'storage:980204', 'storage:980205']);
+    expect(reached.sort()).toEqual(['auth:990103', 'auth:990110', 'auth:990120', 'storage:980204', 'storage:980205']);
   });
 
   it('serves a private code under no public path, and a public code under no private one', async () => {
@@ -139,9 +139,14 @@ describe('issue 17: without a token, only the public codes answer', () => {
       const r = await s.app.inject({ method: 'POST', url: `/${family}/public/${e.code}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
       expect(envelope(r.body).code, `${family}:${e.code}`).toBe('COMMON_API_NOT_EXIST_4005');
     }
-    for (const [family, code] of [['storage', '980204'], ['storage', '980205'], ['auth', '990120']] as const) {
+    for (const [family, code] of [['storage', '980204'], ['storage', '980205'], ['auth', '990120'], ['auth', '990110']] as const) {
       expect((await s.call(family, code, { id: 'x' }, demo)).code, `${family}:${code} under /api/`).toBe('COMMON_API_NOT_EXIST_4005');
     }
+  });
+
+  it('tells a wall link\'s opening nothing about links it does not hold', async () => {
+    const r = await s.call('auth', '990110', { token: 'AAAAAAAAAAAAAAAAAAAAAA' }, null, { public: true });
+    expect(r).toMatchObject({ code: 'WALL_LINK_INVALID_4310', data: null });
   });
 
   it('tells a shared link\'s page nothing about links it does not hold', async () => {
