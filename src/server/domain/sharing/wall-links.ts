@@ -1,4 +1,4 @@
-// 大屏链接 (cdm 023202–023204, auth 990110): links that put the sales wall (数据大屏, /dataReport) on a
+// 大屏链接 (oms 023203–023205, auth 990110): links that put the sales wall (数据大屏, /dataReport) on a
 // television without anybody logging in on it. An administrator names a link (前台电视); opening
 // /wall/{token} starts a session from it (990110), and the wall keeps itself going: when that session
 // ends (its maximum age, a restart of the browser) the page opens the link again. The session's caller
@@ -8,7 +8,9 @@
 import type { CallContext } from '../../catalog/context.ts';
 import { parseFlags } from '../../../core/flags.ts';
 import { checkIpWhitelist, WALL_RIGHT } from '../../auth/caller.ts';
+import { accountRights } from '../../auth/rights-guard.ts';
 import { endWallLinkSessions, startSession } from '../../auth/tokens.ts';
+import { Tenant } from '../../catalog/tenant.ts';
 import { serverNow } from '../../clock.ts';
 import { TypedTenant, typed } from '../../db/typed.ts';
 import { bizError, validationError } from '../../http/errors.ts';
@@ -94,7 +96,7 @@ export async function wallLogin(ctx: CallContext, input: { token: string }) {
       .where('wallLink.token', '=', input.token).executeTakeFirst()
     : undefined;
   if (!link) countMiss(ctx.ip);
-  if (!link || link.revokedAt || !link.companyEnabled || !link.accountEnabled || !(await makerHoldsWall(ctx, link.companyId, String(link.roleIds ?? '[]')))) {
+  if (!link || link.revokedAt || !link.companyEnabled || !link.accountEnabled || !(await makerHoldsWall(ctx, link.companyId, link.roleIds))) {
     throw bizError('WALL_LINK_INVALID_4310');
   }
   // the company's IP whitelist, as a password login meets it: a session every call of which the whitelist
@@ -105,10 +107,8 @@ export async function wallLogin(ctx: CallContext, input: { token: string }) {
   return { ...tokens, route: WALL_ROUTE };
 }
 
-async function makerHoldsWall(ctx: CallContext, companyId: number, roleIdsText: string): Promise<boolean> {
-  let ids: number[] = [];
-  try { ids = (JSON.parse(roleIdsText) as unknown[]).map(Number).filter(Number.isInteger); } catch { return false; }
-  if (!ids.length) return false;
-  const roles = await typed(ctx.db).selectFrom('role').select(['allRights', 'rights']).where('companyId', '=', companyId).where('id', 'in', ids).execute();
-  return roles.some((r) => !!r.allRights || (JSON.parse(String(r.rights || '[]')) as string[]).includes(WALL_RIGHT));
+/** The maker's roles (as its account holds them now) give the wall's right. */
+async function makerHoldsWall(ctx: CallContext, companyId: number, roleIds: unknown): Promise<boolean> {
+  const held = await accountRights(new Tenant(ctx.db, companyId), roleIds);
+  return held.allRights || held.rights.has(WALL_RIGHT);
 }
