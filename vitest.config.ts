@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // no test reads the real calendar: the run's clock (tests/support/clock-shift.ts)
+    globalSetup: ['tests/support/test-clock-global.ts'],
+    setupFiles: ['tests/support/test-clock.ts'],
   },
 });

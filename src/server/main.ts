@@ -6,6 +6,7 @@
 // each migrates under the start-up lock, so the first does the work and the others find it done.
 // SIGTERM/SIGINT stop gracefully: no new connections, requests in flight finish (SHUTDOWN_TIMEOUT), the
 // database closes, exit 0.
+import './test-clock-hook.ts'; // first: a test run's clock, before anything reads the time
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { loadConfig, type ServerConfig } from './config.ts';

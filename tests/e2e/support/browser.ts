@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { browserClockScript } from '../../support/clock-shift';
 import { ROOT } from './client';
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
@@ -12,8 +13,9 @@ export const hasChromium = fs.existsSync(CHROMIUM);
 if (process.env.CI && !hasChromium) throw new Error(`CI: Chromium not found at ${CHROMIUM} — the end-to-end tests cannot run`);
 export const SHOTS = path.join(ROOT, 'test-output/e2e');
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** Chromium whose every context runs on the test run's clock (tests/support/clock-shift.ts). */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
       '--headless',
@@ -25,6 +27,13 @@ export function launchBrowser(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    await context.addInitScript({ content: browserClockScript() });
+    return context;
+  };
+  return browser;
 }
 
 export async function newPage(browser: Browser, baseUrl: string): Promise<{ context: BrowserContext; page: Page }> {
