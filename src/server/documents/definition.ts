@@ -133,8 +133,9 @@ export interface SaveRun {
   /** where each line sits, for messages ("第 3 行", or a spreadsheet row of an import) */
   lineAt(i: number): LineAt;
   /**
-   * Reference fields the hook has checked itself against the company (existence, and whatever else it
-   * refuses): the engine does not read them again.
+   * Reference fields whose rows the hook has judged itself (whether a disabled one may be used, and
+   * whatever else it refuses): the engine still checks each id is the caller's company's, but not
+   * whether it is enabled.
    */
   verified: Set<string>;
   /**

@@ -31,7 +31,7 @@ import type { Field, Resource, ResourceRegistry } from '../resources/types.ts';
 import { definitionProblems, sentLines, type DocumentDefinition, type ExportColumn, type LineAt, type Row, type TransitionDef, type TransitionRun } from './definition.ts';
 
 const defaultLineAt = (i: number): LineAt => ({ label: `第 ${i + 1} 行`, field: `lines.${i}` });
-import { checkReferences, labelColumns, parseRecord, resolveFields, snake, type RefCheck } from './fields.ts';
+import { checkReferences, labelColumns, parseRecord, resolveFields, snake, type RefCheck, type ReferencedRows } from './fields.ts';
 
 export interface EngineDeps {
   catalog: Catalog;
@@ -210,21 +210,21 @@ export class DocumentType {
     return { header, lines };
   }
 
-  /** Every referenced row exists in the caller's company and is enabled. */
-  async checkReferences(ctx: CallContext, header: Row, lines: Row[], lineAt: (i: number) => LineAt = defaultLineAt, verified: ReadonlySet<string> = new Set()): Promise<Map<string, Map<number, string>>> {
+  /** Every referenced row exists in the caller's company and is enabled (a field the hook verified: in the company). */
+  async checkReferences(ctx: CallContext, header: Row, lines: Row[], lineAt: (i: number) => LineAt = defaultLineAt, verified: ReadonlySet<string> | 'company' = new Set(), known?: ReferencedRows): Promise<Map<string, Map<number, string>>> {
     const errors: FieldError[] = [];
     const checks = new Map<string, RefCheck>();
     const use = (f: Field, id: unknown, path: string, message: (m: string) => string) => {
-      if (id === null || id === undefined || verified.has(f.name)) return;
+      if (id === null || id === undefined) return;
       let c = checks.get(f.name);
-      if (!c) checks.set(f.name, (c = { field: f, resource: this.refs.get(f.resource!)!, uses: new Map() }));
+      if (!c) checks.set(f.name, (c = { field: f, resource: this.refs.get(f.resource!)!, uses: new Map(), companyOnly: verified === 'company' || verified.has(f.name) }));
       const list = c.uses.get(Number(id)) ?? [];
       list.push({ path, message });
       c.uses.set(Number(id), list);
     };
     for (const f of this.header) if (f.type === 'reference' && f.writable) use(f, header[f.column], f.name, (m) => m);
     lines.forEach((l, i) => { for (const f of this.lineFields) if (f.type === 'reference' && f.writable) use(f, l[f.column], `${lineAt(i).field}.${f.name}`, (m) => `${lineAt(i).label}：${m}`); });
-    const labels = await checkReferences(ctx.tenant, [...checks.values()], errors);
+    const labels = await checkReferences(ctx.tenant, [...checks.values()], errors, known);
     if (errors.length) throw validationError(errors.slice(0, 200));
     return labels;
   }
@@ -241,8 +241,12 @@ export class DocumentType {
     const { header, lines } = this.parse(input, lineAt);
     const verified = new Set<string>();
     const named: Record<string, { id: number; label: string }> = {};
+    // the ids the caller sent are the caller's company's before any hook reads or judges them (a hook that
+    // forgot to read one cannot pass it on); what a hook fills in is checked after it, the rest not read again
+    const referenced: ReferencedRows = new Map();
+    await this.checkReferences(ctx, header, lines, lineAt, 'company', referenced);
     await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named });
-    const labels = await this.checkReferences(ctx, header, lines, lineAt, verified);
+    const labels = await this.checkReferences(ctx, header, lines, lineAt, verified, referenced);
     const then = this.def.saveThen && input[this.def.saveThen.flag] === true ? this.def.saveThen.transition : undefined;
     // saving and posting at once needs the posting's right too (the save's code checks only its own)
     if (then && !mayUse(ctx, this.transitionRight(then, this.def.transitions[then]!))) {

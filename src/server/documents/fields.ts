@@ -1,6 +1,7 @@
 // Document fields are resource fields (schemas/resources types): resolved here into the same `Field`
 // the generic resource handlers use, parsed with the same parseValue, and their references checked
 // against the caller's company and labelled by one join per referenced resource.
+import { sql } from 'kysely';
 import type { Tenant } from '../catalog/tenant.ts';
 import type { FieldError } from '../http/errors.ts';
 import { parseValue, isEmpty } from '../resources/fields.ts';
@@ -51,37 +52,70 @@ export function parseRecord(fields: Field[], raw: Row, errors: FieldError[], pat
 }
 
 export interface RefCheck {
-  /** where the value sits: header field path or line index */
   field: Field;
   resource: Resource;
   /** id → the places that hold it (error field path + message wrapper) */
   uses: Map<number, Array<{ path: string; message: (m: string) => string }>>;
+  /**
+   * The hook has judged this field's rows itself (a disabled product may still be returned, say): only
+   * the company is checked, never skipped — a hook that forgot to read the row cannot let another
+   * company's id through (issue 33 item 2: 收付款单 did exactly that).
+   */
+  companyOnly?: boolean;
 }
+
+/** Referenced rows read earlier in the same call, by field name and id: not read again. */
+export type ReferencedRows = Map<string, Map<number, Row>>;
+
+/** Ids of one statement at most: far below both databases' bound on parameters. */
+const IDS_PER_STATEMENT = 5000;
 
 /**
  * Checks that every referenced id exists in the caller's company (an id of another company is one that
- * does not exist) and, for resources with an enabled switch, is enabled. Reads ids in chunks of 500.
+ * does not exist) and, for resources with an enabled switch, is enabled. One statement for all the
+ * referenced tables (a union of one select per table), however many fields and lines refer to them;
+ * rows in `known` are not read again, and the rows read are added to it.
  */
-export async function checkReferences(tenant: Tenant, checks: RefCheck[], errors: FieldError[]): Promise<Map<string, Map<number, string>>> {
+export async function checkReferences(tenant: Tenant, checks: RefCheck[], errors: FieldError[], known?: ReferencedRows): Promise<Map<string, Map<number, string>>> {
   /** field name → id → label (for the audit trail) */
   const labels = new Map<string, Map<number, string>>();
+  const found: ReferencedRows = known ?? new Map();
+  const parts: Array<{ check: RefCheck; ids: number[] }> = [];
   for (const c of checks) {
-    const named = new Map<number, string>();
-    labels.set(c.field.name, named);
-    const ids = [...c.uses.keys()];
-    const found = new Map<number, Row>();
+    labels.set(c.field.name, new Map());
+    if (!found.has(c.field.name)) found.set(c.field.name, new Map());
+    const have = found.get(c.field.name)!;
+    const ids = [...c.uses.keys()].filter((id) => !have.has(id));
+    for (let i = 0; i < ids.length; i += 500) parts.push({ check: c, ids: ids.slice(i, i + 500) });
+  }
+  for (let from = 0; from < parts.length;) {
+    let n = 0;
+    let to = from;
+    while (to < parts.length && (to === from || n + parts[to]!.ids.length <= IDS_PER_STATEMENT)) n += parts[to++]!.ids.length;
+    const selects = parts.slice(from, to).map(({ check: c, ids }) => {
+      const en = c.resource.enabledField;
+      return tenant.select(c.resource.table).select([
+        sql<string>`${c.field.name}`.as('f'),
+        sql<number>`${sql.ref(`${c.resource.table}.id`)}`.as('id'),
+        sql<string>`cast(${sql.ref(`${c.resource.table}.${c.resource.labelField}`)} as text)`.as('label'),
+        (en ? sql<number>`cast(${sql.ref(`${c.resource.table}.${en}`)} as integer)` : sql<number>`cast(null as integer)`).as('enabled'),
+      ]).where(`${c.resource.table}.id`, 'in', ids);
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a union of selects over different tables, each typed any by Tenant
+    const query = selects.slice(1).reduce((q: any, s) => q.unionAll(s), selects[0]!);
+    for (const r of (await query.execute()) as Row[]) found.get(String(r.f))!.set(Number(r.id), r);
+    from = to;
+  }
+  for (const c of checks) {
+    const named = labels.get(c.field.name)!;
+    const rows = found.get(c.field.name)!;
     const en = c.resource.enabledField;
-    const cols = ['id', c.resource.labelField, ...(en ? [en] : [])];
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = (await tenant.select(c.resource.table).select(cols).where('id', 'in', ids.slice(i, i + 500)).execute()) as Row[];
-      for (const r of rows) found.set(Number(r.id), r);
-    }
     for (const [id, uses] of c.uses) {
-      const r = found.get(id);
-      if (r) named.set(id, String(r[c.resource.labelField]));
+      const r = rows.get(id);
+      if (r) named.set(id, String(r.label));
       for (const u of uses) {
         if (!r) errors.push({ field: u.path, message: u.message(`${c.field.title}不存在`) });
-        else if (en && !(Number(r[en]) === 1 || r[en] === true)) errors.push({ field: u.path, message: u.message(`${c.field.title}“${String(r[c.resource.labelField])}”已停用`) });
+        else if (en && !c.companyOnly && Number(r.enabled) !== 1) errors.push({ field: u.path, message: u.message(`${c.field.title}“${String(r.label)}”已停用`) });
       }
     }
   }
