@@ -8,6 +8,11 @@ const restrict = (files, patterns) => ({
   files,
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
+// one schema path (issue 33 item 3): the migrations alone leave out the managed document tables
+const ONE_SCHEMA_PATH = {
+  group: ['**/db/migrate', '**/db/migrate.ts'], importNames: ['migrate'],
+  message: 'Make or update the schema with prepareSchema (src/server/schema.ts): the migrations and the managed document tables together.',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-output/**', 'data/**'] },
@@ -29,6 +34,11 @@ export default tseslint.config(
     { group: ['**/server/**', '**/server'], message: 'The client talks to the server over HTTP only; share types through src/core.' },
   ]),
   restrict(['src/server/**'], [
+    { group: ['**/client/**', '**/client'], message: 'The server does not import client code; share types through src/core.' },
+    ONE_SCHEMA_PATH,
+  ]),
+  restrict(['scripts/**'], [ONE_SCHEMA_PATH]),
+  restrict(['src/server/schema.ts'], [
     { group: ['**/client/**', '**/client'], message: 'The server does not import client code; share types through src/core.' },
   ]),
   restrict(['src/client/renderer/**'], [
@@ -60,5 +70,6 @@ export default tseslint.config(
   restrict(['src/server/documents/*.ts'], [
     { group: ['**/domain/procurement/**', '**/documents/types/*', './types/*', '!./types/index.ts'], message: 'The document engine knows no particular document: put it in a definition under documents/types/.' },
     { group: ['**/client/**', '**/client'], message: 'The server does not import client code; share types through src/core.' },
+    ONE_SCHEMA_PATH,
   ]),
 );

@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/connection.ts';
-import { migrate } from '../src/server/db/migrate.ts';
+import { prepareSchema } from '../src/server/schema.ts';
 import { seedIfEmpty } from '../src/server/db/seed.ts';
 import { createServer, type Server } from '../src/server/server.ts';
 import { seedScale } from './lib/seed-scale.ts';
@@ -78,7 +78,7 @@ async function prepareSqlite(): Promise<Target> {
   if (fs.existsSync(file)) {
     const database = openDatabase({ dataDir });
     try {
-      const applied = await migrate(database.db, database.dialect);
+      const applied = await prepareSchema(database.db, database.dialect);
       // New migrations may add indexes with no statistics: the planner would guess (badly) without them.
       if (applied.length) await sql`analyze`.execute(database.db);
       const r = await database.db.selectFrom('product').innerJoin('company', 'company.id', 'product.companyId')
@@ -116,7 +116,7 @@ async function preparePostgres(): Promise<Target> {
 async function seed(where: { dataDir: string; databaseUrl?: string }, label: string): Promise<void> {
   const database = openDatabase(where);
   try {
-    await migrate(database.db, database.dialect);
+    await prepareSchema(database.db, database.dialect);
     await seedIfEmpty(database.db, database.dialect);
     console.log(`${label}：写入 ${PRODUCTS} 个商品…`);
     const r = await seedScale(database.db, { company: 'demo', products: PRODUCTS, dialect: database.dialect });

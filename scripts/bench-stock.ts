@@ -30,7 +30,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/server/config.ts';
 import { SERVER_CHECKPOINT_PAGES } from '../src/server/db/checkpointer.ts';
 import { openDatabase } from '../src/server/db/connection.ts';
-import { migrate } from '../src/server/db/migrate.ts';
+import { prepareSchema } from '../src/server/schema.ts';
 import { seedIfEmpty } from '../src/server/db/seed.ts';
 import { verifyStock } from '../src/server/domain/stock/verify.ts';
 import { createServer, type Server } from '../src/server/server.ts';
@@ -86,7 +86,7 @@ interface Target { label: string; dataDir: string; databaseUrl?: string }
 async function seed(where: { dataDir: string; databaseUrl?: string }, label: string): Promise<void> {
   const database = openDatabase(where);
   try {
-    await migrate(database.db, database.dialect);
+    await prepareSchema(database.db, database.dialect);
     await seedIfEmpty(database.db, database.dialect);
     console.log(`${label}：写入 ${PRODUCTS} 个商品…`);
     const r = await seedScale(database.db, { company: 'demo', products: PRODUCTS, dialect: database.dialect });
@@ -117,7 +117,7 @@ async function prepareSqlite(): Promise<Target> {
     const database = openDatabase({ dataDir: cacheDir });
     let reuse = false;
     try {
-      const applied = await migrate(database.db, database.dialect);
+      const applied = await prepareSchema(database.db, database.dialect);
       if (applied.length) await sql`analyze`.execute(database.db);
       const p = await database.db.selectFrom('product').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
       const m = await database.db.selectFrom('stockMove').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst().catch(() => undefined);

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/connection.ts';
-import { migrate } from '../src/server/db/migrate.ts';
+import { prepareSchema } from '../src/server/schema.ts';
 import { seedIfEmpty } from '../src/server/db/seed.ts';
 import { seedMoves } from './lib/seed-moves.ts';
 import { seedScale } from './lib/seed-scale.ts';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await migrate(database.db, database.dialect);
+    await prepareSchema(database.db, database.dialect);
     if (await seedIfEmpty(database.db, database.dialect)) console.log('已创建演示公司 demo、demo2');
     const where = database.dialect === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `SQLite ${config.dataDir}/app.sqlite`;
     const products = count(values.products, 'products', 1000);

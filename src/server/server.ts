@@ -5,14 +5,14 @@ import { loadCatalog } from './catalog/load-catalog.ts';
 import { buildRightsCatalog } from './catalog/rights-catalog.ts';
 import type { ServerConfig } from './config.ts';
 import { openDatabase, type Database } from './db/connection.ts';
-import { migrate } from './db/migrate.ts';
+import { prepareSchema } from './schema.ts';
 import { seedIfEmpty } from './db/seed.ts';
 import { seedDemoWalk } from './db/seed-demo-walk.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { startAutoClosing, type AutoClosing } from './domain/reports/auto-closing.ts';
 import { buildApp } from './http/app.ts';
 import { Monitor, registerMonitor } from './domain/system/monitor.ts';
-import { allDocumentDefinitions, documentRights, loadDocumentTypes, syncDocumentTables, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
+import { allDocumentDefinitions, documentRights, loadDocumentTypes, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
 import { startIdempotencySweep } from './http/idempotency.ts';
 import { allOps } from './ops/index.ts';
 import { loadResources, resourceResolver } from './resources/index.ts';
@@ -51,8 +51,7 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
   const bound = bindCatalog(catalog, ops, resourceResolver(resources));
   const database = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, backgroundCheckpoint: true });
   try {
-    await migrate(database.db, database.dialect);
-    await syncDocumentTables(database.db, database.dialect, definitions);
+    await prepareSchema(database.db, database.dialect, definitions);
     const seeded = opts.seed !== false && (await seedIfEmpty(database.db, database.dialect));
     // heartbeat row and per-minute API usage of this process (服务监控, 接口分析)
     const monitor = registerMonitor(new Monitor(database, config));

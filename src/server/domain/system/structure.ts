@@ -11,8 +11,7 @@ import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
 import { openDatabase, type Dialect } from '../../db/connection.ts';
-import { migrate } from '../../db/migrate.ts';
-import { syncDocumentTables } from '../../documents/tables.ts';
+import { prepareSchema } from '../../schema.ts';
 
 interface Structure {
   /** table → column → "type null|not null" */
@@ -62,8 +61,7 @@ async function declared(ctx: CallContext, dialect: Dialect): Promise<Structure> 
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'structure-'));
     const scratch = openDatabase({ dataDir: dir });
     try {
-      await migrate(scratch.db, 'sqlite');
-      await syncDocumentTables(scratch.db, 'sqlite', defs);
+      await prepareSchema(scratch.db, 'sqlite', defs);
       return await readSqlite(scratch.db);
     } finally {
       await scratch.close();
@@ -76,8 +74,7 @@ async function declared(ctx: CallContext, dialect: Dialect): Promise<Structure> 
   url.searchParams.set('options', `-c search_path=${schema}`);
   const scratch = openDatabase({ databaseUrl: url.toString(), dataDir: ctx.config.dataDir, poolSize: 2 });
   try {
-    await migrate(scratch.db, 'postgres');
-    await syncDocumentTables(scratch.db, 'postgres', defs);
+    await prepareSchema(scratch.db, 'postgres', defs);
     return await readPostgres(ctx.db, schema);
   } finally {
     await scratch.close();
