@@ -53,6 +53,14 @@ const mayUse = (ctx: CallContext, right: string | undefined) => !right || right 
 /** What `get` answers: the header fields with the caller's actions, and the lines. */
 export type DocumentView = Row & DocumentPermissions & { lines: Row[] };
 
+/** Field errors of two checks as one list in the order of the form (header, then line by line), each once. */
+function mergeFieldErrors(a: FieldError[], b: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  const all = [...a, ...b].filter((e) => !seen.has(`${e.field}\u0000${e.message}`) && seen.add(`${e.field}\u0000${e.message}`));
+  const place = (e: FieldError) => { const m = /^lines\.(\d+)\./.exec(e.field); return m ? Number(m[1]) : -1; };
+  return all.map((e, i) => ({ e, i })).sort((x, y) => place(x.e) - place(y.e) || x.i - y.i).map((x) => x.e).slice(0, 200);
+}
+
 export class DocumentType {
   readonly header: Field[];
   readonly lineFields: Field[];
@@ -211,8 +219,8 @@ export class DocumentType {
   }
 
   /** Every referenced row exists in the caller's company and is enabled (a field the hook verified: in the company). */
-  async checkReferences(ctx: CallContext, header: Row, lines: Row[], lineAt: (i: number) => LineAt = defaultLineAt, verified: ReadonlySet<string> | 'company' = new Set(), known?: ReferencedRows): Promise<Map<string, Map<number, string>>> {
-    const errors: FieldError[] = [];
+  async checkReferences(ctx: CallContext, header: Row, lines: Row[], lineAt: (i: number) => LineAt = defaultLineAt, verified: ReadonlySet<string> | 'company' = new Set(), known?: ReferencedRows, into?: FieldError[]): Promise<Map<string, Map<number, string>>> {
+    const errors: FieldError[] = into ?? [];
     const checks = new Map<string, RefCheck>();
     const use = (f: Field, id: unknown, path: string, message: (m: string) => string) => {
       if (id === null || id === undefined) return;
@@ -225,7 +233,7 @@ export class DocumentType {
     for (const f of this.header) if (f.type === 'reference' && f.writable) use(f, header[f.column], f.name, (m) => m);
     lines.forEach((l, i) => { for (const f of this.lineFields) if (f.type === 'reference' && f.writable) use(f, l[f.column], `${lineAt(i).field}.${f.name}`, (m) => `${lineAt(i).label}：${m}`); });
     const labels = await checkReferences(ctx.tenant, [...checks.values()], errors, known);
-    if (errors.length) throw validationError(errors.slice(0, 200));
+    if (errors.length && !into) throw validationError(errors.slice(0, 200));
     return labels;
   }
 
@@ -244,8 +252,18 @@ export class DocumentType {
     // the ids the caller sent are the caller's company's before any hook reads or judges them (a hook that
     // forgot to read one cannot pass it on); what a hook fills in is checked after it, the rest not read again
     const referenced: ReferencedRows = new Map();
-    await this.checkReferences(ctx, header, lines, lineAt, 'company', referenced);
-    await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named });
+    const outside: FieldError[] = [];
+    await this.checkReferences(ctx, header, lines, lineAt, 'company', referenced, outside);
+    try {
+      await this.def.hooks?.validate?.({ ctx, def: this.def, input, header, lines, id: input.id, lineAt, verified, named });
+    } catch (e) {
+      // the hook's field errors and the references' together, as one refusal listing everything (any other
+      // refusal of the hook waits until the references are right: it may come of the missing row itself)
+      const theirs = e instanceof ApiError && e.code === 'COMMON_VALIDATION_4000' ? ((e.data as { errors?: FieldError[] })?.errors ?? []) : undefined;
+      if (!outside.length) throw e;
+      throw validationError(mergeFieldErrors(outside, theirs ?? []));
+    }
+    if (outside.length) throw validationError(outside.slice(0, 200));
     const labels = await this.checkReferences(ctx, header, lines, lineAt, verified, referenced);
     const then = this.def.saveThen && input[this.def.saveThen.flag] === true ? this.def.saveThen.transition : undefined;
     // saving and posting at once needs the posting's right too (the save's code checks only its own)
