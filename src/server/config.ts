@@ -40,6 +40,8 @@ export interface ServerConfig {
   logFormat: 'json' | 'pretty';
   /** Seconds a stopping process waits for requests in flight before it closes the database regardless. */
   shutdownTimeoutSec: number;
+  /** ms a stopping process keeps its port open answering 503 (readiness first) before it closes the listener */
+  shutdownDrainMs: number;
   /** Processes behind the one port (node:cluster); 1: this process serves alone. */
   workers: number;
   /**
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS),
     logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const) ?? 'json',
     shutdownTimeoutSec: int(env, 'SHUTDOWN_TIMEOUT', 10),
+    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 1000),
     workers: positiveInt(env, 'WORKERS', 1, 64),
     operatorCompanies: env.OPERATOR_COMPANIES?.trim() ? env.OPERATOR_COMPANIES.split(',').map((c) => c.trim()).filter(Boolean) : null,
   };

@@ -60,7 +60,11 @@ async function serve(config: ServerConfig): Promise<void> {
     setTimeout(() => {
       console.error(`停止超时（SHUTDOWN_TIMEOUT ${config.shutdownTimeoutSec} 秒）：强制退出`);
       process.exit(1);
-    }, (config.shutdownTimeoutSec + 5) * 1000).unref();
+    }, (config.shutdownTimeoutSec + config.shutdownDrainMs / 1000 + 5) * 1000).unref();
+    // readiness fails and new requests get 503 at once; the port stays open for the drain so that a
+    // request on an open connection is answered (503, connection closed) instead of reset
+    server.beginStop();
+    if (config.shutdownDrainMs > 0) await new Promise((r) => setTimeout(r, config.shutdownDrainMs));
     await server.close();
     server.app.log.info('stopped');
     process.exit(0);
@@ -105,7 +109,7 @@ function supervise(config: ServerConfig): void {
     if (stopping) return;
     stopping = true;
     for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
-    setTimeout(() => process.exit(1), (config.shutdownTimeoutSec + 10) * 1000).unref();
+    setTimeout(() => process.exit(1), (config.shutdownTimeoutSec + config.shutdownDrainMs / 1000 + 10) * 1000).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

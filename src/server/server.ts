@@ -10,7 +10,7 @@ import { seedIfEmpty } from './db/seed.ts';
 import { seedDemoWalk } from './db/seed-demo-walk.ts';
 import { startExportSweep } from './domain/export-retention.ts';
 import { startAutoClosing, type AutoClosing } from './domain/reports/auto-closing.ts';
-import { buildApp } from './http/app.ts';
+import { beginStop, buildApp } from './http/app.ts';
 import { Monitor, registerMonitor } from './domain/system/monitor.ts';
 import { allDocumentDefinitions, documentRights, loadDocumentTypes, withDocumentEndpoints, type DocumentDefinition } from './documents/index.ts';
 import { startIdempotencySweep } from './http/idempotency.ts';
@@ -24,6 +24,8 @@ export interface Server {
   seeded: boolean;
   /** 自动日结: the timer closing each company's past days by itself (AUTO_CLOSE_MINUTES); runOnce() for one pass now */
   autoClosing: AutoClosing;
+  /** Readiness fails and new requests are refused from now on (http/app.ts beginStop); close() still to follow. */
+  beginStop(): void;
   close(): Promise<void>;
 }
 
@@ -63,7 +65,7 @@ export async function createServer(config: ServerConfig, opts: ServerOptions = {
     // each company's previous day closed once its midnight has passed, if nobody did (auto-closing.ts)
     const autoClosing = startAutoClosing(database, config.autoCloseMinutes * 60_000, (msg) => app.log.info(msg), (e, company) => app.log.error({ err: e, company }, '自动日结失败'));
     await monitor.start();
-    return { app, database, seeded, autoClosing, close: async () => { await autoClosing.stop(); await sweep.stop(); await keySweep.stop(); await app.close(); await monitor.stop(); await database.close(); } };
+    return { app, database, seeded, autoClosing, beginStop: () => beginStop(app), close: async () => { beginStop(app); await autoClosing.stop(); await sweep.stop(); await keySweep.stop(); await app.close(); await monitor.stop(); await database.close(); } };
   } catch (e) {
     await database.close();
     throw e;

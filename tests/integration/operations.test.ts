@@ -277,6 +277,48 @@ describe('postings under way: a backup, then SIGTERM', () => {
   });
 });
 
+describe('a stop drains (issue 33 item 6)', () => {
+  /** One keep-alive connection, as a balancer or a browser holds one. */
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  afterAll(() => agent.destroy());
+  function request(url: string, method: 'GET' | 'POST', body?: unknown, token?: string): Promise<{ status: number; body: string; socketReused: boolean }> {
+    return new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = http.request(url, { method, agent, headers: { ...(payload ? { 'content-type': 'application/json' } : {}), ...(token ? { token } : {}) } }, (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text, socketReused: (req as unknown as { reusedSocket: boolean }).reusedSocket }));
+      });
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  it('readiness fails first, then every new request — on an open connection too — gets 503 COMMON_STOPPING_4030 and writes nothing; the process exits 0', async () => {
+    const server = await spawnServer({ ...env, SHUTDOWN_DRAIN_MS: '1500' });
+    const { accessToken } = await login(server.url);
+    expect((await request(`${server.url}/readyz`, 'GET')).status).toBe(200);
+    const remark = `drain-${crypto.randomBytes(4).toString('hex')}`;
+    const write = () => request(`${server.url}/cdm/api/010203`, 'POST', { code: `DR${crypto.randomBytes(3).toString('hex')}`, name: remark, unitSmall: '个' }, accessToken);
+    expect((await write()).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+    server.child.kill('SIGTERM');
+    // the signal is handled within milliseconds: from the first 503 of readiness on, nothing is accepted
+    let ready = 200;
+    for (let i = 0; i < 200 && ready === 200; i++) ready = (await request(`${server.url}/readyz`, 'GET')).status;
+    expect(ready).toBe(503);
+    const refused = await write();
+    expect(refused.status).toBe(503);
+    expect(JSON.parse(refused.body).code).toBe('COMMON_STOPPING_4030');
+    // a new connection during the drain is answered the same way, not reset or refused
+    const fresh = await post(`${server.url}/cdm/api/010203`, { code: 'DRX1', name: remark, unitSmall: '个' }, accessToken);
+    expect(fresh.code).toBe('COMMON_STOPPING_4030');
+    expect(await exited, server.output()).toBe(0);
+    const written = await owner.database.db.selectFrom('product').select('id').where('name', '=', remark).execute();
+    expect(written).toHaveLength(1);
+  });
+});
+
 describe('request id', () => {
   it('the id in a 500 answer is the request id of its log line and the id in the admin error log', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tbo-reqid-'));

@@ -51,6 +51,17 @@ function sendError(reply: FastifyReply, e: ApiError): FastifyReply {
   return reply.code(200).type('application/json; charset=utf-8').send(fail(e.code, e.message, e.data));
 }
 
+const STOPPERS = new WeakMap<FastifyInstance, () => void>();
+
+/**
+ * The first step of a stop, at once and before anything else runs: /readyz answers 503 and every request
+ * after this one is refused with COMMON_STOPPING_4030 (on an open connection too, which it then closes)
+ * — the listener may stay open a while (SHUTDOWN_DRAIN_MS) for a balancer to see it and move away.
+ */
+export function beginStop(app: FastifyInstance): void {
+  STOPPERS.get(app)?.();
+}
+
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, database, bound, catalog } = deps;
   // which companies run the installation, and the rights the others never hold (auth/operator.ts)
@@ -102,6 +113,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // SHUTDOWN_TIMEOUT.
   let inFlight = 0;
   let stopping = false;
+  STOPPERS.set(app, () => {
+    stopping = true;
+  });
   app.addHook('preClose', async () => {
     stopping = true;
   });
