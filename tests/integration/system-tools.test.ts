@@ -37,6 +37,8 @@ describe('rights', () => {
 
 describe('installation-wide tools (endpoints marked instance)', () => {
   const INSTANCE = { '019501': {}, '019805': {}, '019811': {} } as const;
+  const ROLE_SAVE = '013303';
+  const ROLE_LIST = '013301';
   const rightsOf = async (token: string, on = t) => (await ok(on.call('auth', '990104', {}, token))).functionRights as string[];
   const offered = async (token: string) => ((await ok(t.call('cdm', '013308', {}, token))) as Array<{ code: string }>).map((r) => r.code);
 
@@ -56,6 +58,17 @@ describe('installation-wide tools (endpoints marked instance)', () => {
     // the company's own tools stay: its file check, its API usage
     expect(held2).toEqual(expect.arrayContaining(['system.storageCheck', 'system.analysis', 'system.verification']));
     expect(await offered(admin)).toContain('system.serviceMonitoring');
+  });
+
+  it('the role editor refuses an installation-wide right in a role of another company, and saves nothing (issue 33 item 6)', async () => {
+    const role = await t.call('cdm', ROLE_SAVE, { name: '偷偷运维', rights: ['system.analysis', 'system.serviceMonitoring'] }, admin2);
+    expect(role.code).toBe('COMMON_VALIDATION_4000');
+    expect(role.msg).toContain('system.serviceMonitoring');
+    expect(role.msg).toContain('运营方公司');
+    const roles = await ok(t.call('cdm', ROLE_LIST, { page: 1, pageSize: 100 }, admin2));
+    expect(roles.list.map((r: { name: string }) => r.name)).not.toContain('偷偷运维');
+    // the operator company's own roles may hold them
+    expect((await t.call('cdm', ROLE_SAVE, { name: '运维', rights: ['system.serviceMonitoring'] }, admin)).code).toBe('200');
   });
 
   it('OPERATOR_COMPANIES names the companies that run it instead', async () => {

@@ -129,6 +129,10 @@ export const HOOKS: Record<string, ResourceHooks> = {
   role: {
     async validate({ ctx, tenant, before, merged }) {
       const caller = ctx.caller!;
+      // the installation-wide rights a company other than the operator's never holds (auth/operator.ts): the
+      // role editor does not offer them, and a role of such a company cannot be given them by any caller
+      const installationWide = parseList(merged.rights).map(String).filter((c) => caller.withheld.has(c));
+      if (installationWide.length) return [{ field: 'rights', message: `以下权限只属于运营方公司，本公司的角色不能持有：${installationWide.slice(0, 5).join('、')}${installationWide.length > 5 ? ' 等' : ''}` }];
       if (caller.allRights) return [];
       // Changing a role changes every account holding it: it needs every right the role holds now.
       if (before) {
