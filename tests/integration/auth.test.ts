@@ -64,6 +64,8 @@ describe('session (990104)', () => {
     expect(r.data.currencyMap[r.data.currencyId].code).toBe('CNY');
     expect(r.data.functionRights).toContain('baseConfig.currency');
     expect(r.data.warehouseCode).toBe('WH01');
+    // /navigation says 当前仓库 主仓库, not its code (issue 33 item 6)
+    expect(r.data.warehouseName).toBe('主仓库');
   });
 
   it('gives the clerk only the clerk role rights', async () => {

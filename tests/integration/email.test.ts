@@ -74,6 +74,9 @@ describe('preview', () => {
     expect(p.body).toBe('<p>&lt;b&gt;张三 &amp; &quot;李四&quot;&lt;/b&gt;，您好：</p><p>您的订单 <b>SO&lt;001&gt;</b> 已确认，金额 1234.5，预计 {deliveryDate} 发货。</p><p>{companyName}</p>');
     expect(p).toMatchObject({ format: 'html', missing: ['deliveryDate', 'companyName'], smtpConfigured: true });
 
+    // a subject is plain text: a tag in it is removed (the mail client would show it raw), not shown raw
+    const tagged = await ok(t.call('cdm', TPL.previewList, { subject: '<b>订单</b> {no} <img src=x onerror=alert(1)>', body: 'b', params: { no: 'SO<001><img src=y>' } }, demo));
+    expect(tagged.subject).toBe('订单 SO<001>');
     const text = await ok(t.call('cdm', TPL.previewList, { subject: '提醒 {who}', body: '{who} 请付款 <现在>', format: 'text', params: { who: '<王五>' } }, demo));
     expect(text).toMatchObject({ subject: '提醒 <王五>', body: '<王五> 请付款 <现在>', missing: [], placeholders: ['who'] });
 

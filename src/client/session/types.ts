@@ -26,6 +26,8 @@ export interface SessionInfo {
   userName: string;
   accountId: Id;
   warehouseCode: string;
+  /** the warehouse as people call it (主仓库), shown where the code would mean nothing */
+  warehouseName?: string | null;
   warehouseId: Id;
   purchasePriceId: Id | null;
   salePriceId: Id | null;

@@ -33,7 +33,7 @@ export default function NavigationPage() {
       </Typography.Title>
       <Typography.Paragraph type="secondary">
         {session?.companyName}
-        {session?.warehouseCode ? ` · 当前仓库 ${session.warehouseCode}` : ''}
+        {session?.warehouseCode ? ` · 当前仓库 ${session.warehouseName ?? session.warehouseCode}` : ''}
       </Typography.Paragraph>
       <Card
         title="常用功能"

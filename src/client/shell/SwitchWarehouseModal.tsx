@@ -49,7 +49,7 @@ export function SwitchWarehouseModal({ open, onClose }: { open: boolean; onClose
   return (
     <Modal title="切换仓库" open={open} onCancel={onClose} onOk={() => void submit()} confirmLoading={saving} destroyOnHidden>
       <Form layout="vertical">
-        <Form.Item label="仓库" extra={session?.warehouseCode ? `当前仓库：${session.warehouseCode}` : '当前未设置默认仓库'}>
+        <Form.Item label="仓库" extra={session?.warehouseCode ? `当前仓库：${session.warehouseName ?? session.warehouseCode}` : '当前未设置默认仓库'}>
           <Select
             data-testid="warehouse-select"
             loading={options === null}

@@ -25,8 +25,8 @@ export async function changeOwnPassword(ctx: CallContext, oldPassword: string, n
 
 export async function switchWarehouse(ctx: CallContext, warehouseId: number) {
   const tenant = TypedTenant.of(ctx.tenant);
-  const wh = await tenant.select('warehouse').select(['id', 'code']).where('id', '=', warehouseId).where('enabled', '=', 1).executeTakeFirst();
+  const wh = await tenant.select('warehouse').select(['id', 'code', 'name']).where('id', '=', warehouseId).where('enabled', '=', 1).executeTakeFirst();
   if (!wh) throw bizError('COMMON_NOT_FOUND_4004', { entity: '仓库' });
   await tenant.update('account').set({ warehouseId: wh.id }).where('id', '=', ctx.caller!.accountId).execute();
-  return { warehouseId: wh.id, warehouseCode: wh.code };
+  return { warehouseId: wh.id, warehouseCode: wh.code, warehouseName: wh.name };
 }

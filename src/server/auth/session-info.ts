@@ -14,7 +14,7 @@ export async function sessionObject(ctx: CallContext, allRightCodes: () => strin
   const company = await typed(ctx.db).selectFrom('company').selectAll().where('id', '=', caller.company.id).executeTakeFirstOrThrow();
   const account = await t.select('account').selectAll().where('id', '=', caller.accountId).executeTakeFirstOrThrow();
   const staff = account.staffId ? await t.select('staff').select(['name']).where('id', '=', account.staffId).executeTakeFirst() : undefined;
-  const warehouse = account.warehouseId ? await t.select('warehouse').select(['id', 'code']).where('id', '=', account.warehouseId).executeTakeFirst() : undefined;
+  const warehouse = account.warehouseId ? await t.select('warehouse').select(['id', 'code', 'name']).where('id', '=', account.warehouseId).executeTakeFirst() : undefined;
   const currencies = await t.select('currency').select(['id', 'code', 'currencyName', 'currencyCharacter', 'isBase']).where('enabled', '=', 1).orderBy('id').execute();
   const base = currencies.find((c) => c.id === company.currencyId) ?? currencies[0];
   const personnel = await t.select('staff').select(['id', 'name', 'code', 'departmentId']).where('enabled', '=', 1).orderBy('code').execute();
@@ -30,6 +30,7 @@ export async function sessionObject(ctx: CallContext, allRightCodes: () => strin
     userName: account.userName,
     accountId: account.id,
     warehouseCode: warehouse?.code ?? null,
+    warehouseName: warehouse?.name ?? null,
     warehouseId: warehouse?.id ?? null,
     purchasePriceId: account.purchasePriceId ?? null,
     salePriceId: account.salePriceId ?? null,

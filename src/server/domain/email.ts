@@ -13,6 +13,8 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_.]{0,63})\}/g;
 /** Deliberately narrower than RFC 5322: no spaces, quotes, angle brackets, commas or semicolons. */
 const ADDRESS = /^[^\s@<>()[\]\\,;:"']+@[^\s@<>()[\]\\,;:"']+\.[^\s@<>()[\]\\,;:"']+$/;
 const MAX_RECIPIENTS = 50;
+/** An HTML tag or comment (`<img …>`, `</b>`, `<!-- -->`); `SO<001>` and `<王五>` are text. */
+const MARKUP = /<(?:[a-zA-Z][^<>]*|\/[a-zA-Z][^<>]*|!--[\s\S]*?--)>/g;
 
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -54,7 +56,9 @@ export interface Rendered {
 export function renderEmail(subject: string, body: string, format: EmailFormat, params: Record<string, ParamValue>): Rendered {
   const missing = new Set<string>();
   // A subject is one header line: parameters may not smuggle line breaks into it.
-  const renderedSubject = renderText(subject, params, false, missing).replace(/[\r\n\t]+/g, ' ').trim();
+  // It is plain text too: markup in it (a tag typed into the template or carried by a value) is removed,
+  // so the preview and the recipient's mail client show the same words, never a raw <img …>.
+  const renderedSubject = renderText(subject, params, false, missing).replace(MARKUP, '').replace(/[\r\n\t]+/g, ' ').replace(/ {2,}/g, ' ').trim();
   const renderedBody = renderText(body, params, format === 'html', missing);
   return { subject: renderedSubject, body: renderedBody, format, placeholders: placeholdersOf(subject, body), missing: [...missing] };
 }
