@@ -143,6 +143,16 @@ describe('antd presenter', () => {
     expect(notices()).toHaveLength(0);
   });
 
+  it('a newer toast of a kind replaces the one on screen: two refused navigations leave one warning, the second', async () => {
+    const notices = () => [...document.querySelectorAll('.ant-message-notice')].map((n) => n.textContent ?? '').filter((t) => t.includes('没有权限'));
+    await act(async () => {
+      antdPresenter.toast('warning', '没有权限访问：采购订单');
+      antdPresenter.toast('warning', '没有权限访问：销售订单');
+      await wait(50);
+    });
+    expect(notices()).toEqual(['没有权限访问：销售订单']);
+  });
+
   it('a network failure shows 后台接口无响应 in the page', async () => {
     http.defaults.adapter = async () => {
       throw Object.assign(new Error('Network Error'), { code: 'ERR_NETWORK', isAxiosError: true });

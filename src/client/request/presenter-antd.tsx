@@ -84,9 +84,9 @@ export function createAntdPresenter(parts: AntdPresenterParts = {}): Presenter {
 
   const toast = (kind: ToastKind, text: string): void => {
     const isError = kind === 'error';
-    // One toast per kind and text: the same message shown again replaces the one on screen (and
-    // restarts its time) instead of stacking a copy under it.
-    const key = `${kind}:${text}`;
+    // One toast per kind: a newer refusal (or success) replaces the one on screen and restarts its
+    // time, instead of stacking under it — two refused clicks leave one warning, the latest.
+    const key = `toast:${kind}`;
     const close = () => message.destroy(key);
     message.open({
       key,
