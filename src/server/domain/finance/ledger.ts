@@ -30,6 +30,25 @@ export const itemKind = (item: Row) =>
 export const toBase = (cents: number, rate: number) =>
   new Decimal(cents).times(rate).div(1_000_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 
+/**
+ * The one rounding rule for company-currency amounts of a document (issue 33 item 5): the document's
+ * total is converted (that is what its open item, the aging and the statements carry), and its lines'
+ * converted amounts are spread so that they add up to it exactly — each line converted and rounded
+ * half-up, the cents left over put on the line of the largest amount.
+ */
+export function spreadBase(lineCents: number[], rate: number): { total: number; lines: number[] } {
+  const totalCents = lineCents.reduce((s, c) => s + c, 0);
+  const total = toBase(totalCents, rate);
+  const lines = lineCents.map((c) => toBase(c, rate));
+  const rest = total - lines.reduce((s, c) => s + c, 0);
+  if (rest !== 0 && lines.length) {
+    let at = 0;
+    for (let i = 1; i < lineCents.length; i++) if (Math.abs(lineCents[i]!) > Math.abs(lineCents[at]!)) at = i;
+    lines[at]! += rest;
+  }
+  return { total, lines };
+}
+
 /** cents in one currency → cents in another, through the company currency at the two rates. */
 export const convert = (cents: number, fromRate: number, toRate: number) =>
   fromRate === toRate ? cents : new Decimal(cents).times(fromRate).div(toRate).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();

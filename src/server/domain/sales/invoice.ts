@@ -23,7 +23,7 @@ import type { CallContext, InputSchema } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
 import type { SaveRun, TransitionRun } from '../../documents/definition.ts';
 import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { addOpenItem, cancelOpenItem, toBase } from '../finance/ledger.ts';
+import { addOpenItem, cancelOpenItem, spreadBase } from '../finance/ledger.ts';
 import { moneyText, parseDay, PRICE_SCALE, priceText, rateOn, text, today, type Row } from '../procurement/common.ts';
 import { applyInvoiceStock, movesOf } from '../procurement/invoice-stock.ts';
 import { deductPrepayments, undoDeductions } from './prepayment.ts';
@@ -84,9 +84,10 @@ export function totalsPerRate(lines: Array<{ taxRate: number; amount: number }>)
   return [...per.entries()].sort((a, b) => a[0] - b[0]).map(([taxRate, p]) => ({ taxRate, amount: p.amount, tax: p.tax, net: p.amount - p.tax }));
 }
 
-/** Net unit price (× 10^4) of a sales order line: its price less its discount (percent × 100), half-up. */
-const netPriceOf = (price: unknown, discount: unknown) =>
-  new Decimal(String(price ?? 0)).times(new Decimal(10_000).minus(String(discount ?? 0))).div(10_000).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+/** Net unit price (× 10^4) of a sales order line, exact: its price less its discount (percent × 100). */
+const exactNetOf = (price: unknown, discount: unknown) => new Decimal(String(price ?? 0)).times(new Decimal(10_000).minus(String(discount ?? 0))).div(10_000);
+/** The same rounded half-up to the price scale, as a price is shown and stored. */
+const netPriceOf = (price: unknown, discount: unknown) => exactNetOf(price, discount).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 
 /** Delivery lines with their note, order, order line, currency and product, by id. */
 async function deliveryLinesOf(untypedTenant: Tenant, ids: number[]): Promise<Map<number, Row>> {
@@ -179,14 +180,17 @@ export async function checkSalesInvoice(run: SaveRun): Promise<void> {
     if (qty <= 0) { err('qty', '开票数量必须大于 0'); return; }
     // Early, friendly check; posting enforces it again with a conditional update.
     if (qty > Number(dl.qty) - Number(dl.invoicedQty ?? 0)) throw overInvoiced(i + 1, dl, qty);
-    const price = l.price == null ? netPriceOf(dl.orderPrice, dl.orderDiscount) : Number(l.price);
+    // the order's own price and discount, exact: the net price is never rounded before it is multiplied,
+    // so an invoice of an order line's quantity is the order line's amount to the cent
+    const exactNet = l.price == null ? exactNetOf(dl.orderPrice, dl.orderDiscount) : new Decimal(Number(l.price));
+    const price = exactNet.toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
     const lineRate = l.taxRate == null ? taxRate : Number(l.taxRate);
     if (lineRate < 0 || lineRate > 10_000) { err('taxRate', '税率必须在 0 到 100 之间'); return; }
-    const amount = new Decimal(price).div(10 ** PRICE_SCALE).times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).times(100);
+    const amount = exactNet.div(10 ** PRICE_SCALE).times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).times(100);
     if (amount.greaterThan(Number.MAX_SAFE_INTEGER / 1000)) { err('qty', '金额超出范围'); return; }
     Object.assign(l, {
       deliveryNoteId: Number(dl.noteId), orderLineId: Number(dl.orderLineId), orderId: Number(dl.orderId), productId: Number(dl.productId), qty, price,
-      taxRate: lineRate, amount: amount.toNumber(), taxAmount: taxOf(amount.toNumber(), lineRate), amountBase: toBase(amount.toNumber(), rate),
+      taxRate: lineRate, amount: amount.toNumber(), taxAmount: taxOf(amount.toNumber(), lineRate),
     });
   });
   if (errors.length) throw validationError(errors.slice(0, 200));
@@ -195,10 +199,13 @@ export async function checkSalesInvoice(run: SaveRun): Promise<void> {
   if (!Number.isSafeInteger(totalQty) || totalAmount > Number.MAX_SAFE_INTEGER / 1000) throw validationError([{ field: 'lines', message: '合计超出范围' }]);
   // a receivable is money asked for: an invoice of nothing is not one
   if (parsed.length && totalAmount <= 0) throw validationError([{ field: 'lines', message: '价税合计必须大于 0：请填写单价' }]);
+  // company currency: the total converted, the lines' amounts spread to add up to it (ledger.ts spreadBase)
+  const base = spreadBase(parsed.map((l) => Number(l.amount)), rate);
+  parsed.forEach((l, i) => (l.amountBase = base.lines[i]));
   const taxAmount = totalsPerRate(parsed.map((l) => ({ taxRate: Number(l.taxRate), amount: Number(l.amount) }))).reduce((s, r) => s + r.tax, 0);
   Object.assign(header, {
     currencyId, companyRiseId: companyRiseId ?? null, exchangeRate: rate, rateDate, invoiceDate, dueDate, taxRate, lineCount: parsed.length, totalQty, totalAmount, taxAmount,
-    totalAmountBase: toBase(totalAmount, rate), deliveryNoteId: parsed.length ? Number(parsed[0]!.deliveryNoteId) : null,
+    totalAmountBase: base.total, deliveryNoteId: parsed.length ? Number(parsed[0]!.deliveryNoteId) : null,
   });
   for (const f of ['clientId', 'currencyId', 'companyRiseId']) run.verified.add(f);
 }
