@@ -77,7 +77,7 @@ describe('money to the cent (issue 33 item 5)', () => {
     // net prices with more than four decimals: 0.9877 × (1 − 16.67 %) = 0.82305… (rounded first, 333 of
     // them made 274.09 where the order says 274.08)
     const lines = [{ qty: 333, price: '0.9877', discount: '16.67' }, { qty: 7, price: '3.3333', discount: '3.33' }, { qty: 11, price: '12.3457', discount: '0' }];
-    const products = [];
+    const products: Array<{ id: number; code: string }> = [];
     for (const l of lines) products.push(await product(String(Math.round(Number(l.price)))));
     const c = await client();
     const f = await delivered(c, lines.map((l, i) => ({ productId: products[i]!.id, ...l })), { currencyId: usd });

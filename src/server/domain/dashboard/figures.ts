@@ -9,7 +9,7 @@ import { TypedTenant } from '../../db/typed.ts';
 import { receivablesAtEndOf, stockValueAtEndOf } from '../reports/closing.ts';
 import { big } from '../reports/common.ts';
 import { lineBase, SOLD_STATUSES } from '../reports/sale-report.ts';
-import { regionOf } from '../system/region-map.ts';
+import { regionOfFirst } from '../system/region-map.ts';
 import type { Periods } from './periods.ts';
 
 /** Count and cents of one period. */
@@ -123,7 +123,7 @@ export async function topProducts(tenant: TypedTenant, dialect: Dialect, p: Peri
 
 /**
  * This month's sold orders per client: the best clients by amount (ties by code; qty is their order
- * count) and sales by province — the order's delivery address, else its client's (system/region-map's
+ * count) and sales by province — the order's delivery address, else its client's address or name (system/region-map's
  * division table). One read of the order index grouped by client and delivery address; the clients'
  * addresses after, per distinct address, not per order.
  */
@@ -143,8 +143,8 @@ export async function clientsAndProvinces(tenant: TypedTenant, p: Periods, n: nu
   const clients = await namesOf(tenant, 'client', [...perClient.keys()]);
   const provinces = new Map<string, bigint>();
   for (const r of rows) {
-    let region = regionOf(r.deliveryAddress);
-    if (region.province === '未识别') region = regionOf(clients.get(Number(r.clientId))?.address);
+    const client = clients.get(Number(r.clientId));
+    const region = regionOfFirst(r.deliveryAddress, client?.address, client?.name);
     provinces.set(region.province, (provinces.get(region.province) ?? 0n) + big(r.cents));
   }
   const top = [...perClient].flatMap(([id, v]) => {

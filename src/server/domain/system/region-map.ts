@@ -57,6 +57,19 @@ export function regionOf(address: unknown): Region {
   return { province: UNKNOWN, city: UNKNOWN };
 }
 
+/**
+ * The region of the first of the texts that names one: a delivery address, then the client's address,
+ * then the client's name — a Chinese company name begins with the place it is registered in
+ * (行政区划 + 字号 + 行业 + 组织形式: 杭州百货贸易公司 is in 杭州), so a client without an address is placed too.
+ */
+export function regionOfFirst(...texts: unknown[]): Region {
+  for (const t of texts) {
+    const r = regionOf(t);
+    if (r.province !== UNKNOWN) return r;
+  }
+  return { province: UNKNOWN, city: UNKNOWN };
+}
+
 const CLIENT_SCREEN = 'system/clientMap';
 const SALE_SCREEN = 'system/saleMap';
 
@@ -84,14 +97,14 @@ function place(groupBy: string, r: Region, extra: Row = {}): [string, Row] {
 
 export async function clientMap(ctx: CallContext, input: MapInput) {
   const tenant = TypedTenant.of(ctx.tenant);
-  const clients = await tenant.select('client').select(['id', 'address']).execute();
+  const clients = await tenant.select('client').select(['id', 'address', 'name']).execute();
   const sold = await tenant.select('salesOrder').select(['clientId', sql<number>`count(*)`.as('orders'), sql<string>`coalesce(sum(${sql.ref('totalAmountBase')}), 0)`.as('amount')])
     .where('status', 'in', SOLD_STATUSES).groupBy('clientId').execute();
   const byClient = new Map(sold.map((s) => [Number(s.clientId), s]));
   const groups = new Groups(CLIENT_MEASURES);
   for (const c of clients) {
     const s = byClient.get(Number(c.id));
-    const [key, labels] = place(input.groupBy, regionOf(c.address));
+    const [key, labels] = place(input.groupBy, regionOfFirst(c.address, c.name));
     groups.add(key, labels, { clientCount: 1n, orderCount: big(s?.orders), salesAmount: big(s?.amount) });
   }
   return reportPage(groups.list(), screenGroupings(CLIENT_SCREEN)[input.groupBy]!, CLIENT_MEASURES, input);
@@ -101,12 +114,11 @@ export async function saleMap(ctx: CallContext, input: MapInput) {
   const orders = await TypedTenant.of(ctx.tenant).select('salesOrder')
     .leftJoin('client', (j) => j.onRef('client.id', '=', 'salesOrder.clientId').onRef('client.companyId', '=', 'salesOrder.companyId'))
     .leftJoin('staff', (j) => j.onRef('staff.id', '=', 'salesOrder.salesmanId').onRef('staff.companyId', '=', 'salesOrder.companyId'))
-    .select(['salesOrder.deliveryAddress', 'client.address', 'salesOrder.totalQty', 'salesOrder.totalAmountBase', 'staff.code as staffCode', 'staff.name as staffName'])
+    .select(['salesOrder.deliveryAddress', 'client.address', 'client.name as clientName', 'salesOrder.totalQty', 'salesOrder.totalAmountBase', 'staff.code as staffCode', 'staff.name as staffName'])
     .where('salesOrder.status', 'in', SOLD_STATUSES).execute();
   const groups = new Groups(SALE_MEASURES);
   for (const o of orders) {
-    let r = regionOf(o.deliveryAddress);
-    if (r.province === UNKNOWN) r = regionOf(o.address);
+    const r = regionOfFirst(o.deliveryAddress, o.address, o.clientName);
     const [key, labels] = place(input.groupBy, r, { staffCode: o.staffCode ?? '', staffName: o.staffName ?? '（未指定）' });
     groups.add(key, labels, { orderCount: 1n, qty: big(o.totalQty), salesAmount: big(o.totalAmountBase) });
   }
