@@ -84,9 +84,10 @@ export function createAntdPresenter(parts: AntdPresenterParts = {}): Presenter {
 
   const toast = (kind: ToastKind, text: string): void => {
     const isError = kind === 'error';
-    // One toast per kind: a newer refusal (or success) replaces the one on screen and restarts its
-    // time, instead of stacking under it — two refused clicks leave one warning, the latest.
-    const key = `toast:${kind}`;
+    // One refusal at a time: a newer warning or error replaces the one on screen (two refused clicks
+    // leave one, the latest); other toasts are one per text — the same one again replaces itself and
+    // restarts its time, while different news (保存成功, then 已确认…) stay side by side.
+    const key = kind === 'warning' || kind === 'error' ? `refusal:${kind}` : `${kind}:${text}`;
     const close = () => message.destroy(key);
     message.open({
       key,
