@@ -68,12 +68,15 @@ describe('大屏链接', () => {
     expect((await ok(t.call('oms', WALL.list, {}, admin2))).list.map((l: any) => l.id)).not.toContain(made.id);
   });
 
-  it('unknown tokens are refused alike, and an address trying many is stopped', async () => {
+  it('unknown tokens are refused alike, and an address trying many is stopped — its real links still open', async () => {
     forgetShareMisses();
     expect((await open('x')).code).toBe('WALL_LINK_INVALID_4310');
     expect((await open('A'.repeat(22))).code).toBe('WALL_LINK_INVALID_4310');
     for (let i = 0; i < 40; i++) await open(`B${String(i).padStart(21, '0')}`);
     expect((await open('C'.repeat(22))).code).toBe('COMMON_BUSY_4029');
+    // the television behind the same address as the guesser (issue 33 item 6)
+    const tv = await ok(t.call('oms', WALL.create, { name: '同一出口的电视' }, admin));
+    expect((await open(tokenOf(tv.path))).code).toBe('200');
     forgetShareMisses();
   });
 

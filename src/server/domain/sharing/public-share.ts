@@ -24,10 +24,11 @@ export const TOKEN_INPUT = { type: 'object', required: ['id'], properties: { id:
 const TOKEN = /^[A-Za-z0-9]{22}$/;
 
 async function findShare(ctx: CallContext, token: string) {
-  refuseWhenTooManyMisses(ctx.ip);
   // The one query not scoped by a caller's company: a public link names its row by its random id alone.
   const share = TOKEN.test(token) ? await typed(ctx.db).selectFrom('fileShare').selectAll().where('token', '=', token).executeTakeFirst() : undefined;
   if (!share) {
+    // only misses are limited: a real link opens from an address that guessers share (one office NAT)
+    refuseWhenTooManyMisses(ctx.ip);
     countMiss(ctx.ip);
     throw bizError('SHARE_NOT_FOUND_4301');
   }

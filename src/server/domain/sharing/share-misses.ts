@@ -1,5 +1,6 @@
-// Public link lookups that found nothing, counted per address: after MAX_MISSES within WINDOW_MS an address
-// is refused (请求过于频繁) until its window ends, so ids cannot be tried in bulk. Kept in this process's
+// Public link lookups that found nothing, counted per address: after MAX_MISSES within WINDOW_MS an address's
+// misses are refused (请求过于频繁) until its window ends, so ids cannot be tried in bulk — a real link still
+// opens from it (the lookup comes first), or one guesser would darken every wall behind the same NAT. Kept in this process's
 // memory: with N processes an address gets at most N × MAX_MISSES tries per window, still nothing against
 // 131-bit ids. Someone with a real link rarely misses more than a mistyped character or two.
 import { bizError } from '../../http/errors.ts';

@@ -87,7 +87,6 @@ export async function revokeWallLink(ctx: CallContext, id: number) {
  * Unknown and stopped links get the same answer: the wall can only say that its link no longer works.
  */
 export async function wallLogin(ctx: CallContext, input: { token: string }) {
-  refuseWhenTooManyMisses(ctx.ip);
   // The one lookup not scoped by a caller's company: a public link names its row by its random token alone.
   const db = typed(ctx.db);
   const link = TOKEN.test(input.token)
@@ -95,7 +94,12 @@ export async function wallLogin(ctx: CallContext, input: { token: string }) {
       .select(['wallLink.id', 'wallLink.companyId', 'wallLink.createdBy', 'wallLink.revokedAt', 'company.enabled as companyEnabled', 'company.flags', 'account.enabled as accountEnabled', 'account.roleIds'])
       .where('wallLink.token', '=', input.token).executeTakeFirst()
     : undefined;
-  if (!link) countMiss(ctx.ip);
+  if (!link) {
+    // only misses are limited: a television behind the same NAT as a guesser still opens its real link
+    // (131-bit tokens: letting a hit through tells a guesser nothing it could use)
+    refuseWhenTooManyMisses(ctx.ip);
+    countMiss(ctx.ip);
+  }
   if (!link || link.revokedAt || !link.companyEnabled || !link.accountEnabled || !(await makerHoldsWall(ctx, link.companyId, link.roleIds))) {
     throw bizError('WALL_LINK_INVALID_4310');
   }
