@@ -24,10 +24,10 @@ afterAll(async () => {
 describe('the run’s clock', () => {
   it('is the declared instant in this process, moving forward from it in real time', async () => {
     const a = Date.now();
+    const real = performance.now();
     expect(Math.abs(a - declared)).toBeLessThan(6 * 3600_000); // a whole suite runs in well under six hours
-    expect(new Date().getTime()).toBeGreaterThanOrEqual(a);
-    await new Promise((r) => setTimeout(r, 30));
-    expect(Date.now() - a).toBeGreaterThanOrEqual(25);
+    await t.login(); // some real work, no sleep: the clock moves as the monotonic one does
+    expect(Math.abs(Date.now() - a - (performance.now() - real))).toBeLessThan(50);
     expect(new Date(0) instanceof Date).toBe(true);
   });
 

@@ -57,6 +57,9 @@ const isRefusalOfReference = (r: { code: string; msg: string; data: any }, field
 const idFields = (fields: Array<[string, { type: string; readonly?: boolean }]>) =>
   fields.filter(([n, f]) => !f.readonly && (f.type === 'reference' || (f.type === 'integer' && /Id$/.test(n)))).map(([n]) => n);
 
+/** Today under the run's clock (tests/support/clock-shift.ts), in company time (UTC+8). */
+const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+
 type FieldLike = { type: string; resource?: string; required?: boolean; readonly?: boolean; values?: Array<{ value: unknown }>; maxLength?: number };
 const firstIds = new Map<string, number | null>();
 /** A company's first row of a resource (demo2 gets one made from the declaration when it has none). */
@@ -84,7 +87,7 @@ async function synthesize(fields: Array<[string, FieldLike]>, token = demo): Pro
       const id = await firstId(f.resource!, token);
       if (id != null) out[n] = id;
     } else if (f.required) {
-      out[n] = f.type === 'enum' ? f.values?.[0]?.value : f.type === 'integer' ? 1 : f.type === 'date' ? '2026-11-20' : f.type === 'boolean' ? false
+      out[n] = f.type === 'enum' ? f.values?.[0]?.value : f.type === 'integer' ? 1 : f.type === 'date' ? today() : f.type === 'boolean' ? false
         : ['money', 'decimal', 'number'].includes(f.type) ? '1' : `T${n}`.slice(0, f.maxLength ?? 20);
     }
   }
@@ -131,10 +134,10 @@ describe('another company’s ids in every reference field', () => {
   it('收付款单 (oms 026003): a receipt from demo’s client and a payment to demo’s supplier are refused as 客户不存在 / 供应商不存在', async () => {
     const [client] = await demoRecords('resource:client', 1);
     const [supplier] = await demoRecords('resource:supplier', 1);
-    const receipt = await t.call('oms', '026003', { direction: 'receipt', clientId: client.id, payDate: '2026-11-01', amount: '1.00', method: 'bank', post: true }, demo2);
+    const receipt = await t.call('oms', '026003', { direction: 'receipt', clientId: client.id, payDate: today(), amount: '1.00', method: 'bank', post: true }, demo2);
     expect(receipt.code).toBe('COMMON_VALIDATION_4000');
     expect(receipt.data.errors).toContainEqual({ field: 'clientId', message: '客户不存在' });
-    const payment = await t.call('oms', '026003', { direction: 'payment', supplierId: supplier.id, payDate: '2026-11-01', amount: '1.00', method: 'bank', post: true }, demo2);
+    const payment = await t.call('oms', '026003', { direction: 'payment', supplierId: supplier.id, payDate: today(), amount: '1.00', method: 'bank', post: true }, demo2);
     expect(payment.data.errors).toContainEqual({ field: 'supplierId', message: '供应商不存在' });
     // demo2's money lists name no party of demo's
     const advances = await t.call('oms', '026012', { page: 1, pageSize: 50 }, demo2);
