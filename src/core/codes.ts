@@ -161,7 +161,7 @@ export const BUSINESS_CODES = {
   OUTBOUND_TASK_BUSY_4161: '出库任务 {docNo} 已拣货 {picked}，或有未完成的拣货单 {pickings}，不能作废',
   OUTBOUND_PICK_OVER_4162: '出库任务 {docNo} 第 {line} 行商品 {code} 拣货数量超出：计划 {qty}，已拣 {picked}，拣货中 {picking}，本次 {ask}，最多还可拣 {left}',
   OUTBOUND_PICK_NOTHING_4163: '所选出库任务 {tasks} 没有待拣货的商品',
-  OUTBOUND_WAVE_WAREHOUSE_4164: '一张拣货单只能包含同一仓库的待拣货出库任务：{tasks} 不属于仓库 {warehouse} 或不是待拣货状态',
+  OUTBOUND_WAVE_WAREHOUSE_4164: '一张拣货单只能包含同一仓库的出库任务：{tasks} 不属于仓库 {warehouse}',
   OUTBOUND_DELIVER_OVER_4165: '出库任务 {docNo} 第 {line} 行商品 {code} 发货数量超出已拣未发数量：已拣 {picked}，已发 {delivered}，本次 {qty}，最多还可发 {left}',
   OUTBOUND_DELIVER_NOTHING_4166: '出库任务 {docNo} 没有已拣货未发货的商品',
   OUTBOUND_SHIP_COMPLETE_4167: '客户要求整单发货：销售订单 {docNo} 第 {line} 行商品 {code} 订购 {ordered}，已发货 {shipped}，本次 {qty}，尚欠 {left}，不能部分发货',

@@ -336,7 +336,7 @@ describe('order → plan → task → picking → delivery note', () => {
     const f = await orderToTask(await client('keep'), [{ productId: p.id, qty: 1 }]);
     const other = await t.login('demo2');
     expect((await t.call('oms', OT.get, { id: f.taskId }, other)).code).toBe('COMMON_NOT_FOUND_4004');
-    expect((await t.call('oms', PK.save, { taskIds: [f.taskId] }, other)).code).toBe('OUTBOUND_WAVE_WAREHOUSE_4164');
+    expect((await t.call('oms', PK.save, { taskIds: [f.taskId] }, other)).code).toBe('COMMON_NOT_FOUND_4004');
     expect((await t.call('oms', DN.save, { taskId: f.taskId }, other)).code).not.toBe('200');
     expect((await ok(t.call('oms', OT.list, { page: 1, pageSize: 50 }, other))).total).toBe(0);
     // a reader of tasks may not pick or ship

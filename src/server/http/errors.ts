@@ -24,3 +24,13 @@ export function validationError(errors: FieldError[]): ApiError {
 export const tokenInvalid = () => new ApiError(TOKEN_INVALID, '登录已失效，请重新登录');
 export const sessionEnded = (why = '会话已结束，请重新登录') => new ApiError(SESSION_ENDED, why);
 export const accessRefused = (why: string) => new ApiError(ACCESS_REFUSED, why);
+
+/**
+ * A status refusal every document family shares: the document, its number, the status it is in and what
+ * was asked — one code (DOCUMENT_STATUS_4131) for sales, warehouse and finance alike. Purchasing keeps its
+ * own (PURCHASE_DOC_STATUS_4091, domain/procurement/common.ts), which its clients already match.
+ */
+export function documentStatusError(title: string, statusTexts: Record<string, string>, doc: { id?: unknown; docNo?: unknown; status?: unknown }, action: string): ApiError {
+  const status = String(doc.status);
+  return bizError('DOCUMENT_STATUS_4131', { doc: title, docNo: String(doc.docNo), status: statusTexts[status] ?? status, action }, { id: Number(doc.id), status });
+}

@@ -4,8 +4,8 @@
 // by the delivery note made from the list); cancelled from draft or packed while on no loading list.
 // No stock moves here (domain/outbound/cartons.ts says why and how the claims work): what a draft or a
 // sealed carton holds is claimed on its task lines, never more than picked and not yet delivered.
-import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { statusError, text, type Row } from '../../domain/procurement/common.ts';
+import { bizError, documentStatusError, validationError, type FieldError } from '../../http/errors.ts';
+import { text, type Row } from '../../domain/procurement/common.ts';
 import { claimPacked, releasePacked, taskLineFigures, unpacked } from '../../domain/outbound/cartons.ts';
 import { DELIVERABLE_TASK, OT_STATUS } from '../../domain/outbound/task.ts';
 import { MAX_MOVE_QTY } from '../../domain/stock/ledger.ts';
@@ -79,7 +79,7 @@ export const carton = defineDocument({
       const taskId = Number(header.taskId);
       const task = await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'orderId', 'clientId', 'warehouseId']).where('id', '=', taskId).executeTakeFirst();
       if (!task) throw validationError([{ field: 'taskId', message: '出库任务不存在' }]);
-      if (!DELIVERABLE_TASK.includes(String(task.status))) throw statusError('出库任务', OT_STATUS, task, '装箱');
+      if (!DELIVERABLE_TASK.includes(String(task.status))) throw documentStatusError('出库任务', OT_STATUS, task, '装箱');
       const figures = await taskLineFigures(ctx.tenant, lines.map((l) => Number(l.taskLineId)));
       const errors: FieldError[] = [];
       const sum = new Map<number, number>();

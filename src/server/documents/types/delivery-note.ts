@@ -28,8 +28,8 @@ import { holdsRight } from '../../auth/caller.ts';
 import { isSqlite, runSql } from '../../db/raw-sql.ts';
 import type { CallContext } from '../../catalog/context.ts';
 import type { Tenant } from '../../catalog/tenant.ts';
-import { bizError, validationError, type FieldError } from '../../http/errors.ts';
-import { statusError, text, today, type Row } from '../../domain/procurement/common.ts';
+import { bizError, documentStatusError, validationError, type FieldError } from '../../http/errors.ts';
+import { text, today, type Row } from '../../domain/procurement/common.ts';
 import { bulkChange } from '../../domain/outbound/bulk.ts';
 import { stagingLocation } from '../../domain/outbound/staging.ts';
 import { DELIVERABLE_TASK, refreshTask } from '../../domain/outbound/task.ts';
@@ -51,7 +51,7 @@ async function claimOrder(untypedTenant: Tenant, orderId: number, from: string[]
   if (row) return row;
   const doc = await tenant.select('salesOrder').select(['id', 'docNo', 'status']).where('id', '=', orderId).executeTakeFirst();
   if (!doc) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售订单' });
-  throw statusError('销售订单', ORDER_STATUS, doc, action);
+  throw documentStatusError('销售订单', ORDER_STATUS, doc, action);
 }
 
 /** Quantities of the note per order line and per task line. */
@@ -91,7 +91,9 @@ async function post(t: TransitionRun) {
   const tenant = TypedTenant.of(untypedTenant);
   const lines = await t.storedLines();
   const orderId = Number(doc.orderId);
-  const order = await claimOrder(untypedTenant, orderId, ['confirmed', 'partlyShipped'], '发货');
+  // a racing note that shipped the task first is named as such, not as the order's new status
+  const order = await claimOrder(untypedTenant, orderId, ['confirmed', 'partlyShipped'], '发货')
+    .catch(async (e: unknown) => { throw (await spentTask(untypedTenant, Number(doc.taskId))) ?? e; });
   await creditAtDelivery(t, orderId);
   const { order: byOrderLine, task: byTaskLine } = perLine(lines);
   const ols = await orderLines(untypedTenant, orderId);
@@ -120,6 +122,8 @@ async function post(t: TransitionRun) {
   }, byTaskLine);
   if (delivered.size !== byTaskLine.length) {
     const [taskLineId, q] = byTaskLine.find(([id]) => !delivered.has(id))!;
+    const spent = await spentTask(untypedTenant, Number(doc.taskId));
+    if (spent) throw spent;
     throw await overDelivered(untypedTenant, Number(doc.taskId), taskLineId, q);
   }
   if (fromList) await shipCartons(untypedTenant, doc, lines);
@@ -220,6 +224,23 @@ async function reverse(t: TransitionRun) {
 }
 
 /** What the task has picked and not delivered, line by line (a new note's lines). */
+/**
+ * The one refusal of a delivery with nothing left to ship — whichever check meets it first (the note's
+ * preparation, its save, or its posting after a racing note was posted), on either database.
+ */
+function nothingToDeliver(d: { taskId: number; taskDocNo: string }) {
+  return bizError('OUTBOUND_DELIVER_NOTHING_4166', { docNo: d.taskDocNo }, { taskId: d.taskId });
+}
+
+/** 4166 when everything the task has picked has left already (a racing note), else nothing. */
+async function spentTask(untypedTenant: Tenant, taskId: number) {
+  const tenant = TypedTenant.of(untypedTenant);
+  const task = await tenant.select('outboundTask').select(['docNo']).where('id', '=', taskId).executeTakeFirst();
+  const lines = await tenant.select('outboundTaskLine').select(['pickedQty', 'deliveredQty']).where('taskId', '=', taskId).execute();
+  if (!task || !lines.every((l) => Number(l.pickedQty) <= Number(l.deliveredQty))) return undefined;
+  return nothingToDeliver({ taskId, taskDocNo: String(task.docNo) });
+}
+
 export async function deliverableLines(ctx: CallContext, taskId: number) {
   const tenant = TypedTenant.of(ctx.tenant);
   const task = await tenant.select('outboundTask').select(['id', 'docNo', 'status', 'orderId', 'warehouseId', 'clientId']).where('id', '=', taskId).executeTakeFirst();
@@ -291,7 +312,7 @@ export const deliveryNote = defineDocument({
       if (input.id === undefined && input.loadingListId != null) return fromLoadingList(ctx, input);
       if (input.id !== undefined || (input.lines !== undefined && input.lines !== null) || !Number.isSafeInteger(input.taskId) || Number(input.taskId) <= 0) return;
       const d = await deliverableLines(ctx, Number(input.taskId));
-      if (!d.lines.length) throw bizError('OUTBOUND_DELIVER_NOTHING_4166', { docNo: d.taskDocNo }, { taskId: d.taskId });
+      if (!d.lines.length) throw nothingToDeliver(d);
       input.lines = d.lines.map((l) => ({ taskLineId: l.taskLineId, qty: l.qty }));
     },
     async validate({ ctx, header, lines }) {
@@ -299,10 +320,13 @@ export const deliveryNote = defineDocument({
       const taskId = Number(header.taskId);
       const fromList = header.loadingListId != null ? await listLines(ctx, Number(header.loadingListId), taskId) : undefined;
       const d = await deliverableLines(ctx, taskId);
+      // a task whose picked goods have all left (a racing note got there first) says so, as prepare does
+      if (d.status === 'done') throw nothingToDeliver(d);
       if (!d.deliverable) {
-        throw statusError('出库任务', { open: '待拣货', picking: '拣货中', picked: '已拣货', done: '已出库', cancelled: '已作废' }, { id: taskId, docNo: d.taskDocNo, status: d.status }, '发货');
+        throw documentStatusError('出库任务', { open: '待拣货', picking: '拣货中', picked: '已拣货', done: '已出库', cancelled: '已作废' }, { id: taskId, docNo: d.taskDocNo, status: d.status }, '发货');
       }
       const all = new Map((await tenant.select('outboundTaskLine').select(['id', 'lineNo', 'orderLineId', 'productId', 'pickedQty', 'deliveredQty', 'packedQty']).where('taskId', '=', taskId).execute()).map((r) => [Number(r.id), r]));
+      if ([...all.values()].every((tl) => Number(tl.pickedQty) <= Number(tl.deliveredQty))) throw nothingToDeliver(d);
       if (fromList) {
         // a note made from a loading list carries exactly what the list's cartons of the task hold
         const mine = new Map<number, number>();
@@ -408,7 +432,7 @@ async function listLines(ctx: CallContext, loadingListId: number, taskId: number
   const tenant = TypedTenant.of(ctx.tenant);
   const list = await tenant.select('loadingList').select(['id', 'docNo', 'status']).where('id', '=', loadingListId).executeTakeFirst();
   if (!list) throw validationError([{ field: 'loadingListId', message: '装车单不存在' }]);
-  if (list.status !== 'loaded') throw statusError('装车单', { draft: '装车中', loaded: '已装车', shipped: '已发货', cancelled: '已作废' }, list, '生成送货单');
+  if (list.status !== 'loaded') throw documentStatusError('装车单', { draft: '装车中', loaded: '已装车', shipped: '已发货', cancelled: '已作废' }, list, '生成送货单');
   const { lines } = await listCartonsOfTask(ctx.tenant, loadingListId, taskId, ['loaded']);
   if (!lines.length) throw validationError([{ field: 'taskId', message: `装车单 ${String(list.docNo)} 没有该出库任务待发货的纸箱` }]);
   return lines;

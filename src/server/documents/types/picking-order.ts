@@ -64,6 +64,8 @@ async function claim(untypedTenant: Tenant, lines: Row[]): Promise<void> {
         .select(['outboundTaskLine.lineNo', 'outboundTaskLine.qty', 'outboundTaskLine.pickingQty', 'outboundTaskLine.pickedQty', 'outboundTask.docNo', 'product.code'])
         .where('outboundTaskLine.id', '=', taskLineId).executeTakeFirstOrThrow();
       const left = Math.max(0, Number(tl.qty) - Number(tl.pickedQty) - Number(tl.pickingQty));
+      // all of it taken by a racing picking order meanwhile: the refusal its preparation would have given
+      if (left === 0) throw bizError('OUTBOUND_PICK_NOTHING_4163', { tasks: String(tl.docNo) }, { taskLineId });
       throw bizError('OUTBOUND_PICK_OVER_4162', { docNo: String(tl.docNo), line: Number(tl.lineNo), code: String(tl.code), qty: Number(tl.qty), picked: Number(tl.pickedQty), picking: Number(tl.pickingQty), ask: q, left },
         { taskLineId, ask: q, left, line: Number(l.lineNo ?? 0) });
     }

@@ -12,9 +12,9 @@
 // Suggestions are advice: the picker records the place actually taken from, and posting is decided by
 // the ledger's conditional update on that place (two pickers taking the last units: one of them wins).
 import type { Tenant } from '../../catalog/tenant.ts';
-import { bizError } from '../../http/errors.ts';
+import { bizError, documentStatusError } from '../../http/errors.ts';
 import { TypedTenant } from '../../db/typed.ts';
-import { PICKABLE_TASK } from './task.ts';
+import { OT_STATUS, OT_TITLE, PICKABLE_TASK } from './task.ts';
 
 /** Location types stock is picked from. */
 export const PICK_FROM_TYPES = ['storage', 'picking'];
@@ -74,13 +74,20 @@ export async function linesToPick(tenant: Tenant, taskIds: number[]): Promise<{ 
   const t = TypedTenant.of(tenant);
   const ids = [...new Set(taskIds)].sort((a, b) => a - b);
   const tasks = await t.select('outboundTask').select(['id', 'docNo', 'status', 'warehouseId']).where('id', 'in', ids).orderBy('id').execute();
+  // another company's task is one this caller cannot see: not found, as 021306 says
+  if (tasks.length < ids.length) throw bizError('COMMON_NOT_FOUND_4004', { entity: '出库任务' }, { tasks: ids.filter((id) => !tasks.some((task) => Number(task.id) === id)) });
   const warehouseId = Number(tasks[0]?.warehouseId ?? 0);
-  const bad = [...ids.filter((id) => !tasks.some((task) => Number(task.id) === id)).map((id) => `#${id}`),
-    ...tasks.filter((task) => !PICKABLE_TASK.includes(String(task.status)) || Number(task.warehouseId) !== warehouseId).map((task) => String(task.docNo))];
-  if (!tasks.length || bad.length) {
-    const wh = warehouseId ? (await t.select('warehouse').select('name').where('id', '=', warehouseId).executeTakeFirst()) : undefined;
-    throw bizError('OUTBOUND_WAVE_WAREHOUSE_4164', { tasks: bad.join('、') || '所选任务', warehouse: String(wh?.name ?? '') }, { tasks: bad });
+  const elsewhere = tasks.filter((task) => Number(task.warehouseId) !== warehouseId).map((task) => String(task.docNo));
+  if (elsewhere.length) {
+    const wh = await t.select('warehouse').select('name').where('id', '=', warehouseId).executeTakeFirst();
+    throw bizError('OUTBOUND_WAVE_WAREHOUSE_4164', { tasks: elsewhere.join('、'), warehouse: String(wh?.name ?? '') }, { tasks: elsewhere });
   }
+  // a task picked in full (by a racing picking order, or long ago) has nothing to pick: the same refusal
+  // as a task whose open lines are all held by other picking orders, whatever the timing
+  const spent = tasks.filter((task) => task.status === 'picked' || task.status === 'done');
+  if (spent.length) throw bizError('OUTBOUND_PICK_NOTHING_4163', { tasks: spent.map((task) => String(task.docNo)).join('、') }, { tasks: spent.map((task) => Number(task.id)) });
+  const closed = tasks.find((task) => !PICKABLE_TASK.includes(String(task.status)));
+  if (closed) throw documentStatusError(OT_TITLE, OT_STATUS, closed, '拣货');
   const docNo = new Map(tasks.map((task) => [Number(task.id), String(task.docNo)]));
   const rows = await t.select('outboundTaskLine').innerJoin('product', (j) => j.onRef('product.id', '=', 'outboundTaskLine.productId').onRef('product.companyId', '=', 'outboundTaskLine.companyId'))
     .select(['outboundTaskLine.id', 'outboundTaskLine.taskId', 'outboundTaskLine.lineNo', 'outboundTaskLine.orderLineId', 'outboundTaskLine.productId', 'outboundTaskLine.qty',
