@@ -9,6 +9,7 @@ import DocumentScreen from '../../src/client/renderer/kinds/DocumentScreen';
 import type { ScreenFile, ScreenRoute } from '../../src/client/router/screenTypes';
 import goodsDetail from '../../schemas/screens/commodity/goodsDetail.json';
 import receivingNote from '../../schemas/screens/entrepot/receivingNoteDetail.json';
+import deliverGoodsDetail from '../../schemas/screens/entrepot/deliverGoodsDetail.json';
 import { click, login, mount, polyfillDom, resetAll, rows, server, text, unmount, until } from './renderer-harness';
 
 beforeAll(polyfillDom);
@@ -50,5 +51,23 @@ describe('enumerated values by label', () => {
     }
     expect(shown).toEqual(Object.values(AUDIT_ACTION_LABELS));
     for (const code of ['confirm', 'post', 'cancel']) expect(shown).not.toContain(code);
+  });
+});
+
+describe('a document state tag', () => {
+  it('never shows the stored code, not even on the first paint after 发货', async () => {
+    login(['entrepot.deliverGoodsList', 'entrepot.deliverGoodsDetail', 'system.operationHistory']);
+    server.on('024102', () => ({ data: { id: 7, docNo: 'DN-7', status: 'posted', version: 3, taskId: 5, lines: [] } }));
+    server.on('019702', () => ({ data: { list: [], total: 0 } }));
+    // every tag text ever painted, however briefly
+    const painted: string[] = [];
+    const seen = new MutationObserver(() => document.querySelectorAll('.ant-tag').forEach((t) => painted.push(t.textContent ?? '')));
+    seen.observe(document.body, { childList: true, subtree: true, characterData: true });
+    const file = deliverGoodsDetail as unknown as ScreenFile;
+    await mount(<DocumentScreen meta={meta('entrepot/deliverGoodsDetail', file.route)} file={file} />, { path: '/entrepot/deliverGoodsDetail/7', route: '/entrepot/deliverGoodsDetail/:id' });
+    await until(() => text().includes('DN-7'), 'record');
+    await until(() => painted.includes('已发货'), 'state label');
+    seen.disconnect();
+    expect(painted).not.toContain('posted');
   });
 });

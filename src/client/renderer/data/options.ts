@@ -122,6 +122,11 @@ export async function loadOptions(src: OptionsSource): Promise<OptionItem[]> {
   return [];
 }
 
+/** The choices known without a call (a static list), so a first paint never shows a raw code. */
+export function staticOptions(src: OptionsSource | undefined): OptionItem[] {
+  return src && Array.isArray(src.options) ? src.options : [];
+}
+
 export function hasOptions(src: OptionsSource): boolean {
   return !!src.options || !!src.dict;
 }

@@ -20,7 +20,7 @@ import type { ScreenProps } from '../../router/screenProps';
 import { ActionBar } from '../actions/ActionBar';
 import type { ActionScope } from '../actions/types';
 import { usableActions } from '../actions/usable';
-import { loadOptions } from '../data/options';
+import { loadOptions, staticOptions } from '../data/options';
 import { auditFilters, auditPart, mayReadAudit } from '../detail/auditPart';
 import { SectionList } from '../detail/SectionList';
 import { actionProblems, actionUses, sectionUses } from '../detail/prepare';
@@ -83,7 +83,8 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
   const [lines, setLines] = useState<Line[]>(() => keyed(Array.isArray(record?.[part.lines.field]) ? (record![part.lines.field] as Line[]) : []));
   const [headerValues, setHeaderValues] = useState<Row>(() => ({ ...(record ?? {}), ...prefill }));
   const [saving, setSaving] = useState(false);
-  const [stateOptions, setStateOptions] = useState<OptionItem[]>([]);
+  // (static state labels from the first paint: a remount after 发货 / 过账 must not flash the raw `posted`)
+  const [stateOptions, setStateOptions] = useState<OptionItem[]>(() => staticOptions(part.state));
   const sourceTurn = useRef(0);
   // Line edits count as unsaved changes too (the header form tracks its own fields).
   const linesTouched = useRef(false);
@@ -179,6 +180,8 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
 
   const stateValue = part.state && record ? record[part.state.field] : undefined;
   const stateLabel = stateOptions.find((o) => String(o.value) === String(stateValue));
+  // a label not (yet) known: the server's statusText, else nothing — never the stored code
+  const stateText = stateLabel?.label ?? (typeof record?.statusText === 'string' ? record.statusText : '');
   return (
     <Card
       variant="borderless"
@@ -187,7 +190,7 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
         <Space>
           {screenTitle}
           {record?.docNo !== undefined && <span className="renderer-document-no">{String(record.docNo)}</span>}
-          {stateValue !== undefined && <Tag color={stateLabel?.color ?? 'blue'}>{stateLabel?.label ?? String(stateValue)}</Tag>}
+          {stateValue !== undefined && stateText !== '' && <Tag color={stateLabel?.color ?? 'blue'}>{stateText}</Tag>}
         </Space>
       }
       extra={
