@@ -110,4 +110,24 @@ describe('大屏链接', () => {
     // the maker (here: sales) holds no wall right → refused, like a disabled maker
     expect((await open(tokenOf(made.path))).code).toBe('WALL_LINK_INVALID_4310');
   });
+  it('a change of the maker\'s rights or roles narrows its walls at once (issue 33 item 6)', async () => {
+    const role = await ok(t.call('cdm', '013303', { name: '大屏维护', rights: ['dataReport', 'dataReport.links'] }, admin));
+    const account = await ok(t.call('cdm', '013403', { userName: 'wallmaker', password: 'Wall-maker-2026', roleIds: [role.id] }, admin));
+    const maker = await t.login('demo', 'wallmaker', 'Wall-maker-2026');
+    const made = await ok(t.call('oms', WALL.create, { name: '大厅电视' }, maker));
+    const wall = (await ok(open(tokenOf(made.path)))).accessToken as string;
+    expect((await t.call('oms', WALL.data, {}, wall)).code).toBe('200');
+    // the role loses the wall's right: the next call of the wall's session is refused, not 30 minutes later
+    const held = await ok(t.call('cdm', '013302', { id: role.id }, admin));
+    await ok(t.call('cdm', '013303', { id: role.id, version: held.version, rights: ['dataReport.links'] }, admin));
+    expect((await t.call('oms', WALL.data, {}, wall)).code).not.toBe('200');
+    // given back, a new session of the link reads again; then the account loses the role
+    const again = await ok(t.call('cdm', '013302', { id: role.id }, admin));
+    await ok(t.call('cdm', '013303', { id: role.id, version: again.version, rights: ['dataReport', 'dataReport.links'] }, admin));
+    const wall2 = (await ok(open(tokenOf(made.path)))).accessToken as string;
+    expect((await t.call('oms', WALL.data, {}, wall2)).code).toBe('200');
+    const acc = await ok(t.call('cdm', '013402', { id: account.id }, admin));
+    await ok(t.call('cdm', '013403', { id: account.id, version: acc.version, roleIds: [] }, admin));
+    expect((await t.call('oms', WALL.data, {}, wall2)).code).not.toBe('200');
+  });
 });

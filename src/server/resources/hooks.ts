@@ -5,6 +5,7 @@ import type { Tenant } from '../catalog/tenant.ts';
 import type { DB } from '../db/connection.ts';
 import { assertCompanyKeepsAdmin, assertMayActOnAccount, assertMayActOnRole, assertMayActOnRoleMembers } from '../auth/rights-guard.ts';
 import { endAccountSessions } from '../auth/tokens.ts';
+import { clearCallerCache } from '../auth/caller.ts';
 import { bizError, type FieldError } from '../http/errors.ts';
 import type { Row } from './query.ts';
 import type { Resource, ResourceRegistry } from './types.ts';
@@ -107,6 +108,8 @@ export const HOOKS: Record<string, ResourceHooks> = {
     },
     async afterSave({ db, id, before, values }) {
       if (!before) return;
+      // its roles, warehouse or state may have changed: every session of it (a wall's too) is rebuilt on its next call
+      clearCallerCache();
       if ('password' in values) await endAccountSessions(db, Number(id), 'password-changed');
       else if ('enabled' in values && isOn(before.enabled) && !isOn(values.enabled)) await endAccountSessions(db, Number(id), 'account-disabled');
     },
@@ -152,7 +155,12 @@ export const HOOKS: Record<string, ResourceHooks> = {
         await assertMayActOnRoleMembers(ctx.caller!, tenant, row, '删除');
       }
     },
-    afterWrite: ({ ctx, db, tenant, op }) => assertCompanyKeepsAdmin(db, ctx.database.dialect, tenant.companyId, WRITE_ACTION[op]),
+    async afterWrite({ ctx, db, tenant, op }) {
+      await assertCompanyKeepsAdmin(db, ctx.database.dialect, tenant.companyId, WRITE_ACTION[op]);
+      // the rights of every account holding the role changed: their sessions, and the walls their makers
+      // opened, hold the new rights from their next call (another process within its 1 s caller cache)
+      clearCallerCache();
+    },
   },
   product: {
     async validate({ tenant, values, merged }) {
