@@ -67,6 +67,12 @@ describe.skipIf(!hasChromium)('数据大屏 (e2e)', () => {
     // and no figure is cut: every value fits its tile
     const cut = await page.evaluate(() => [...document.querySelectorAll('.dash-kpi-value')].filter((v) => v.scrollWidth > v.clientWidth).length);
     expect(cut).toBe(0);
+    // a top list's names are whole where the panel has room (上海优品百货有限公司, not 上海优品百…): no cell is cut
+    // (a clamped name hides a whole line; a line box rounds by a pixel or two)
+    const names = await page.locator('[data-panel="topClients"] tbody tr, [data-panel="topProducts"] tbody tr').evaluateAll((rows) => rows.flatMap((r) =>
+      [...r.querySelectorAll('td')].filter((td) => td.scrollWidth > td.clientWidth + 1 || [...td.querySelectorAll("div")].some((d) => d.scrollHeight > d.clientHeight + 4)).map((td) => td.textContent)));
+    expect(names).toEqual([]);
+    expect(await page.locator('[data-panel="topClients"] tbody tr').first().textContent()).toContain('上海优品百货有限公司');
     await page.mouse.move(0, 0);
     await screenshot(page, `${SHOT_DIR}/01-sales-wall`);
   });

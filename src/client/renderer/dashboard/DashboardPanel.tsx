@@ -86,9 +86,10 @@ function Top({ panel, data, currency }: { panel: TopPanel; data: Answer; currenc
       <div className="dash-panel-body">
         {data && rows.length === 0 ? <div className="dash-empty">{panel.empty ?? '暂无数据'}</div> : (
           <table className="dash-table">
+            {/* figures take the width they need, names the rest, on two lines before anything is cut */}
             <colgroup>
               <col style={{ width: 44 }} />
-              {panel.columns.map((c) => <col key={c.field} style={c.width ? { width: c.width } : undefined} />)}
+              {panel.columns.map((c) => <col key={c.field} />)}
             </colgroup>
             <thead>
               <tr>
@@ -104,8 +105,8 @@ function Top({ panel, data, currency }: { panel: TopPanel; data: Answer; currenc
                     const s = showValue(r[c.field], c.format);
                     const right = c.align === 'right' || (!c.align && c.format && c.format !== 'text');
                     return (
-                      <td key={c.field} style={{ textAlign: right ? 'right' : 'left' }} title={String(r[c.field] ?? '')}>
-                        {c.format === 'money' && currency ? `${currency}` : ''}{s.text}{s.suffix}
+                      <td key={c.field} className={right ? 'dash-figure' : 'dash-name'} style={{ textAlign: right ? 'right' : 'left' }} title={String(r[c.field] ?? '')}>
+                        {right ? <>{c.format === 'money' && currency ? `${currency}` : ''}{s.text}{s.suffix}</> : <div className="dash-name-text">{s.text}{s.suffix}</div>}
                       </td>
                     );
                   })}
