@@ -57,9 +57,9 @@ describe('products', () => {
     expect((await t.call('cdm', '010213', { code: 'A100' }, demo2)).code).toBe('PRODUCT_NOT_EXIST_4001');
   });
 
-  it('lists unit options from the unit dictionary', async () => {
+  it('lists unit options from the units of measure (cdm 0106)', async () => {
     const units = await ok(t.call('cdm', '010214', undefined, demo, { method: 'GET' }));
-    expect(units.slice(0, 3)).toEqual([{ value: '个', label: '个' }, { value: '件', label: '件' }, { value: '盒', label: '盒' }]);
+    expect(units.slice(0, 3)).toEqual([{ value: '个', label: '个', code: 'PCS', decimals: 0 }, { value: '件', label: '件', code: 'PCE', decimals: 0 }, { value: '盒', label: '盒', code: 'BOX', decimals: 0 }]);
   });
 
   it('hands out product codes from the company sequence, never twice, skipping codes in use', async () => {

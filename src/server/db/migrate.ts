@@ -33,6 +33,7 @@ import * as m032 from './migrations/032-return-tasks.ts';
 import * as m033 from './migrations/033-dashboard.ts';
 import * as m034 from './migrations/034-client-channel.ts';
 import * as m035 from './migrations/035-wall-links.ts';
+import * as m036 from './migrations/036-master-data-families.ts';
 
 interface Migration {
   name: string;
@@ -71,6 +72,7 @@ export const MIGRATIONS: Migration[] = [
   { name: '033-dashboard', up: m033.up },
   { name: '034-client-channel', up: m034.up },
   { name: '035-wall-links', up: m035.up },
+  { name: '036-master-data-families', up: m036.up },
 ];
 
 /** PostgreSQL advisory lock key held while migrating or seeding (one process at a time). */

@@ -3,6 +3,7 @@ import type { DB, Dialect } from './connection.ts';
 import { lockStartup } from './migrate.ts';
 import { hashPassword } from '../auth/password.ts';
 import { seedSettings } from './seed-settings.ts';
+import { seedMasterFamilies } from './seed-master-families.ts';
 
 export const DEMO_PASSWORD = 'demo123';
 export const CLERK_RIGHTS = [
@@ -204,8 +205,9 @@ async function seedCompany(db: DB, c: CompanySeed, passwordHash: string): Promis
     ...s, userName: 'admin', staffId: adminStaff, passwordHash, enabled: 1, roleIds: JSON.stringify([adminRoleId]),
     warehouseId, purchasePriceId, salePriceId,
   });
-  for (const [i, label] of ['个', '件', '盒', '包', '箱', '套', '千克'].entries()) {
-    await db.insertInto('dictItem').values({ ...s, dictCode: 'unit', value: label, label, sort: i, enabled: 1 }).execute();
+  // units of measure (cdm 0106; cdm 010214 and the dictionary `unit` read them): name, code, decimals
+  for (const [i, [name, code, decimals]] of ([['个', 'PCS', 0], ['件', 'PCE', 0], ['盒', 'BOX', 0], ['包', 'PKG', 0], ['箱', 'CTN', 0], ['套', 'SET', 0], ['千克', 'KG', 3]] as const).entries()) {
+    await db.insertInto('measureUnit').values({ ...s, code, name, decimals, sort: i, enabled: 1 }).execute();
   }
   void buyDeptId;
   return { companyId, adminRoleId };
@@ -256,6 +258,7 @@ export async function seedIfEmpty(db: DB, dialect: Dialect): Promise<boolean> {
     await insertId(trx, 'supplier', { ...s, code: 'S001', name: '宁波华东五金制品厂', contact: '陈经理', phone: '0574-88886666', paymentDays: 30, enabled: 1 });
     await insertId(trx, 'client', { ...s, code: 'C001', name: '杭州百货贸易公司', contact: '李小姐', phone: '0571-86668888', creditLimit: 5_000_000, enabled: 1 });
     await seedSettings(trx, demo.companyId);
+    await seedMasterFamilies(trx, demo.companyId);
     await seedCompany(trx, {
       code: 'demo2', name: '第二演示公司', flags: {},
       currencies: [{ code: 'CNY', currencyName: '人民币', currencyCharacter: '¥', isBase: true }],

@@ -122,6 +122,21 @@ export interface AuthTokenTable {
   usedAt: string | null;
 }
 
+export interface BrandTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  code: string;
+  name: string;
+  nameEn: string | null;
+  enabled: Generated<number>;
+  remark: string | null;
+}
+
 export interface CartonTable {
   id: Generated<number>;
   companyId: number;
@@ -202,6 +217,26 @@ export interface ClientTable {
   channel: Generated<string>;
 }
 
+export interface ClientAddressTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  clientId: number;
+  contact: string | null;
+  phone: string | null;
+  province: string | null;
+  city: string | null;
+  district: string | null;
+  address: string;
+  postcode: string | null;
+  isDefault: Generated<number>;
+  remark: string | null;
+}
+
 export interface CompanyTable {
   id: Generated<number>;
   code: string;
@@ -227,6 +262,25 @@ export interface CompanyTable {
   taxNo: string | null;
   logoId: string | null;
   labelKey: string | null;
+}
+
+export interface CompanyBankAccountTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  name: string;
+  accountName: string | null;
+  bankName: string;
+  accountNo: string;
+  currencyId: number;
+  swiftCode: string | null;
+  isDefault: Generated<number>;
+  enabled: Generated<number>;
+  remark: string | null;
 }
 
 export interface CompanyRiseTable {
@@ -968,6 +1022,22 @@ export interface MarkerTaskLineTable {
   remark: string | null;
 }
 
+export interface MeasureUnitTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  code: string;
+  name: string;
+  decimals: Generated<number>;
+  sort: Generated<number>;
+  enabled: Generated<number>;
+  remark: string | null;
+}
+
 export interface MediaTable {
   id: string;
   companyId: number;
@@ -981,6 +1051,22 @@ export interface MediaTable {
   height: number | null;
   createdAt: string;
   createdBy: number | null;
+}
+
+export interface NumberRuleTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  series: string;
+  prefix: string;
+  datePart: Generated<string>;
+  serialWidth: Generated<number>;
+  enabled: Generated<number>;
+  remark: string | null;
 }
 
 export interface OpenItemTable {
@@ -1089,6 +1175,45 @@ export interface OutboundTaskLineTable {
   remark: string | null;
 }
 
+export interface PackingSpecTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  name: string;
+  qtyPerCarton: number;
+  cartonLength: number | null;
+  cartonWidth: number | null;
+  cartonHeight: number | null;
+  grossWeight: number | null;
+  netWeight: number | null;
+  enabled: Generated<number>;
+  remark: string | null;
+}
+
+export interface PartyContactTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  partyKind: string;
+  clientId: number | null;
+  supplierId: number | null;
+  name: string;
+  title: string | null;
+  phone: string | null;
+  mobile: string | null;
+  email: string | null;
+  isPrimary: Generated<number>;
+  remark: string | null;
+}
+
 export interface PayDocumentTable {
   id: Generated<number>;
   companyId: number;
@@ -1146,6 +1271,22 @@ export interface PayableSnapshotTable {
   balance: number;
 }
 
+export interface PaymentTermTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  code: string;
+  name: string;
+  basis: string;
+  days: Generated<number>;
+  enabled: Generated<number>;
+  remark: string | null;
+}
+
 export interface PickingOrderTable {
   id: Generated<number>;
   companyId: number;
@@ -1184,6 +1325,24 @@ export interface PickingOrderLineTable {
   suggestedLocationId: number | null;
   locationId: number | null;
   pickedQty: number | null;
+  remark: string | null;
+}
+
+export interface PortTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  code: string;
+  name: string;
+  nameEn: string | null;
+  countryCode: string;
+  country: string | null;
+  kind: string;
+  enabled: Generated<number>;
   remark: string | null;
 }
 
@@ -1996,6 +2155,21 @@ export interface ServiceProcessTable {
   stats: string;
 }
 
+export interface ShippingMethodTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  code: string;
+  name: string;
+  sort: Generated<number>;
+  enabled: Generated<number>;
+  remark: string | null;
+}
+
 export interface SingleRecordTable {
   id: Generated<number>;
   companyId: number;
@@ -2258,6 +2432,22 @@ export interface TableWriteTotalTable {
   n: number;
 }
 
+export interface TaxRateTable {
+  id: Generated<number>;
+  companyId: number;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: number | null;
+  updatedBy: number | null;
+  name: string;
+  rate: number;
+  kind: string;
+  isDefault: Generated<number>;
+  enabled: Generated<number>;
+  remark: string | null;
+}
+
 export interface VerifyRunTable {
   id: Generated<number>;
   companyId: number;
@@ -2305,11 +2495,14 @@ export interface DB {
   auditLog: AuditLogTable;
   authSession: AuthSessionTable;
   authToken: AuthTokenTable;
+  brand: BrandTable;
   carton: CartonTable;
   cartonLine: CartonLineTable;
   category: CategoryTable;
   client: ClientTable;
+  clientAddress: ClientAddressTable;
   company: CompanyTable;
+  companyBankAccount: CompanyBankAccountTable;
   companyRise: CompanyRiseTable;
   competitor: CompetitorTable;
   competitorPrice: CompetitorPriceTable;
@@ -2353,17 +2546,23 @@ export interface DB {
   loginFailure: LoginFailureTable;
   markerTask: MarkerTaskTable;
   markerTaskLine: MarkerTaskLineTable;
+  measureUnit: MeasureUnitTable;
   media: MediaTable;
+  numberRule: NumberRuleTable;
   openItem: OpenItemTable;
   openingBalance: OpeningBalanceTable;
   openingBalanceLine: OpeningBalanceLineTable;
   outboundTask: OutboundTaskTable;
   outboundTaskLine: OutboundTaskLineTable;
+  packingSpec: PackingSpecTable;
+  partyContact: PartyContactTable;
   payDocument: PayDocumentTable;
   payDocumentLine: PayDocumentLineTable;
   payableSnapshot: PayableSnapshotTable;
+  paymentTerm: PaymentTermTable;
   pickingOrder: PickingOrderTable;
   pickingOrderLine: PickingOrderLineTable;
+  port: PortTable;
   prepaymentInvoice: PrepaymentInvoiceTable;
   prepaymentInvoiceLine: PrepaymentInvoiceLineTable;
   presaleItem: PresaleItemTable;
@@ -2407,6 +2606,7 @@ export interface DB {
   schemaMigration: SchemaMigrationTable;
   sequence: SequenceTable;
   serviceProcess: ServiceProcessTable;
+  shippingMethod: ShippingMethodTable;
   singleRecord: SingleRecordTable;
   staff: StaffTable;
   stockAdjust: StockAdjustTable;
@@ -2426,6 +2626,7 @@ export interface DB {
   tableConfig: TableConfigTable;
   tableWrite: TableWriteTable;
   tableWriteTotal: TableWriteTotalTable;
+  taxRate: TaxRateTable;
   verifyRun: VerifyRunTable;
   wallLink: WallLinkTable;
   warehouse: WarehouseTable;

@@ -11,6 +11,7 @@ import { inboundOps } from './inbound-ops.ts';
 import { financeOps } from './finance-ops.ts';
 import { invoiceOps } from './invoice-ops.ts';
 import { masterDataOps } from './master-data-ops.ts';
+import { masterDataFamiliesOps } from './master-data-families-ops.ts';
 import { outboundOps } from './outbound-ops.ts';
 import { floorOps } from './floor-ops.ts';
 import { priceMatrixOps } from './price-matrix-ops.ts';
@@ -45,6 +46,7 @@ export function allOps(deps: OpsDeps): Record<string, OpHandler> {
     ...shareOps(deps),
     ...wallLinkOps(),
     ...masterDataOps(deps),
+    ...masterDataFamiliesOps(deps),
     ...basicSettingsOps(deps),
     ...stockOps(deps),
     ...procurementOps(deps),

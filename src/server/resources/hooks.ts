@@ -10,6 +10,7 @@ import { bizError, type FieldError } from '../http/errors.ts';
 import type { Row } from './query.ts';
 import type { Resource, ResourceRegistry } from './types.ts';
 import { SETTINGS_HOOKS } from './settings-hooks.ts';
+import { MASTER_DATA_HOOKS } from './master-data-hooks.ts';
 import { allDocumentDefinitions } from '../documents/index.ts';
 import { STOCK_HOOKS } from '../domain/stock/locations.ts';
 import { PROMOTION_HOOKS } from '../domain/sales/promotions.ts';
@@ -204,6 +205,7 @@ export const HOOKS: Record<string, ResourceHooks> = {
     },
   },
   ...SETTINGS_HOOKS,
+  ...MASTER_DATA_HOOKS,
   ...STOCK_HOOKS,
   ...PROMOTION_HOOKS,
 };

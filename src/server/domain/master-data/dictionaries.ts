@@ -17,6 +17,9 @@ export async function allDictionaries(ctx: CallContext, reg: ResourceRegistry): 
     .orderBy('dictCode').orderBy('sort').orderBy('value').execute();
   const company: Dictionaries = {};
   for (const i of items) (company[String(i.dictCode)] ??= []).push({ value: String(i.value), label: String(i.label) });
+  // units of measure were the dictionary `unit` until they became their own data (cdm 0106): published under the same code
+  const units = await TypedTenant.of(ctx.tenant).select('measureUnit').select(['name']).where('enabled', '=', 1).orderBy('sort').orderBy('code').execute();
+  if (units.length) company.unit = units.map((u) => ({ value: String(u.name), label: String(u.name) }));
   return { ...out, ...company };
 }
 

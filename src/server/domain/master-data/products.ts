@@ -1,4 +1,4 @@
-// Products found by what a clerk types (code or barcode), the unit dictionary product forms offer, and the
+// Products found by what a clerk types (code or barcode), the units of measure product forms offer, and the
 // next free product code of the company's sequence.
 import { sql } from 'kysely';
 import type { CallContext } from '../../catalog/context.ts';
@@ -19,11 +19,11 @@ export async function lookupProduct(ctx: CallContext, reg: ResourceRegistry, pro
   return fetchRow(reg, product, ctx.tenant, Number(hit.id));
 }
 
-/** The company's enabled units (dictionary `unit`), in their order. */
-export async function unitOptions(ctx: CallContext): Promise<Array<{ value: string; label: string }>> {
-  const rows = await TypedTenant.of(ctx.tenant).select('dictItem').select(['value', 'label']).where('dictCode', '=', 'unit').where('enabled', '=', 1)
-    .orderBy('sort').orderBy('value').execute();
-  return rows.map((r) => ({ value: String(r.value), label: String(r.label) }));
+/** The company's enabled units of measure (计量单位, cdm 0106), in their order: {value, label} both the unit's name, as products store it. */
+export async function unitOptions(ctx: CallContext): Promise<Array<{ value: string; label: string; code: string; decimals: number }>> {
+  const rows = await TypedTenant.of(ctx.tenant).select('measureUnit').select(['code', 'name', 'decimals']).where('enabled', '=', 1)
+    .orderBy('sort').orderBy('code').execute();
+  return rows.map((r) => ({ value: String(r.name), label: String(r.name), code: String(r.code), decimals: Number(r.decimals) }));
 }
 
 /** Next product code from the company's sequence: a conditional increment, so two callers never share one. */
