@@ -283,6 +283,8 @@ export interface ListPart {
   totals?: TotalsSchema;
   toolbar?: ActionSchema[];
   rowActions?: ActionSchema[];
+  /** A tap or click anywhere on a row runs its first row action (a tablet's row is the target). */
+  rowTap?: boolean;
   /** Named forms opened by `form` actions. */
   forms?: Record<string, FormPart>;
   /** Table body height in px (default: fills the window). */

@@ -8,7 +8,7 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { Button, Space, Spin, Table } from 'antd';
 import type { ColumnType, TablePaginationConfig } from 'antd/es/table';
 import type { SorterResult } from 'antd/es/table/interface';
-import { useCallback, useEffect, useMemo, useRef, useState, type Key, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type Key, type MouseEvent, type ReactNode } from 'react';
 import type { ActionScope } from '../actions/types';
 import { usableActions, type UsableAction } from '../actions/usable';
 import { cleanFilters } from '../data/listQuery';
@@ -329,6 +329,8 @@ function ListBody({ part, listName, title, filters, defaults, prepared, data, re
         components={components}
         summary={summary}
         onChange={onTableChange}
+        onRow={part.rowTap && rowActions.length ? tapRow : undefined}
+        rowClassName={part.rowTap && rowActions.length ? 'renderer-row-tap' : undefined}
         rowSelection={bulk ? { selectedRowKeys: selected.keys, onChange: (keys, selRows) => setSelected({ keys, rows: selRows }), fixed: 'left', getCheckboxProps: selectionLabel } : undefined}
         expandable={expandable}
         pagination={
@@ -356,9 +358,23 @@ function fieldTitles(part: ListPart): Record<string, string> {
   return out;
 }
 
+/**
+ * `rowTap`: a tap on the row is a tap on its first offered row action — the row's own buttons, links and
+ * inputs keep their clicks. (The action's button is clicked, so its rights, `when` and confirm still apply.)
+ */
+function tapRow(): { onClick: (e: MouseEvent<HTMLElement>) => void } {
+  return {
+    onClick(e) {
+      const target = e.target as HTMLElement;
+      if (target.closest('button, a, input, textarea, label, .ant-checkbox-wrapper, .ant-select, .ant-dropdown')) return;
+      e.currentTarget.querySelector<HTMLButtonElement>('[data-row-actions] button:not([disabled])')?.click();
+    },
+  };
+}
+
 function RowActions({ row, list, env, scope }: { row: Row; list: UsableAction[]; env: RenderEnv; scope: ActionScope }) {
   return (
-    <Space size={0} wrap={false}>
+    <Space size={0} wrap={false} data-row-actions="">
       {list
         // a document on the engine says per row which of these it offers now; other actions follow `when`
         .filter((a) => offeredOnRow(a.action, row, scope.forms) ?? holds(a.action.when, env, row))
