@@ -148,7 +148,7 @@ describe('财务报表', () => {
     for (const [groupBy, [label, rows]] of Object.entries(expected)) {
       const data = await ok(t.call('oms', R.cash, { page: 1, pageSize: 50, groupBy, sort: groupBy === 'method' ? { field: 'receiptAmount', order: 'ascend' } : null, filters: { dateRange: DATES } }, finance));
       expect(data.list.map((r: any) => [r[label], ...F.map((f) => r[f])]), groupBy).toEqual(rows);
-      expect(data.totals).toEqual({ receiptCount: 2, receiptAmount: '620.00', paymentCount: 1, paymentAmount: '250.00', netAmount: '370.00' });
+      expect(data.totals).toEqual({ receiptCount: 2, receiptAmount: '620.00', paymentCount: 1, paymentAmount: '250.00', refundInAmount: '0.00', refundOutAmount: '0.00', netAmount: '370.00' });
       const sum = (f: string) => (data.list as any[]).reduce((s2, r) => s2 + toCents(String(r[f])), 0n);
       expect(data.totals.netAmount).toBe(text(sum('netAmount')));
       expect(data.totals.receiptAmount).toBe(text(sum('receiptAmount')));

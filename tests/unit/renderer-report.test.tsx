@@ -13,6 +13,7 @@ import type { ReportScreenPart } from '../../src/client/renderer/types';
 import type { ScreenFile, ScreenRoute } from '../../src/client/router/screenTypes';
 import purchaseScreen from '../../schemas/screens/reportForms/purchase_new.json';
 import downloadScreen from '../../schemas/screens/reportForms/download.json';
+import financeScreen from '../../schemas/screens/reportForms/finance.json';
 import { chartsDrawn, recordCharts } from './chart-recorder';
 import { button, buttons, click, headers, login, mount, polyfillDom, resetAll, rows, server, text, toasts, type, unmount, until } from './renderer-harness';
 
@@ -88,6 +89,17 @@ describe('report kind', () => {
         height: 260,
       },
     ]);
+  });
+
+  it('财务报表 says what its columns count: 收款 / 付款 are the 收付款单 alone, the refunds apart (issue 33 §5)', async () => {
+    login([]);
+    server.on('023127', () => ({ data: { list: [{ key: '2026-11-27', day: '2026-11-27', label: '2026-11-27', receiptCount: 0, receiptAmount: '0.00', paymentCount: 0, paymentAmount: '0.00', refundInAmount: '0.00', refundOutAmount: '100.00', netAmount: '-100.00' }], total: 1, totals: {} } }));
+    await mount(<ReportScreen meta={meta('reportForms/finance')} file={financeScreen as unknown as ScreenFile} />);
+    await until(() => rows().length === 1, 'rows');
+    expect(headers()).toEqual(expect.arrayContaining(['收款金额', '付款金额', '供应商退款（收）', '退客户款（付）', '净收款']));
+    const notes = [...document.querySelectorAll('.renderer-column-note')].map((n) => n.getAttribute('aria-label'));
+    expect(notes).toEqual(expect.arrayContaining(['已过账付款单（与收付款单列表一致）', '已过账退款单：退还客户的预收款', '收款 + 供应商退款 − 付款 − 退客户款']));
+    expect(rows()[0]).toEqual(expect.arrayContaining(['0.00', '100.00', '-100.00']));
   });
 
   it('another grouping: its columns, its value sent, the typed search kept, the old order dropped; months as a line', async () => {

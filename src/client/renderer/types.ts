@@ -53,6 +53,8 @@ export type SortOrder = 'ascend' | 'descend';
 export interface ColumnSchema extends Gated, OptionsSource {
   field: string;
   title: string;
+  /** What the column counts or leaves out, shown behind a ? in its header (two screens that differ say how). */
+  note?: string;
   /** Column type (registry key). Default 'text'. */
   type?: string;
   /** Stable key for column configuration (default: field). */

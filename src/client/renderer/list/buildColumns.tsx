@@ -2,6 +2,8 @@
 // schema, preferences, sort or session (useMemo in the list), never per row: each cell calls the
 // per-column function its type made, so a 10,000-row page costs one cheap call per visible cell.
 
+import { QuestionCircleOutlined } from '@ant-design/icons';
+import { Tooltip } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { Link } from 'react-router-dom';
 import type { ReactNode } from 'react';
@@ -88,7 +90,7 @@ export function buildColumns({ available, states, env, options, sort, onResize }
     columns.push({
       key: s.key,
       dataIndex: c.field.split('.'),
-      title: c.title,
+      title: c.note ? <ColumnTitleWithNote title={c.title} note={c.note} /> : c.title,
       width,
       fixed: s.fixed,
       align: c.align ?? def.align,
@@ -102,4 +104,16 @@ export function buildColumns({ available, states, env, options, sort, onResize }
     });
   }
   return { columns, shown, totalWidth };
+}
+
+/** A column whose meaning needs a word (what it counts, what it leaves out): its note behind a ? in the header. */
+function ColumnTitleWithNote({ title, note }: { title: string; note: string }) {
+  return (
+    <span className="renderer-column-title">
+      {title}
+      <Tooltip title={note}>
+        <QuestionCircleOutlined className="renderer-column-note" aria-label={note} style={{ marginInlineStart: 4, color: 'rgba(0,0,0,0.45)' }} />
+      </Tooltip>
+    </span>
+  );
 }

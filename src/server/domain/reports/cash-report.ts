@@ -19,6 +19,9 @@ export const CASH_MEASURES: Measure[] = [
   { field: 'receiptAmount', title: '收款金额', kind: 'money' },
   { field: 'paymentCount', title: '付款笔数', kind: 'qty' },
   { field: 'paymentAmount', title: '付款金额', kind: 'money' },
+  // refunds of advances apart, so 收款 / 付款 are exactly the posted 收款单 / 付款单 of 026001 (issue 33 §5)
+  { field: 'refundInAmount', title: '供应商退款（收）', kind: 'money' },
+  { field: 'refundOutAmount', title: '退客户款（付）', kind: 'money' },
   { field: 'netAmount', title: '净收款', kind: 'money' },
 ];
 
@@ -50,8 +53,8 @@ async function cashGroups(ctx: CallContext, input: CashReportInput) {
     if (r.d === 'receipt') groups.add(key, {}, { receiptCount: big(r.n), receiptAmount: amount, netAmount: amount });
     else groups.add(key, {}, { paymentCount: big(r.n), paymentAmount: amount, netAmount: -amount });
   }
-  // refunds of advances (退款单) moved money too: one to a client went out (a payment), one returned by a
-  // supplier came in (a receipt) — counted on their refund date, in company currency at its rate
+  // refunds of advances (退款单) moved money too: one to a client went out, one returned by a supplier came
+  // in — counted on their refund date, in company currency at its rate, in their own columns and the net
   let rq = TypedTenant.of(tenant).select('advanceRefund').where('advanceRefund.status', '=', 'posted');
   if (range.from) rq = rq.where('advanceRefund.refundDate', '>=', range.from);
   if (range.to) rq = rq.where('advanceRefund.refundDate', '<=', range.to);
@@ -62,8 +65,8 @@ async function cashGroups(ctx: CallContext, input: CashReportInput) {
   for (const r of refunds) {
     const key = period ? periodKey(input.groupBy, String(r.k)) : r.k === null || r.k === undefined || r.k === '' ? '' : String(r.k);
     const amount = big(r.amount);
-    if (r.p === 'supplier') groups.add(key, {}, { receiptCount: big(r.n), receiptAmount: amount, netAmount: amount });
-    else groups.add(key, {}, { paymentCount: big(r.n), paymentAmount: amount, netAmount: -amount });
+    if (r.p === 'supplier') groups.add(key, {}, { refundInAmount: amount, netAmount: amount });
+    else groups.add(key, {}, { refundOutAmount: amount, netAmount: -amount });
   }
   const list = groups.list();
   if (period) await labelGroups(tenant, input.groupBy, list);
