@@ -353,12 +353,14 @@ describe('one default per party', () => {
     const s001 = await ok(t.call('cdm', '011801', { page: 1, filters: { supplierId: ids.s001, isPrimary: true } }, demo));
     expect(s001.list.map((r: Row) => r.name)).toEqual(['新主联系人']);
     expect((await ok(t.call('cdm', '011801', { page: 1, filters: { clientId: ids.c001, isPrimary: true } }, demo))).list.map((r: Row) => r.name)).toEqual(['李小姐']);
-    // turned into a client's contact: the supplier is let go
+    // turned into a client's contact (the form no longer sends the hidden supplier): the supplier is let go
     const moved = await ok(t.call('cdm', '011803', { id: primary.id, version: primary.version, partyKind: 'client', clientId: ids.c001 }, demo));
     expect(moved).toMatchObject({ partyKind: 'client', clientId: ids.c001, supplierId: null, isPrimary: true });
     expect((await ok(t.call('cdm', '011801', { page: 1, filters: { clientId: ids.c001, isPrimary: true } }, demo))).list.map((r: Row) => r.name)).toEqual(['新主联系人']);
     const missing = await t.call('cdm', '011803', { partyKind: 'client', name: '无主' }, demo);
     expect(missing.data.errors).toEqual([{ field: 'clientId', message: '客户联系人须选择客户' }]);
+    const both = await t.call('cdm', '011803', { partyKind: 'client', clientId: ids.c001, supplierId: ids.s001, name: '两头' }, demo);
+    expect(both.data.errors).toEqual([{ field: 'supplierId', message: '客户联系人不能同时填写供应商' }]);
   });
 
   it('one default bank account per currency, enabled; one default tax rate per kind', async () => {

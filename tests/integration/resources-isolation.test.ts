@@ -121,14 +121,19 @@ function sample(f: Field): unknown {
 /** Values a resource's own rules need beyond required fields (a promotion's kind needs its figure, dates in order). */
 const SAMPLE_EXTRA: Record<string, Record<string, unknown>> = {
   promotion: { kind: 'percentOff', percent: '5', startDate: '2026-01-01', endDate: '2026-12-31' },
+  // a series that exists (and that the demo company has no rule for yet); a region takes any code (a port a UN/LOCODE)
+  numberRule: { series: 'PD' },
+  port: { countryCode: 'CN', kind: 'region' },
 };
+/** Reference fields a row of the resource leaves empty: a client's contact names no supplier. */
+const SAMPLE_NONE: Record<string, string[]> = { contact: ['supplierId'] };
 
 async function sampleRow(r: Resource, companyId: number): Promise<Record<string, unknown>> {
   const row: Record<string, unknown> = { ...SAMPLE_EXTRA[r.name] };
   for (const f of r.fields) {
     if (!f.writable) continue;
     const needed = f.required || f.unique || r.uniqueKeys.some((k) => k.includes(f.name));
-    if (!needed) continue;
+    if (!needed || SAMPLE_NONE[r.name]?.includes(f.name)) continue;
     if (f.type === 'reference') {
       const target = reg.get(f.resource!)!;
       row[f.name] = (await firstId(target.table, companyId)) ?? (f.required && target !== r ? await createSample(target, companyId) : undefined);

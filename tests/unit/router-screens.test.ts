@@ -41,7 +41,11 @@ const ADDED_ROUTES: Record<string, string[]> = {
     'advance_refund', 'advance_refund/{id}'],
   // issue 13: sales returns ("return inbound plans" in the sales list of DESIGN, no route given) and the
   // receiving note made from a return
-  '/market': ['salesReturn', 'salesReturnDetail/{id}'],
+  // issue 33 item 4: the data-management families of cdm 0105 … 0191 (docs/master-data-groups.md)
+  '/market': ['salesReturn', 'salesReturnDetail/{id}', 'clientAddress', 'contact'],
+  '/commodity': ['brand', 'unit', 'packing'],
+  '/baseConfig': ['bankAccount', 'paymentTerm', 'shippingMethod', 'taxRate', 'port'],
+  '/system': ['numberRule'],
   '/entrepot': ['returnReceiving/{id}'],
   // issue 17: the sharer's list of shared links and the company's (the public page is spec §2's /a/{id})
   '/reportForms': ['download/share', 'download/shareAll'],

@@ -7,7 +7,7 @@
 //   two is refused; a client's first address and a party's first contact become the default themselves;
 // - brands and units are kept as names on products (product.brand, unitBig/unitMid/unitSmall): renaming
 //   one renames it on the products that use it, and one in use cannot be removed (it can be switched off);
-// - a contact names the party its kind says (a client's contact no supplier: the other id is let go), a carton's net weight is no
+// - a contact names the party its kind says (a client's contact no supplier), a carton's net weight is no
 //   more than its gross weight, a port's or airport's code is a UN/LOCODE of its country, a default
 //   account or tax rate is enabled, and a number rule names a series and a prefix of its own.
 import Decimal from 'decimal.js';
@@ -146,9 +146,19 @@ function namedOnProducts(resource: string, entity: string, columns: string[]): P
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 const decimalOf = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
 
-async function contactParty({ merged }: SaveEvent): Promise<FieldError[]> {
-  if (merged.partyKind === 'client' && (merged.clientId === null || merged.clientId === undefined)) return [{ field: 'clientId', message: '客户联系人须选择客户' }];
-  if (merged.partyKind === 'supplier' && (merged.supplierId === null || merged.supplierId === undefined)) return [{ field: 'supplierId', message: '供应商联系人须选择供应商' }];
+/**
+ * A contact names the party its kind says and no other: the other party's id sent with it is refused; one
+ * left from before its kind changed (the form no longer sends the hidden field) is let go.
+ */
+async function contactParty({ values, merged }: SaveEvent): Promise<FieldError[]> {
+  const supplier = merged.partyKind === 'supplier';
+  const [own, other] = supplier ? ['supplierId', 'clientId'] : ['clientId', 'supplierId'];
+  if (merged[own] === null || merged[own] === undefined) return [{ field: own, message: supplier ? '供应商联系人须选择供应商' : '客户联系人须选择客户' }];
+  if (values[other] !== null && values[other] !== undefined) return [{ field: other, message: supplier ? '供应商联系人不能同时填写客户' : '客户联系人不能同时填写供应商' }];
+  if (merged[other] !== null && merged[other] !== undefined) {
+    values[other] = null;
+    merged[other] = null;
+  }
   return [];
 }
 
@@ -186,8 +196,6 @@ export const MASTER_DATA_HOOKS: Record<string, ResourceHooks> = {
     },
   },
   contact: {
-    // the party its kind names, and only that one: a contact turned from a client's into a supplier's lets go of the client
-    derive: ({ merged }) => (merged.partyKind === 'supplier' ? { clientId: null } : { supplierId: null }),
     validate: contactParty,
     afterSave: keepOneDefault(CONTACT_PRIMARY),
     afterWrite: noTwoDefaults(CONTACT_PRIMARY, ['partyKind', 'clientId', 'supplierId']),
