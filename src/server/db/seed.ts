@@ -60,11 +60,20 @@ export const STORE_RIGHTS = [
   'entrepot.singleRecord.edit',
   'docRelate',
   'commodity.inventory',
+  // packaging specs (包装规格): what goes into a carton, read while packing
+  'commodity.packing',
 ];
 /** The demo sales clerk's role 销售员: clients, sales orders (edit and confirm), outbound plans, repeals of sales documents, stock lookup, the sales report — no override of price or credit bounds. */
 export const SALES_RIGHTS = [
   'market.client',
   'market.client.edit',
+  // clients' delivery addresses and the contacts of clients (and suppliers)
+  'market.clientAddress',
+  'market.clientAddress.edit',
+  'market.clientAddress.remove',
+  'market.contact',
+  'market.contact.edit',
+  'market.contact.remove',
   'market.list',
   'market.order',
   'market.orderDetail',
@@ -128,6 +137,11 @@ export const FINANCE_RIGHTS = [
   'financial.advance_refund.edit',
   'financial.maturedCheck',
   'financial.proceedsToday',
+  // the company's bank accounts (kept by the accountant), the payment terms and tax rates (read)
+  'baseConfig.bankAccount',
+  'baseConfig.bankAccount.edit',
+  'baseConfig.paymentTerm',
+  'baseConfig.taxRate',
   // sales invoices: posted (the receivable) and cancelled by the accountant
   'market.invoice',
   'market.invoiceDetail',
