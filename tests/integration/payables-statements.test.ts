@@ -133,7 +133,16 @@ describe('statements per currency', () => {
     const base = await ok(t.call('oms', AP.statement, { id: supplier, dateFrom: '2026-01-01', dateTo: '2026-05-31' }, finance));
     expect(base.currency).toBeNull();
     expect(base.closingBalance).toBe('1927.40');
-    expect(base.list.at(-1)).toMatchObject({ kind: '期末余额', balance: '1927.40' });
+    expect(base.list.find((r: any) => r.key === 'closing')).toMatchObject({ kind: '期末余额', balance: '1927.40' });
+    // the 300.00 paid ahead (the test above) is set against it: the statement closes at the aging's 余额 (issue 33 §5)
+    expect(base.list.slice(-2).map((r: any) => [r.kind, r.balance])).toEqual([['预付款余额（未核销）', '-300.00'], ['净余额', '1627.40']]);
+    expect([base.advanceBalance, base.netBalance]).toEqual(['300.00', '1627.40']);
+    const aging = await ok(t.call('oms', AP.aging, { today: '2026-05-31', page: 1, pageSize: 50 }, finance));
+    expect(aging.list.find((r: any) => r.id === supplier).balance).toBe(base.netBalance);
+    // as of a day before the payment, no advance yet: the statement closes at its 期末余额
+    const before = await ok(t.call('oms', AP.statement, { id: supplier, dateFrom: '2026-01-01', dateTo: '2026-05-01' }, finance));
+    expect(before.advanceBalance).toBe('0.00');
+    expect(before.list.at(-1).kind).toBe('期末余额');
   });
 
   it('a client\'s statement in each currency it has items in, the opening balance of a later period in that currency too', async () => {

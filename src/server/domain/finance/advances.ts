@@ -33,6 +33,38 @@ const idOf = (v: unknown): number | undefined => {
   return v != null && v !== '' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
 };
 
+/**
+ * One party's advance at the end of `day`, as advanceByParty counts it today: the money of its posted
+ * receipts (payments) dated on or before `day` less what was allocated from them on or before `day`
+ * (allocation rows are signed: a reversal gives back), each document at its own rate, half-up per
+ * document; with `currencyId`, only that currency's documents, in that currency. (A document reversed
+ * since is not counted: its reversal took the money back out.)
+ */
+export async function advanceAt(ctx: CallContext, partyType: PartyType, partyId: number, day: string, currencyId: number | null): Promise<number> {
+  const tenant = TypedTenant.of(ctx.tenant);
+  const col = partyType === 'client' ? 'payDocument.clientId' : 'payDocument.supplierId';
+  let q = tenant.select('payDocument').select(['payDocument.id', 'payDocument.settleAmount', 'payDocument.exchangeRate'])
+    .where('payDocument.status', '=', 'posted').where('payDocument.direction', '=', partyType === 'client' ? 'receipt' : 'payment')
+    .where(col, '=', partyId).where('payDocument.payDate', '<=', day)
+    .where((eb) => eb.or([eb('payDocument.method', 'is', null), eb('payDocument.method', '!=', 'cheque'), eb('payDocument.settled', '=', 1)]));
+  if (currencyId != null) q = q.where('payDocument.currencyId', '=', currencyId);
+  const docs = await q.execute();
+  if (!docs.length) return 0;
+  const used = new Map<number, number>();
+  const ids = docs.map((d) => Number(d.id));
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await tenant.select('financeAllocation').select(['paymentId', sql<number>`sum(${sql.ref('paidAmount')})`.as('s')])
+      .where('paymentId', 'in', ids.slice(i, i + 500)).where('allocDate', '<=', day).groupBy('paymentId').execute();
+    for (const r of rows) used.set(Number(r.paymentId), Number(r.s));
+  }
+  let total = 0;
+  for (const d of docs) {
+    const left = Number(d.settleAmount) - (used.get(Number(d.id)) ?? 0);
+    if (left > 0) total += currencyId != null ? left : toBase(left, Number(d.exchangeRate));
+  }
+  return total;
+}
+
 /** Posted documents with unallocated money (a pending cheque's money is not available yet): the advances. */
 function withAdvance<Q extends { where: (...a: any[]) => Q }>(q: Q): Q {
   return q.where('payDocument.status', '=', 'posted')

@@ -9,7 +9,7 @@ import { xlsxDownload } from '../../files/xlsx.ts';
 import type { FileResponse } from '../../http/file-response.ts';
 import { validationError } from '../../http/errors.ts';
 import { moneyText, parseDay, text, today, type Row } from '../procurement/common.ts';
-import { advanceByParty } from './advances.ts';
+import { advanceAt, advanceByParty } from './advances.ts';
 import { ITEM_STATUS, itemKind, type PartyType } from './ledger.ts';
 import { TypedTenant } from '../../db/typed.ts';
 
@@ -285,16 +285,27 @@ export async function statement(ctx: CallContext, input: StatementInput) {
     balance += e.debit - e.credit; debit += e.debit; credit += e.credit;
     return { date: e.date, docNo: e.docNo, kind: e.kind, summary: e.summary, debit: e.debit ? moneyText(e.debit) : null, credit: e.credit ? moneyText(e.credit) : null, balance: moneyText(balance) };
   });
-  // the list a screen draws: the opening balance, the period's rows, the closing balance
+  // the balance is what the open items still owe; the party's unspent advance is set against it below, so
+  // the statement closes at the same 净余额 as 应收应付账龄汇总 (026201 余额) on the same day (issue 33 §5)
+  const advance = await advanceAt(ctx, input.partyType, input.id, to, cur);
+  const net = balance - advance;
+  const advanceKind = input.partyType === 'client' ? '预收款余额（未核销）' : '预付款余额（未核销）';
+  // the list a screen draws: the opening balance, the period's rows, the closing balance, the advance, the net
   const list = [
     { key: 'opening', date: from, docNo: null, kind: '期初余额', summary: null, debit: null, credit: null, balance: moneyText(opening) },
     ...rows.map((r, i) => ({ key: String(i + 1), ...r })),
-    { key: 'closing', date: to, docNo: null, kind: '期末余额', summary: null, debit: null, credit: null, balance: moneyText(balance) },
+    { key: 'closing', date: to, docNo: null, kind: '期末余额', summary: '未结清单据的余额', debit: null, credit: null, balance: moneyText(balance) },
+    // (only when there is one: without an advance the closing balance is the net)
+    ...(advance ? [
+      { key: 'advance', date: to, docNo: null, kind: advanceKind, summary: `${input.partyType === 'client' ? '已收' : '已付'}未核销的款项，抵减余额`, debit: null, credit: null, balance: moneyText(-advance) },
+      { key: 'net', date: to, docNo: null, kind: '净余额', summary: `期末余额 − ${advanceKind.slice(0, 5)}（与账龄汇总的“余额”一致）`, debit: null, credit: null, balance: moneyText(net) },
+    ] : []),
   ];
   return {
     party: { id: Number(party.id), code: String(party.code), name: String(party.name), partyType: input.partyType },
     currency, currencies, currencyText: currency ? `${currency.code}（原币）` : '本位币',
     dateFrom: from, dateTo: to, openingBalance: moneyText(opening), rows, totalDebit: moneyText(debit), totalCredit: moneyText(credit), closingBalance: moneyText(balance),
+    advanceBalance: moneyText(advance), netBalance: moneyText(net),
     list, total: list.length, page: 1, pageSize: list.length,
   };
 }
