@@ -84,7 +84,7 @@ const FAMILIES: Family[] = [
   {
     group: '0108', title: '包装规格', right: 'commodity.packing', label: 'name', seeded: ['紧固件标准箱 1000 个', '保温杯 24 只装'],
     create: () => ({ name: '测试箱 48 只', qtyPerCarton: 48, cartonLength: '40', cartonWidth: '30', cartonHeight: '25', grossWeight: '10.5', netWeight: '10' }),
-    shows: { cartonLength: '40.0', grossWeight: '10.500', cartonVolume: '0.0300' },
+    shows: { cartonLength: '40.0', grossWeight: '10.500', cartonSize: '40.0 × 30.0 × 25.0', cartonVolume: '0.0300' },
     edit: { qtyPerCarton: 50 },
     bad: () => ({ name: '坏箱', qtyPerCarton: 0, cartonLength: '12.34', grossWeight: 'abc' }),
     messages: ['每箱数量不能小于 1', '外箱长（cm）最多 1 位小数', '毛重（kg）必须是数字'],
@@ -101,7 +101,7 @@ const FAMILIES: Family[] = [
   {
     group: '0118', title: '联系人', right: 'market.contact', label: 'name', seeded: ['李小姐', '赵会计', '陈经理'],
     create: () => ({ partyKind: 'supplier', supplierId: ids.s001, name: '测试联系人', mobile: '13800000000', email: 't@example.com' }),
-    shows: { supplierName: '宁波华东五金制品厂', clientId: null, isPrimary: false },
+    shows: { supplierName: '宁波华东五金制品厂', partyName: '宁波华东五金制品厂', clientId: null, isPrimary: false },
     edit: { title: '经理' },
     bad: () => ({ partyKind: 'partner', name: '', email: 'not-mail', mobile: '手机' }),
     messages: ['往来单位类型取值不正确，可选：客户、供应商', '姓名不能为空', '邮箱格式不正确', '手机格式不正确'],

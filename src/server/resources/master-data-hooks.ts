@@ -185,6 +185,7 @@ export const MASTER_DATA_HOOKS: Record<string, ResourceHooks> = {
       for (const row of rows) {
         const [l, w, h] = [row.cartonLength, row.cartonWidth, row.cartonHeight].map((v) => (v === null || v === undefined ? null : Math.round(Number(v) * 10)));
         row.cartonVolume = l && w && h ? (Math.round((l * w * h) / 1e5) / 1e4).toFixed(4) : null;
+        row.cartonSize = l && w && h ? `${row.cartonLength} × ${row.cartonWidth} × ${row.cartonHeight}` : null;
       }
     },
   },
@@ -197,6 +198,9 @@ export const MASTER_DATA_HOOKS: Record<string, ResourceHooks> = {
   },
   contact: {
     validate: contactParty,
+    decorate(rows) {
+      for (const row of rows) row.partyName = (row.partyKind === 'supplier' ? row.supplierName : row.clientName) ?? null;
+    },
     afterSave: keepOneDefault(CONTACT_PRIMARY),
     afterWrite: noTwoDefaults(CONTACT_PRIMARY, ['partyKind', 'clientId', 'supplierId']),
   },
