@@ -59,9 +59,13 @@ describe.skipIf(!hasChromium)('finance: partial receipt, aging and statement (e2
     await page.keyboard.press('Control+s');
     await expectToast(page, '保存成功');
     await openedAfterSave(page, /^\/financial\/pay_document_detail\/\d+$/);
-    await waitForScreen(page, '应付账款详情');
+    await waitForScreen(page, '收付款单详情');
     await expectState(page, '草稿');
     const no = await docNo(page);
+    // a receipt says it is one: the heading and its tab read 收款单, and the （新建） tab gave way to it (issue 30)
+    await page.locator('.renderer-document-screen .ant-card-head-title', { hasText: '收款单' }).waitFor();
+    await page.locator('.page-tabs .ant-tabs-tab', { hasText: `收款单（${no}）` }).waitFor();
+    expect(await page.locator('.page-tabs .ant-tabs-tab', { hasText: '新建' }).count()).toBe(0);
     // the lines left without an amount settle nothing and are not kept
     expect((await lines(page)).map((l) => [l.本次核销, l.未结金额])).toEqual([['2000.00', '7,800.00']]);
     await btn(doc(page), '过账').click();

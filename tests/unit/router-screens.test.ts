@@ -35,7 +35,7 @@ const SPEC_ROUTES: Record<string, string[]> = {
 
 /** Routes the spec does not list, added where an issue asked for a screen it has no route for. */
 const ADDED_ROUTES: Record<string, string[]> = {
-  // issue 15: the payables aging (spec §2 has only accounts_receivable; 应付账款 is pay_document's title)
+  // issue 15: the payables aging (spec §2 has only accounts_receivable; pay_document is 收付款单)
   '/financial': ['accounts_payable', 'accounts_payable_detail/{id}',
     // refunds of advances (退款单: 退预收款 / 预付款退回); the spec names no route for them
     'advance_refund', 'advance_refund/{id}'],

@@ -569,6 +569,8 @@ export interface LineSource {
 }
 
 export interface DocumentScreenPart {
+  /** A heading by the value of a field (direction: receipt → 收款单, payment → 付款单); the tab takes it too. */
+  titleBy?: { field: string; values: Record<string, string> };
   api: { get: ApiRef; save?: ApiRef };
   idParam?: string;
   header: FormPart;

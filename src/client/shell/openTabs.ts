@@ -81,6 +81,12 @@ export function replaceTab(oldKey: string, tab: OpenTab): void {
   set({ ...state, tabs: withHome(tabs) });
 }
 
+/** Gives an open tab a better title (the page named itself once its record was in); nothing when not open. */
+export function renameTab(key: string, title: string): void {
+  if (!state.tabs.some((t) => t.key === key && t.title !== title)) return;
+  set({ ...state, tabs: state.tabs.map((t) => (t.key === key ? { ...t, title } : t)) });
+}
+
 /** Closes a tab; returns the key of the tab to show if the closed one was active, else null. */
 export function closeTab(key: string, activeKey: string): string | null {
   if (!isClosable(key)) return null;

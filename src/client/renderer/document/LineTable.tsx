@@ -16,6 +16,7 @@ import type { LineColumn, TotalsSchema } from '../types';
 import { afterPaint } from '../form/keyboard';
 import { cellsOf, focusCell, inLastCell, lineRowsOf, nextCell } from './lineFocus';
 import { lineValue, type Line } from './lines';
+import { ColumnTitleWithNote } from '../list/buildColumns';
 
 /**
  * What a read-only cell shows: the computed product; for a lookup column its `display` text (the
@@ -128,7 +129,7 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
       const Editor = !readOnly && c.editor && !c.product ? lineEditors.peek(c.editor)?.component : undefined;
       return {
         key: c.field,
-        title: c.title,
+        title: c.note ? <ColumnTitleWithNote title={c.title} note={c.note} /> : c.title,
         // The line number and the first column (the product) stay in view while the line scrolls sideways.
         fixed: i === 0 ? ('left' as const) : undefined,
         width: c.width ?? def?.width ?? 120,

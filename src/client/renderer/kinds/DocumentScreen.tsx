@@ -12,7 +12,8 @@
 import { Button, Card, Divider, Result, Space, Spin, Tag } from 'antd';
 import { onFieldValueChange, onFormValuesChange } from '@formily/core';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { announceHeading } from '../../router/pageHeading';
 import { OK, isSilentCode } from '../../../core/codes';
 import { toast } from '../../request';
 import { actionCall } from '../actions/actionCall';
@@ -178,6 +179,14 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
   // Ctrl+S saves from anywhere on the document (the 保存 button sits at the top of a long page).
   useSaveShortcut(() => void save(), editable);
 
+  // the document's own name where its kind says more than the route (a 收付款单 is a 收款单 or a 付款单)
+  const location = useLocation();
+  const kindValue = part.titleBy ? (record ?? headerValues)[part.titleBy.field] : undefined;
+  const heading = (kindValue != null ? part.titleBy?.values[String(kindValue)] : undefined) ?? screenTitle;
+  const docNo = record?.docNo;
+  useEffect(() => {
+    if (heading !== screenTitle) announceHeading(`${location.pathname}${location.search}`, `${heading}（${docNo != null ? String(docNo) : '新建'}）`);
+  }, [heading, screenTitle, docNo, location.pathname, location.search]);
   const stateValue = part.state && record ? record[part.state.field] : undefined;
   const stateLabel = stateOptions.find((o) => String(o.value) === String(stateValue));
   // a label not (yet) known: the server's statusText, else nothing — never the stored code
@@ -188,7 +197,7 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
       className="renderer-screen renderer-document-screen"
       title={
         <Space>
-          {screenTitle}
+          {heading}
           {record?.docNo !== undefined && <span className="renderer-document-no">{String(record.docNo)}</span>}
           {stateValue !== undefined && stateText !== '' && <Tag color={stateLabel?.color ?? 'blue'}>{stateText}</Tag>}
         </Space>

@@ -107,7 +107,7 @@ export function buildColumns({ available, states, env, options, sort, onResize }
 }
 
 /** A column whose meaning needs a word (what it counts, what it leaves out): its note behind a ? in the header. */
-function ColumnTitleWithNote({ title, note }: { title: string; note: string }) {
+export function ColumnTitleWithNote({ title, note }: { title: string; note: string }) {
   return (
     <span className="renderer-column-title">
       {title}
