@@ -130,6 +130,10 @@ describe('a document type declared in one definition', () => {
     const saved = await ok(draft());
     const chain = await ok(t.call('oms', '025001', { docNo: saved.docNo }, admin));
     expect(chain.chain).toEqual([expect.objectContaining({ docType: 'transferOrder', docTypeText: '移库单', number: saved.docNo, statusText: '草稿', route: `/entrepot/transferOrderDetail/${saved.id}` })]);
+    // the screen's status bar and chain buttons come with the document, from the definition (issue 30)
+    const doc = await ok(t.call('oms', TO.get, { id: saved.id }, admin));
+    expect(doc.statusFlow.map((s: any) => s.label)).toEqual(Object.values(transferOrder.statuses).map((s) => s.label));
+    expect(doc.relateApi).toBe(`oms:${TO.relate}`);
     const other = await t.login('demo2');
     expect((await t.call('oms', TO.get, { id: saved.id }, other)).code).toBe('COMMON_NOT_FOUND_4004');
     expect((await t.call('oms', TO.confirm, { id: saved.id, version: 1 }, other)).code).toBe('COMMON_NOT_FOUND_4004');

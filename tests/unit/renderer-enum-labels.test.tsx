@@ -71,3 +71,42 @@ describe('a document state tag', () => {
     expect(painted).not.toContain('posted');
   });
 });
+
+describe('every engine document: a status bar and the chain as buttons, from the engine answer (issue 30)', () => {
+  const flow = [
+    { value: 'draft', label: '草稿', color: 'default' },
+    { value: 'posted', label: '已发货', color: 'blue' },
+    { value: 'signed', label: '已签收', color: 'green' },
+    { value: 'cancelled', label: '已作废', color: 'red' },
+  ];
+  const chain = [
+    { docType: 'salesOrder', docTypeText: '销售订单', id: 1, number: 'SO-1', status: 'shipped', statusText: '已发货', route: '/market/saleOrderDetail/1', level: 0 },
+    { docType: 'deliveryPlan', docTypeText: '发货计划', id: 2, number: 'DP-1', status: 'confirmed', statusText: '已确认', route: '/market/deliveryPlan/2', level: 1 },
+    { docType: 'deliveryNote', docTypeText: '送货单', id: 7, number: 'DN-7', status: 'posted', statusText: '已发货', route: '/entrepot/deliverGoodsDetail/7', level: 2 },
+    { docType: 'salesInvoice', docTypeText: '销售发票', id: 4, number: 'SI-4', status: 'posted', statusText: '已过账', route: '/market/invoiceDetail/4', level: 3 },
+    { docType: 'salesInvoice', docTypeText: '销售发票', id: 5, number: 'SI-5', status: 'draft', statusText: '草稿', route: '/market/invoiceDetail/5', level: 3 },
+  ];
+  const mountNote = async (status: string) => {
+    login(['entrepot.deliverGoodsList', 'entrepot.deliverGoodsDetail']);
+    server.on('024102', () => ({ data: { id: 7, docNo: 'DN-7', docType: 'deliveryNote', status, version: 3, taskId: 5, lines: [], statusFlow: flow, relateApi: 'oms:024108' } }));
+    server.on('024108', () => ({ data: { chain } }));
+    const file = { ...(deliverGoodsDetail as unknown as ScreenFile), related: undefined } as unknown as ScreenFile;
+    await mount(<DocumentScreen meta={meta('entrepot/deliverGoodsDetail', file.route)} file={file} />, { path: '/entrepot/deliverGoodsDetail/7', route: '/entrepot/deliverGoodsDetail/:id' });
+    await until(() => text().includes('DN-7'), 'record');
+  };
+  const bar = () => [...document.querySelectorAll('.renderer-status-bar li')].map((li) => `${li.textContent}:${li.className}`);
+
+  it('the states in order, the current one marked, the exit left out; the other documents of the chain with their counts', async () => {
+    await mountNote('posted');
+    expect(bar()).toEqual(['草稿:is-done', '已发货:is-current', '已签收:is-ahead']);
+    expect(document.querySelector('.renderer-status-bar [aria-current="step"]')?.textContent).toBe('已发货');
+    await until(() => document.querySelectorAll('.renderer-chain-buttons button').length === 3, 'chain buttons');
+    expect([...document.querySelectorAll('.renderer-chain-buttons button')].map((b) => b.textContent?.replace(/\s+/g, ''))).toEqual(['销售订单1', '发货计划1', '销售发票2']);
+    expect(server.bodies('024108')).toEqual([{ id: 7 }]);
+  });
+
+  it('a cancelled document shows its exit as the current state, the steps it never took as neither done nor ahead', async () => {
+    await mountNote('cancelled');
+    expect(bar()).toEqual(['草稿:is-off', '已发货:is-off', '已签收:is-off', '已作废:is-current is-exit']);
+  });
+});

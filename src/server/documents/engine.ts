@@ -494,7 +494,18 @@ export class DocumentType {
       const d = await this.def.repeal.describe(ctx.tenant, { type: this.def.type, id, docNo: String(view.docNo), status: String(view.status), row: view });
       view.cancelEffect = d.blockers.length ? `${d.effect}；不能作废：已有后续单据 ${d.blockers.map((b) => `${b.docTypeText} ${b.docNo}`).join('、')}` : d.effect;
     }
-    return { ...view, ...offered, lines };
+    return { ...view, ...offered, ...this.bearings(ctx), lines };
+  }
+
+  /**
+   * What every document screen draws without a line in its schema (issue 30): the states in their order
+   * for the status bar (red ones — 作废, 已冲销 — are exits, drawn only when current), and the call that
+   * lists the document's chain for its buttons (发货计划 1 · 送货单 2 …) when the caller may use it.
+   */
+  bearings(ctx: CallContext): { statusFlow: Array<{ value: string; label: string; color?: string }>; relateApi: string | null } {
+    const statusFlow = Object.entries(this.def.statuses).map(([value, s]) => ({ value, label: s.label, ...(s.color ? { color: s.color } : {}) }));
+    const relate = this.apiOf('relate');
+    return { statusFlow, relateApi: relate && mayUse(ctx, this.rightOf('relate')) ? relate : null };
   }
 
   listInput(): InputSchema {

@@ -27,7 +27,8 @@ import { SectionList } from '../detail/SectionList';
 import { actionProblems, actionUses, sectionUses } from '../detail/prepare';
 import { LineTable, newLineKey } from '../document/LineTable';
 import type { Line } from '../document/lines';
-import { RelatedDocuments } from '../document/RelatedDocuments';
+import { ChainButtons, RelatedDocuments, useChain } from '../document/RelatedDocuments';
+import { StatusBar } from '../document/StatusBar';
 import { linesToSave } from '../document/saveBody';
 import { governedOf, mergeActions, serverActionSchemas, serverActionsOf } from '../document/serverActions';
 import { loadSource } from '../document/source';
@@ -187,6 +188,11 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
   useEffect(() => {
     if (heading !== screenTitle) announceHeading(`${location.pathname}${location.search}`, `${heading}（${docNo != null ? String(docNo) : '新建'}）`);
   }, [heading, screenTitle, docNo, location.pathname, location.search]);
+  // the status bar and the chain buttons: from the engine's answer, else the schema's state and related call
+  const flow = Array.isArray(record?.statusFlow) ? (record.statusFlow as OptionItem[]) : stateOptions;
+  const chainApi = part.related?.api ?? (typeof record?.relateApi === 'string' ? record.relateApi : undefined);
+  const chainBody = part.related ? (part.related.body ?? { docNo: '{docNo}' }) : { id: '{id}' };
+  const chain = useChain(chainApi && env.hasRight(apiRight(chainApi)) ? chainApi : undefined, chainBody, record ?? undefined);
   const stateValue = part.state && record ? record[part.state.field] : undefined;
   const stateLabel = stateOptions.find((o) => String(o.value) === String(stateValue));
   // a label not (yet) known: the server's statusText, else nothing — never the stored code
@@ -213,13 +219,19 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
         </Space>
       }
     >
+      {record && (
+        <div className="renderer-document-bar">
+          <ChainButtons rows={chain} record={record} />
+          <StatusBar flow={flow} current={record[part.state?.field ?? 'status']} />
+        </div>
+      )}
       <div ref={box}>
         <SchemaFormView handle={handle} part={header} editing={!!record} defaultColumns={3} readOnly={!editable} />
         <Divider orientation="left">明细</Divider>
         <LineTable columns={part.lines.columns} lines={lines} rowKey={part.lines.rowKey ?? 'id'} totals={part.lines.totals} env={env} readOnly={!editable} header={headerValues} onChange={editLines} />
       </div>
       {part.sections?.length && record ? <SectionList list={part.sections} base="sections" record={record} scope={scope} screenName={screenTitle} /> : null}
-      {part.related && record && env.hasRight(apiRight(part.related.api)) && <RelatedDocuments api={part.related.api} body={part.related.body ?? { docNo: '{docNo}' }} record={record} />}
+      {record && <RelatedDocuments rows={chain} record={record} />}
       {part.audit && record && mayReadAudit(part.audit.api ?? 'cdm:019702', env) && (
         <>
           <Divider orientation="left">操作记录</Divider>
