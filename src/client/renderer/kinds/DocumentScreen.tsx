@@ -190,9 +190,12 @@ function DocumentBody({ part, record, prefill, screenTitle, scope, onSaved }: Bo
   }, [heading, screenTitle, docNo, location.pathname, location.search]);
   // the status bar and the chain buttons: from the engine's answer, else the schema's state and related call
   const flow = Array.isArray(record?.statusFlow) ? (record.statusFlow as OptionItem[]) : stateOptions;
-  const chainApi = part.related?.api ?? (typeof record?.relateApi === 'string' ? record.relateApi : undefined);
-  const chainBody = part.related ? (part.related.body ?? { docNo: '{docNo}' }) : { id: '{id}' };
-  const chain = useChain(chainApi && env.hasRight(apiRight(chainApi)) ? chainApi : undefined, chainBody, record ?? undefined);
+  // (the schema's chain call when the caller may use it, else the engine's own: a clerk without the
+  // purchase-wide 单据关联 right still sees the chain of the documents they read)
+  const useSchemaChain = !!part.related && env.hasRight(apiRight(part.related.api));
+  const chainApi = useSchemaChain ? part.related!.api : typeof record?.relateApi === 'string' ? record.relateApi : undefined;
+  const chainBody = useSchemaChain ? (part.related!.body ?? { docNo: '{docNo}' }) : { id: '{id}' };
+  const chain = useChain(chainApi, chainBody, record ?? undefined);
   const stateValue = part.state && record ? record[part.state.field] : undefined;
   const stateLabel = stateOptions.find((o) => String(o.value) === String(stateValue));
   // a label not (yet) known: the server's statusText, else nothing — never the stored code
