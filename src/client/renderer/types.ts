@@ -545,6 +545,12 @@ export interface LineColumn extends Omit<ColumnSchema, 'editable' | 'source'> {
   editor?: string;
   /** Computed as the product of two line fields (e.g. ["qty", "price"]), exact. */
   product?: [string, string];
+  /**
+   * An editable amount that follows two line fields (["qty", "unitAmount"]) until one is typed: the cell
+   * and the totals show the product while the cell is empty, and an empty cell is sent as nothing (the
+   * server computes it the same way).
+   */
+  follows?: [string, string];
   /** With product: a line field holding a discount in percent (the product × (100 − discount) / 100). */
   discount?: string;
   /** editor lookup. */

@@ -35,6 +35,8 @@ export default function LoginPage() {
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [submitting, setSubmitting] = useState(false);
   const [inlineError, setInlineError] = useState<string | null>(null);
+  // the caret waits where typing starts: 公司代码, or the first field the last login did not fill
+  const [caretAt] = useState<Field>(() => FIELDS.find((f) => !values[f.name].trim())?.name ?? 'password');
 
   const change = (name: Field, value: string) => {
     setValues((v) => ({ ...v, [name]: value }));
@@ -82,6 +84,7 @@ export default function LoginPage() {
                 size="large"
                 placeholder={f.label}
                 autoComplete={f.autoComplete}
+                autoFocus={f.name === caretAt}
                 value={values[f.name]}
                 status={errors[f.name] ? 'error' : undefined}
                 onChange={(e) => change(f.name, e.target.value)}

@@ -10,9 +10,11 @@ export type Line = Record<string, unknown>;
  * discount in percent when the column names one — the way the server computes a sales line's amount).
  */
 export function lineValue(line: Line, c: LineColumn): unknown {
-  if (!c.product) return line[c.field];
-  const a = toDecimal(line[c.product[0]] as string);
-  const b = toDecimal(line[c.product[1]] as string);
+  const own = line[c.field];
+  if (!c.product && !(c.follows && (own === undefined || own === null || own === ''))) return own;
+  const [fa, fb] = (c.product ?? c.follows)!;
+  const a = toDecimal(line[fa] as string);
+  const b = toDecimal(line[fb] as string);
   if (!a || !b) return undefined;
   let v = a.times(b);
   if (c.discount) {
@@ -21,6 +23,22 @@ export function lineValue(line: Line, c: LineColumn): unknown {
     v = v.times(new Decimal(100).minus(d)).div(100);
   }
   return v.toDecimalPlaces(c.decimals ?? 2, Decimal.ROUND_HALF_UP).toFixed(c.decimals ?? 2);
+}
+
+/** The editable cells that make a brought-in line a line: quantities and amounts (a remark alone does not). */
+const COUNTING_EDITORS = new Set(['number', 'money', 'units']);
+
+/**
+ * A line brought in from another document (`__fromSource`) whose quantities and amounts are all left
+ * empty or 0 is not part of this one: the clerk kept only the lines they filled.
+ */
+export function leftEmpty(line: Line, columns: readonly LineColumn[]): boolean {
+  if (!line.__fromSource) return false;
+  const counting = columns.filter((c) => c.editor && COUNTING_EDITORS.has(c.editor));
+  return counting.length > 0 && counting.every((c) => {
+    const v = line[c.field];
+    return v === undefined || v === null || v === '' || Number(v) === 0 || (typeof v === 'object' && Object.values(v as object).every((x) => !Number(x)));
+  });
 }
 
 /** Lines with computed columns filled in (what is saved). */

@@ -16,7 +16,8 @@ export function mapSourceRows(source: LineSource, data: unknown): SourceResult {
   const rows = readPath(data, source.path ?? 'lines');
   const lines = (Array.isArray(rows) ? (rows as Line[]) : [])
     .filter((r) => source.keep === undefined || evaluate(source.keep, { data: r }))
-    .map((r) => Object.fromEntries(Object.entries(source.map).map(([to, from]) => [to, readPath(r, from)])));
+    // (marked: a brought-in line left empty is dropped at save, saveBody.ts)
+    .map((r) => ({ ...Object.fromEntries(Object.entries(source.map).map(([to, from]) => [to, readPath(r, from)])), __fromSource: true }));
   const header = Object.fromEntries(Object.entries(source.header ?? {}).map(([to, from]) => [to, readPath(data, from)]));
   return { lines, header };
 }

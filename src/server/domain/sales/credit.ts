@@ -95,9 +95,9 @@ export async function checkCredit(run: SaveRun): Promise<void> {
       qty = reason === 'wrong' ? leftQty : Number(l.qty ?? 0);
       if (!(qty > 0)) { err('qty', '冲红数量必须大于 0'); return; }
       if (qty > leftQty) throw overCredited(i + 1, docNo, il, qty, false);
-      // the last of a line takes exactly what is left of its amount
-      amount = qty === leftQty ? leftAmount : new Decimal(String(il.price)).div(10_000).times(qty).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).times(100).toNumber();
-      if (amount > leftAmount) amount = leftAmount;
+      // its share of what is left of the line's amount (the last of it takes exactly the rest): what the
+      // screen shows as 冲红数量 is typed (creditable lines' unitAmount), so preview and posting agree
+      amount = creditShare(leftAmount, leftQty, qty);
     }
     Object.assign(l, { productId: Number(il.productId), qty, amount, price: Number(il.price), taxRate: Number(il.taxRate ?? 0), taxAmount: taxOf(amount, Number(il.taxRate ?? 0)) });
   });
@@ -367,6 +367,14 @@ async function returnAllowance(tenant: Tenant, returnId: number, inv: Row): Prom
 }
 
 /** The lines of a posted invoice with what is left to credit (the new red invoice's choices). */
+const unitOfLeft = (leftCents: number, leftQty: number) => (leftQty > 0 ? new Decimal(leftCents).div(100).div(leftQty).toDecimalPlaces(12, Decimal.ROUND_HALF_UP).toFixed(12) : null);
+
+/** Cents of `qty` of a line with `leftQty` units and `leftCents` left: its share, half up; all of it when qty is all. */
+export function creditShare(leftCents: number, leftQty: number, qty: number): number {
+  if (qty >= leftQty) return leftCents;
+  return new Decimal(leftCents).times(qty).div(leftQty).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
+}
+
 export async function creditableLines(ctx: CallContext, invoiceId: number, returnId?: number | null) {
   const inv = await invoiceOf(ctx.tenant, invoiceId);
   if (!inv) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售发票' });
@@ -380,6 +388,8 @@ export async function creditableLines(ctx: CallContext, invoiceId: number, retur
       id: Number(r.id), invoiceLineId: Number(r.id), lineNo: Number(r.lineNo), productId: Number(r.productId), productCode: String(r.code), productName: products.get(Number(r.productId)) ?? null,
       invoicedQty: Number(r.qty), invoicedAmount: moneyText(r.amount), leftQty: Number(r.qty) - Number(r.creditedQty ?? 0), leftAmount: moneyText(Number(r.amount) - Number(r.creditedAmount ?? 0)),
       qty: fromReturn ? (fromReturn.get(Number(r.id)) ?? 0) : Number(r.qty) - Number(r.creditedQty ?? 0),
+      // what one unit of what is left is worth (12 places): 冲红金额 follows 冲红数量 on the screen as creditShare will
+      unitAmount: unitOfLeft(Number(r.amount) - Number(r.creditedAmount ?? 0), Number(r.qty) - Number(r.creditedQty ?? 0)),
     })).filter((l) => (fromReturn ? l.qty > 0 : l.leftQty > 0 || Number(l.leftAmount) > 0)),
   };
 }

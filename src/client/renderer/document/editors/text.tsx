@@ -6,6 +6,7 @@ import { memo } from 'react';
 import { FilteredInput } from '../../../widgets/FilteredInput';
 import { NumberText } from '../../../widgets/NumberText';
 import type { LineColumn } from '../../types';
+import { lineValue } from '../lines';
 import type { LineEditorDef, LineEditorProps } from './types';
 
 export const input: LineEditorDef = {
@@ -30,6 +31,8 @@ function numberEditor(decimalsOf: (c: LineColumn) => number, asText: boolean): L
         aria-label={column.title}
         title={column.title}
         decimals={decimalsOf(column)}
+        // an amount that follows the quantity shows what it will be until one is typed
+        placeholder={column.follows ? String(lineValue(line, column) ?? '') : undefined}
         value={line[column.field]}
         onValue={(v) => onPatch(index, { [column.field]: asText && v !== undefined ? String(v) : v })}
       />
