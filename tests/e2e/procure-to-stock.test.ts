@@ -78,10 +78,10 @@ describe.skipIf(!hasChromium)('procure to stock (e2e)', () => {
     await typeIn(item(modal, '商品名称').locator('input'), A.name);
     await typeIn(item(modal, '规格').locator('input'), A.spec);
     await typeIn(item(modal, '参考价').locator('input'), '12.5');
-    await typeIn(item(modal, '小单位').locator('input'), '个');
-    await typeIn(item(modal, '中单位').locator('input'), '盒');
+    await typeChoose(page, item(modal, '小单位'), '个', '个'); // the units of measure (计量单位)
+    await typeChoose(page, item(modal, '中单位'), '盒', '盒'); // the units of measure (计量单位)
     await typeIn(item(modal, '中包装含小单位数').locator('input'), '6');
-    await typeIn(item(modal, '大单位').locator('input'), '箱');
+    await typeChoose(page, item(modal, '大单位'), '箱', '箱'); // the units of measure (计量单位)
     await typeIn(item(modal, '大包装含小单位数').locator('input'), '24');
     await typeIn(item(modal, '箱重（克）').locator('input'), '9600');
     await typeIn(item(modal, '箱体积（cm³）').locator('input'), '54000');
