@@ -366,7 +366,7 @@ async function returnAllowance(tenant: Tenant, returnId: number, inv: Row): Prom
   return spread(got.left, (await invoicedReturnLines(tenant, Number(inv.clientId), [...got.left.keys()])).filter((l) => Number(l.invoiceId) === Number(inv.id)));
 }
 
-/** The lines of a posted invoice with what is left to credit (the new red invoice's choices). */
+/** One unit's worth of what is left of a line, as exact text (12 places), for the screen's preview. */
 const unitOfLeft = (leftCents: number, leftQty: number) => (leftQty > 0 ? new Decimal(leftCents).div(100).div(leftQty).toDecimalPlaces(12, Decimal.ROUND_HALF_UP).toFixed(12) : null);
 
 /** Cents of `qty` of a line with `leftQty` units and `leftCents` left: its share, half up; all of it when qty is all. */
@@ -375,6 +375,7 @@ export function creditShare(leftCents: number, leftQty: number, qty: number): nu
   return new Decimal(leftCents).times(qty).div(leftQty).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toNumber();
 }
 
+/** The lines of a posted invoice with what is left to credit (the new red invoice's choices). */
 export async function creditableLines(ctx: CallContext, invoiceId: number, returnId?: number | null) {
   const inv = await invoiceOf(ctx.tenant, invoiceId);
   if (!inv) throw bizError('COMMON_NOT_FOUND_4004', { entity: '销售发票' });
