@@ -10,9 +10,14 @@
 // one default tax rate per kind — also when several clerks mark one at once, and an import leaving two is
 // refused. SQLite, or PostgreSQL when DATABASE_URL is set.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/server/db/connection.ts';
+import { MIGRATIONS } from '../../src/server/db/migrate.ts';
 import { makeXlsx, multipart } from '../fixtures/spreadsheets.ts';
-import { ok, startTestServer, type TestServer } from './helpers.ts';
+import { freshPgDatabase, isPostgres, ok, startTestServer, type TestServer } from './helpers.ts';
 
 type Row = Record<string, any>;
 let t: TestServer;
@@ -405,5 +410,42 @@ describe('the rest of the rules', () => {
       expect((await t.raw('cdm', `${g}07`, {}, demo)).statusCode, g).toBe(200);
     }
     expect((await t.raw('cdm', '011905', {}, demo)).statusCode).toBe(200);
+  });
+});
+
+describe('migration 036 on a database that had the unit dictionary', () => {
+  it('moves each company’s dictionary items `unit` into its units of measure, once per name, and drops them', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tbo-m036-'));
+    const pgDb = isPostgres() ? await freshPgDatabase(process.env.DATABASE_URL!) : undefined;
+    const database = openDatabase({ dataDir, databaseUrl: pgDb?.url });
+    try {
+      const { db, dialect } = database;
+      const upTo = MIGRATIONS.findIndex((m) => m.name === '036-master-data-families');
+      await db.schema.createTable('schema_migration').addColumn('name', 'text', (c) => c.primaryKey()).addColumn('applied_at', 'text', (c) => c.notNull()).execute();
+      for (const m of MIGRATIONS.slice(0, upTo)) await db.transaction().execute((trx) => m.up(trx, dialect));
+      const now = new Date().toISOString();
+      const company = async (code: string) => Number((await db.insertInto('company').values({
+        code, name: code, timeZone: 8, defaultLanguage: 'zh-CN', receMultiple: '1', limitMultiple: '1', ceilingMultiple: '1', addRooType: 0,
+        containerTypes: '[]', flags: '{}', enabled: 1, version: 1, createdAt: now, updatedAt: now,
+      }).returning('id').executeTakeFirstOrThrow()).id);
+      const [a, b] = [await company('a'), await company('b')];
+      const item = (companyId: number, dictCode: string, value: string, label: string, sort: number, enabled = 1) =>
+        ({ companyId, dictCode, value, label, sort, enabled, version: 1, createdAt: now, updatedAt: now });
+      await db.insertInto('dictItem').values([
+        item(a, 'unit', '个', '个', 0), item(a, 'unit', 'box', '箱', 1), item(a, 'unit', 'box2', '箱', 2), item(a, 'unit', 'dz', '打', 3, 0),
+        item(b, 'unit', '个', '个', 0), item(a, 'payMethod', 'tt', '电汇', 0),
+      ]).execute();
+      await db.transaction().execute((trx) => MIGRATIONS[upTo]!.up(trx, dialect));
+      const units = await db.selectFrom('measureUnit').select(['companyId', 'code', 'name', 'sort', 'enabled', 'decimals']).orderBy('companyId').orderBy('sort').execute();
+      expect(units.map((u) => [Number(u.companyId) === a ? 'a' : 'b', u.code, u.name, Number(u.sort), Number(u.enabled), Number(u.decimals)])).toEqual([
+        ['a', '个', '个', 0, 1, 0], ['a', 'box', '箱', 1, 1, 0], ['a', 'dz', '打', 3, 0, 0], ['b', '个', '个', 0, 1, 0],
+      ]);
+      const left = await db.selectFrom('dictItem').select(['dictCode']).execute();
+      expect(left.map((r) => r.dictCode)).toEqual(['payMethod']);
+    } finally {
+      await database.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
