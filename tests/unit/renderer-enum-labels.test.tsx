@@ -10,7 +10,8 @@ import type { ScreenFile, ScreenRoute } from '../../src/client/router/screenType
 import goodsDetail from '../../schemas/screens/commodity/goodsDetail.json';
 import receivingNote from '../../schemas/screens/entrepot/receivingNoteDetail.json';
 import deliverGoodsDetail from '../../schemas/screens/entrepot/deliverGoodsDetail.json';
-import { click, login, mount, polyfillDom, resetAll, rows, server, text, unmount, until } from './renderer-harness';
+import orderDetail from '../../schemas/screens/market/orderDetail.json';
+import { click, headers, login, mount, polyfillDom, resetAll, rows, server, text, unmount, until } from './renderer-harness';
 
 beforeAll(polyfillDom);
 beforeEach(resetAll);
@@ -108,5 +109,29 @@ describe('every engine document: a status bar and the chain as buttons, from the
   it('a cancelled document shows its exit as the current state, the steps it never took as neither done nor ahead', async () => {
     await mountNote('cancelled');
     expect(bar()).toEqual(['草稿:is-off', '已发货:is-off', '已签收:is-off', '已作废:is-current is-exit']);
+  });
+});
+
+describe('progress columns wait until the document has progressed (issue 30)', () => {
+  const lineOf = (over: Record<string, unknown>) => ({ id: 1, lineNo: 1, productId: 3, productCode: 'DM-1001', productName: '螺栓', qty: 10, price: '2.0000', amount: '20.00', reservedQty: 10, pickedQty: 0, packedQty: 0, loadedQty: 0, shippedQty: 0, signedQty: 0, returnedQty: 0, presaleQty: 0, ...over });
+  const open = async (lines: unknown[]) => {
+    login(['market.list', 'market.orderDetail']);
+    server.on('020902', () => ({ data: { id: 5, docNo: 'SO-5', status: 'confirmed', version: 2, clientId: 1, warehouseId: 1, lines } }));
+    const file = orderDetail as unknown as ScreenFile;
+    await mount(<DocumentScreen meta={meta('market/orderDetail', file.route)} file={file} />, { path: '/market/orderDetail/5', route: '/market/orderDetail/:id' });
+    await until(() => text().includes('SO-5'), 'record');
+    await until(() => headers().includes('单价'), 'line table');
+  };
+
+  it('a confirmed order not yet shipped shows 已预留 but no 已拣货 … 已退货 columns', async () => {
+    await open([lineOf({})]);
+    expect(headers()).toContain('已预留');
+    for (const t of ['已拣货', '已装箱', '已装车', '已发货', '已签收', '已退货', '其中预售']) expect(headers()).not.toContain(t);
+  });
+
+  it('once one line has shipped, 已拣货 and 已发货 appear for every line; what nothing reached stays hidden', async () => {
+    await open([lineOf({}), lineOf({ id: 2, lineNo: 2, pickedQty: 4, shippedQty: 4 })]);
+    expect(headers()).toEqual(expect.arrayContaining(['已拣货', '已发货']));
+    expect(headers()).not.toContain('已退货');
   });
 });

@@ -551,6 +551,8 @@ export interface LineColumn extends Omit<ColumnSchema, 'editable' | 'source'> {
    * server computes it the same way).
    */
   follows?: [string, string];
+  /** A progress column (已发货, 已签收 …): hidden while no line holds a value other than 0. */
+  hideWhenEmpty?: boolean;
   /** With product: a line field holding a discount in percent (the product × (100 − discount) / 100). */
   discount?: string;
   /** editor lookup. */

@@ -30,6 +30,8 @@ function cellValue(line: Line, c: LineColumn): unknown {
   return value;
 }
 
+const isNothing = (v: unknown) => v === undefined || v === null || v === '' || v === 0 || v === '0' || (typeof v === 'string' && Number(v) === 0 && v.trim() !== '');
+
 export interface LineTableProps {
   columns: LineColumn[];
   lines: Line[];
@@ -122,8 +124,15 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
     }
   };
 
+  // progress columns (已发货, 已签收 …) wait until the document has progressed: a column that hides when
+  // empty shows once any line holds a value other than 0 (memoised on the hidden set, not on each keystroke)
+  const hiddenKey = columns.filter((c) => c.hideWhenEmpty && lines.every((l) => isNothing(readPath(l, c.field)))).map((c) => c.field).join('|');
+  const shownColumns = useMemo(() => {
+    const hidden = new Set(hiddenKey.split('|'));
+    return columns.filter((c) => !c.hideWhenEmpty || !hidden.has(c.field));
+  }, [columns, hiddenKey]);
   const tableColumns = useMemo(() => {
-    const out: ColumnType<Line>[] = columns.map((c, i) => {
+    const out: ColumnType<Line>[] = shownColumns.map((c, i) => {
       const def = columnTypes.peek(c.type ?? 'text');
       const cell = def?.cell(c, { env });
       const Editor = !readOnly && c.editor && !c.product ? lineEditors.peek(c.editor)?.component : undefined;
@@ -151,9 +160,9 @@ export function LineTable({ columns, lines, rowKey, totals, env, readOnly, heade
       });
     }
     return out;
-  }, [columns, env, readOnly, onPatch, remove, header, advanceAfterPaint]);
+  }, [shownColumns, env, readOnly, onPatch, remove, header, advanceAfterPaint]);
 
-  const shown = useMemo(() => columns.map((c) => ({ ...c, field: c.field })), [columns]);
+  const shown = useMemo(() => shownColumns.map((c) => ({ ...c, field: c.field })), [shownColumns]);
   // What the totals row sums: each line's shown values. A keystroke changes one line object; the others
   // keep theirs, so their computed values are reused (per columns definition).
   const computedCache = useMemo(() => new WeakMap<Line, Line>(), [columns]);
