@@ -9,6 +9,7 @@ import { MENU_GROUP_TITLES, type MenuGroup, type MenuScreen } from '../router/sc
 import { useSession } from '../session';
 import { buildMenu } from './menuData';
 import { readPins, togglePin, writePins } from './pins';
+import { WorkQueues } from './WorkQueues';
 
 export default function NavigationPage() {
   const session = useSession();
@@ -16,7 +17,8 @@ export default function NavigationPage() {
   const [pins, setPins] = useState(readPins);
   const [choosing, setChoosing] = useState(false);
 
-  const sections = useMemo(() => buildMenu(menuScreens, new Set(session?.functionRights ?? [])), [session]);
+  const rights = useMemo(() => new Set(session?.functionRights ?? []), [session]);
+  const sections = useMemo(() => buildMenu(menuScreens, rights), [rights]);
   const openable = useMemo(() => new Map(sections.flatMap((s) => s.items).map((i) => [i.route, i])), [sections]);
   const tiles = pins.map((route) => openable.get(route)).filter((s): s is MenuScreen => !!s);
 
@@ -35,6 +37,7 @@ export default function NavigationPage() {
         {session?.companyName}
         {session?.warehouseCode ? ` · 当前仓库 ${session.warehouseName ?? session.warehouseCode}` : ''}
       </Typography.Paragraph>
+      <WorkQueues rights={rights} />
       <Card
         title="常用功能"
         extra={

@@ -82,7 +82,8 @@ export function ListView({ part, listName, fixedFilters, fixedParams, title, pat
     if (part.queryFilters) for (const { filter } of filters) {
       const v = search.get(filter.field);
       if (v === null || v === '') continue;
-      d[filter.field] = NUMERIC_WIDGETS.has(filter.widget ?? 'input') && /^[1-9]\d{0,14}$/.test(v) ? Number(v) : v;
+      // (a switch reads ?overdueOnly=true as on)
+      d[filter.field] = filter.widget === 'switch' ? v === 'true' || v === '1' : NUMERIC_WIDGETS.has(filter.widget ?? 'input') && /^[1-9]\d{0,14}$/.test(v) ? Number(v) : v;
     }
     return d;
   }, [filters, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
