@@ -40,7 +40,7 @@ describe('lines brought in from another document, and amounts that follow quanti
     expect(lineValue({ qty: '', unitAmount: unit }, columns[2]!)).toBeUndefined();
   });
 
-  it('a brought-in line whose quantities are left empty or 0 is not saved; typed lines and the clerk\'s own are', () => {
+  it('a brought-in line whose quantities are left empty is not saved; typed lines (0 too: a short pick) and the clerk\'s own are', () => {
     const lines = [
       { __fromSource: true, invoiceLineId: 1, productCode: 'A', qty: 2, unitAmount: '1.5' },
       { __fromSource: true, invoiceLineId: 2, productCode: 'B', qty: '', remark: '不退' },
@@ -48,7 +48,7 @@ describe('lines brought in from another document, and amounts that follow quanti
       { invoiceLineId: 4, productCode: 'D', qty: '' },
     ];
     const saved = linesToSave(lines, columns);
-    expect(saved.map((l) => l.invoiceLineId)).toEqual([1, 4]);
+    expect(saved.map((l) => l.invoiceLineId)).toEqual([1, 3, 4]);
     // an amount left to follow is sent as nothing: the server computes the same share
     expect(saved[0]).not.toHaveProperty('amount');
     expect(saved[0]).not.toHaveProperty('__fromSource');

@@ -561,6 +561,8 @@ export interface LineColumn extends Omit<ColumnSchema, 'editable' | 'source'> {
 
 /** Lines brought in from another document when a header field is chosen (a receiving note from its order). */
 export interface LineSource {
+  /** Each brought-in line is optional: one whose quantities and amounts the clerk leaves empty is not saved. */
+  optional?: boolean;
   /** Header field whose value starts the load. */
   trigger: string;
   api: ApiRef;

@@ -64,7 +64,7 @@ export function WorkQueues({ rights }: { rights: ReadonlySet<string> }) {
                   {q.title}
                 </a>
                 <div className="work-queue-count" aria-live="polite">
-                  {n === undefined ? '…' : n === null ? '-' : <Badge count={n} showZero overflowCount={9999} color={n > 0 ? '#1677ff' : '#8c8c8c'} />}
+                  {n === undefined ? '…' : n === null ? '-' : <Badge count={n} showZero overflowCount={9999} color={n > 0 ? '#0958d9' : '#595959'} />}
                 </div>
                 {q.hint && <Typography.Text type="secondary">{q.hint}</Typography.Text>}
               </Card>

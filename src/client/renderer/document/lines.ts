@@ -29,15 +29,16 @@ export function lineValue(line: Line, c: LineColumn): unknown {
 const COUNTING_EDITORS = new Set(['number', 'money', 'units']);
 
 /**
- * A line brought in from another document (`__fromSource`) whose quantities and amounts are all left
- * empty or 0 is not part of this one: the clerk kept only the lines they filled.
+ * A line brought in from another document by an `optional` source (`__fromSource`) whose quantities and
+ * amounts are all left empty is not part of this one: the clerk kept only the lines they filled. (A typed
+ * 0 is a value — a short pick — and stays.)
  */
 export function leftEmpty(line: Line, columns: readonly LineColumn[]): boolean {
   if (!line.__fromSource) return false;
   const counting = columns.filter((c) => c.editor && COUNTING_EDITORS.has(c.editor));
   return counting.length > 0 && counting.every((c) => {
     const v = line[c.field];
-    return v === undefined || v === null || v === '' || Number(v) === 0 || (typeof v === 'object' && Object.values(v as object).every((x) => !Number(x)));
+    return v === undefined || v === null || v === '' || (typeof v === 'object' && Object.values(v as object).every((x) => x === undefined || x === null || x === ''));
   });
 }
 

@@ -16,8 +16,11 @@ export function mapSourceRows(source: LineSource, data: unknown): SourceResult {
   const rows = readPath(data, source.path ?? 'lines');
   const lines = (Array.isArray(rows) ? (rows as Line[]) : [])
     .filter((r) => source.keep === undefined || evaluate(source.keep, { data: r }))
-    // (marked: a brought-in line left empty is dropped at save, saveBody.ts)
-    .map((r) => ({ ...Object.fromEntries(Object.entries(source.map).map(([to, from]) => [to, readPath(r, from)])), __fromSource: true }));
+    // (`optional`: marked, so a brought-in line left empty is dropped at save — saveBody.ts)
+    .map((r) => {
+      const line: Line = Object.fromEntries(Object.entries(source.map).map(([to, from]) => [to, readPath(r, from)]));
+      return source.optional ? { ...line, __fromSource: true } : line;
+    });
   const header = Object.fromEntries(Object.entries(source.header ?? {}).map(([to, from]) => [to, readPath(data, from)]));
   return { lines, header };
 }
