@@ -87,8 +87,8 @@ describe.skipIf(!hasChromium)('sales return: from a delivered order back into st
     await page.waitForURL(/\/market\/salesReturnDetail\/new\?orderId=\d+$/);
     await expect.poll(() => lineRows(page).count()).toBe(1);
     await expect.poll(() => headerValue(page, '客户')).toBe('上海优品百货有限公司');
-    const [line] = await lines(page);
-    expect([line!.商品编码, line!.已发货, line!.可退]).toEqual([NUT, '250', '250']);
+    // (read once the brought-in line is drawn: on a loaded machine the row can come before its cells)
+    await expect.poll(async () => (await lines(page)).map((l) => [l.商品编码, l.已发货, l.可退])).toEqual([[NUT, '250', '250']]);
     const row = lineRows(page).first();
     await typeInto(page, row.getByRole('textbox', { name: '数量（大包装）' }), '');
     await typeInto(page, row.getByRole('textbox', { name: '数量（中包装）' }), '1');
